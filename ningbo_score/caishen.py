@@ -1,0 +1,36 @@
+"""Caishen (财神 / 百搭): deriving the wildcard kinds from the indicator (RULES.md §2)."""
+from __future__ import annotations
+
+from .tiles import FLOWER0, WHITE, is_flower, next_kind
+
+
+def derive_kinds(rule: str, indicator: int | None, kinds: list[int] | None) -> frozenset:
+    """The caishen kinds of a hand.
+
+    ``indicator`` rule: the indicator's kind (its 3 other copies are caishen); a flower indicator
+    makes the other 3 flowers of its group caishen.  ``indicator_and_next``: the indicator's kind
+    and the next one (9 wraps to 1; E→S→W→N→E and C→F→P→C, *interpretation*); a flower
+    indicator makes the other 7 flowers caishen.  Given ``kinds`` are used as they are.
+    """
+    if kinds is not None:
+        return frozenset(kinds)
+    if indicator is None:
+        return frozenset()
+    if is_flower(indicator):
+        if rule == "indicator":
+            group = FLOWER0 + 4 * ((indicator - FLOWER0) // 4)
+            return frozenset(f for f in range(group, group + 4) if f != indicator)
+        return frozenset(f for f in range(FLOWER0, FLOWER0 + 8) if f != indicator)
+    if rule == "indicator":
+        return frozenset((indicator,))
+    return frozenset((indicator, next_kind(indicator)))
+
+
+def substitute_kind(kinds: frozenset) -> int | None:
+    """The kind 白 (P) tiles stand for under `white_dragon_substitutes` (§10.8): only when the
+    caishen kinds are exactly one non-flower kind other than P."""
+    if len(kinds) == 1:
+        (k,) = kinds
+        if not is_flower(k) and k != WHITE:
+            return k
+    return None

@@ -1,0 +1,238 @@
+"""The hand divider: every reading of the concealed tiles as sets and a pair, caishen included.
+
+Scoring a reading needs only a small summary of it, so instead of listing decompositions one by
+one this returns the distinct *summaries* (with one representative decomposition each):
+
+    key = (has_pung, has_chow, suits, seat_pung, round_pung, pair_scoring_wind,
+           wait, bad_single, bad_any)
+
+plus the number of dragon pungs (among keys equal otherwise, more dragon pungs is never worse, so
+only the largest is kept).  ``bad_single``/``bad_any`` say whether the winning tile's group breaks
+the discard restriction of RULES.md §3 (`single_wait` / `any_group`).
+
+The natural tiles are taken lowest kind first; each forms a group with natural tiles and/or
+caishen.  Once no natural tile is left, the remaining caishen form *pure* blocks, which can take
+any face: those are not enumerated face by face but chosen among one face per scoring class
+(a suit pung, a dragon pung, the seat or round wind, ...), cached across requests.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .tiles import DRAGONS, EAST, NORTH, SUIT_BIT, rank
+
+# A group: (type, faces, caishen slots, winning-tile slot or -1).  type: "pair" | "pung" | "chow".
+# A representative decomposition is a linked list (group, rest) ending in None.
+
+_NOWAIT = (False, False, 0, False, False, False, None, False, False)
+
+
+def _wait_of(gtype: str, faces: tuple, slot: int) -> str:
+    if gtype == "pair":
+        return "single"
+    if gtype == "pung":
+        return "dual_pung"
+    if slot == 1:
+        return "closed"
+    r = rank(faces[0])
+    if (slot == 2 and r == 1) or (slot == 0 and r == 7):
+        return "edge"
+    return "two_sided"
+
+
+def group_key(group: tuple, seat_t: int, round_t: int) -> tuple[tuple, int]:
+    """(key, dragon pungs) of one group."""
+    gtype, faces, cslots, wslot = group
+    f = faces[0]
+    wait = bad1 = bad_any = None
+    if wslot >= 0:
+        wait = _wait_of(gtype, faces, wslot)
+        others = any(c for i, c in enumerate(cslots) if i != wslot)
+        bad_any = others
+        bad1 = others and gtype == "pair"
+    if gtype == "pung":
+        return (True, False, SUIT_BIT[f], f == seat_t, f == round_t, False, wait, bool(bad1), bool(bad_any)), \
+            int(f in DRAGONS)
+    if gtype == "chow":
+        return (False, True, SUIT_BIT[f], False, False, False, wait, bool(bad1), bool(bad_any)), 0
+    return (False, False, SUIT_BIT[f], False, False, f == seat_t or f == round_t, wait, bool(bad1),
+            bool(bad_any)), 0
+
+
+def combine(a: tuple, b: tuple) -> tuple:
+    return (a[0] or b[0], a[1] or b[1], a[2] | b[2], a[3] or b[3], a[4] or b[4], a[5] or b[5],
+            a[6] or b[6], a[7] or b[7], a[8] or b[8])
+
+
+def _add(out: dict, key: tuple, dragons: int, rep) -> None:
+    old = out.get(key)
+    if old is None or dragons > old[0]:
+        out[key] = (dragons, rep)
+
+
+def _placements(group_base: tuple, gtype: str, faces: tuple, cslots: tuple, removed: tuple,
+                remaining: tuple, ws: int, wk: int):
+    """(group, new w-state) for each way the winning tile may or may not sit in this group.
+
+    ws: 0 = nothing to place, 1 = a natural winning tile of kind wk, 2 = a caishen winning tile.
+    """
+    if ws == 0:
+        yield group_base, 0
+        return
+    if ws == 1:
+        if wk in removed:
+            for i, (fc, c) in enumerate(zip(faces, cslots)):
+                if fc == wk and not c:
+                    yield (gtype, faces, cslots, i), 0
+                    break
+        if wk in remaining:
+            yield group_base, 1
+        return
+    # a caishen winning tile: any caishen slot (positions matter only in a chow)
+    seen = False
+    for i, c in enumerate(cslots):
+        if c and (gtype == "chow" or not seen):
+            seen = True
+            yield (gtype, faces, cslots, i), 0
+    yield group_base, 2
+
+
+def _candidates(tiles: tuple, c: int, sets: int, pair: int):
+    """Groups holding the lowest natural tile: (type, faces, cslots, naturals removed, caishen used)."""
+    k = tiles[0]
+    n = 1
+    while n < len(tiles) and tiles[n] == k:
+        n += 1
+    if pair:
+        if n >= 2:
+            yield "pair", (k, k), (False, False), (k, k), 0
+        if c >= 1:
+            yield "pair", (k, k), (False, True), (k,), 1
+    if not sets:
+        return
+    if n >= 3:
+        yield "pung", (k, k, k), (False, False, False), (k, k, k), 0
+    if n >= 2 and c >= 1:
+        yield "pung", (k, k, k), (False, False, True), (k, k), 1
+    if c >= 2:
+        yield "pung", (k, k, k), (False, True, True), (k,), 2
+    if k >= 27:
+        return
+    low = k - (rank(k) - 1)              # the suit's 1
+    for s in (k - 2, k - 1, k):
+        if s < low or s + 2 > low + 8:
+            continue
+        faces = (s, s + 1, s + 2)
+        # positions below k must be caishen; k is natural; above k natural or caishen
+        options = [[]]
+        for p in faces:
+            if p < k:
+                options = [o + [True] for o in options]
+            elif p == k:
+                options = [o + [False] for o in options]
+            else:
+                nxt = [o + [True] for o in options]
+                if p in tiles:
+                    nxt += [o + [False] for o in options]
+                options = nxt
+        for o in options:
+            used = sum(o)
+            if used <= c:
+                yield "chow", faces, tuple(o), tuple(p for p, cs in zip(faces, o) if not cs), used
+
+
+def _remove(tiles: tuple, removed: tuple) -> tuple:
+    rest = list(tiles)
+    for t in removed:
+        rest.remove(t)
+    return tuple(rest)
+
+
+def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bool,
+              seat_t: int, round_t: int) -> dict:
+    """Summaries of every reading of the concealed part.
+
+    tiles: the natural concealed tiles, sorted kinds; c: the caishen among them; sets: how many
+    sets the concealed part must make (4 − melds; it also makes the pair); w_kind: the winning
+    tile's kind when it is natural; w_caishen: the winning tile is a caishen.
+    Returns {key: (dragon pungs, representative)}.
+    """
+    memo: dict = {}
+    wk = -1 if w_kind is None else w_kind
+
+    def solve(tiles: tuple, c: int, sets: int, pair: int, ws: int) -> dict:
+        mk = (tiles, c, sets, pair, ws)
+        hit = memo.get(mk)
+        if hit is not None:
+            return hit
+        if not tiles:
+            out = pure(sets, pair, ws, seat_t, round_t) if ws != 1 else {}
+            memo[mk] = out
+            return out
+        out: dict = {}
+        seen = set()
+        for gtype, faces, cslots, removed, used in _candidates(tiles, c, sets, pair):
+            remaining = _remove(tiles, removed)
+            is_set = gtype != "pair"
+            for group, nws in _placements((gtype, faces, cslots, -1), gtype, faces, cslots, removed,
+                                          remaining, ws, wk):
+                gkey, gdr = group_key(group, seat_t, round_t)
+                dedupe = (removed, used, gtype, gkey, gdr, nws)
+                if dedupe in seen:
+                    continue
+                seen.add(dedupe)
+                sub = solve(remaining, c - used, sets - is_set, pair - (not is_set), nws)
+                for skey, (sdr, srep) in sub.items():
+                    _add(out, combine(gkey, skey), gdr + sdr, (group, srep))
+        memo[mk] = out
+        return out
+
+    return solve(tiles, c, sets, 1, 2 if w_caishen else (1 if w_kind is not None else 0))
+
+
+def _other_wind(seat_t: int, round_t: int) -> int:
+    return next(t for t in range(EAST, NORTH + 1) if t not in (seat_t, round_t))
+
+
+@lru_cache(maxsize=512)
+def _pure_classes(seat_t: int, round_t: int) -> tuple[tuple, tuple]:
+    """One face per scoring class for a set and for a pair made only of caishen."""
+    other = _other_wind(seat_t, round_t)
+    pungs = [4, 13, 22, DRAGONS[0], seat_t, other] + ([round_t] if round_t != seat_t else [])
+    sets = [("pung", (f, f, f)) for f in pungs]
+    sets += [("chow", (s, s + 1, s + 2)) for s in (3, 12, 21)]       # 456 of each suit
+    sets += [("chow", (s, s + 1, s + 2)) for s in (0, 9, 18)]        # 123: an edge wait for w
+    pairs = [("pair", (f, f)) for f in (4, 13, 22, DRAGONS[0], seat_t, other)]
+    return tuple(sets), tuple(pairs)
+
+
+@lru_cache(maxsize=4096)
+def pure(sets: int, pair: int, ws: int, seat_t: int, round_t: int) -> dict:
+    """Summaries for `sets` sets and `pair` pairs made only of caishen (ws: 2 = w is one of them)."""
+    if not sets and not pair:
+        return {} if ws == 2 else {_NOWAIT: (0, None)}
+    set_classes, pair_classes = _pure_classes(seat_t, round_t)
+    classes = set_classes if sets else pair_classes
+    out: dict = {}
+    for gtype, faces in classes:
+        cslots = (True,) * len(faces)
+        groups = [((gtype, faces, cslots, -1), ws)]
+        if ws == 2:
+            slots = (0, 1, 2) if gtype == "chow" else (0,)
+            groups += [((gtype, faces, cslots, i), 0) for i in slots]
+        for group, nws in groups:
+            if group[3] < 0 and gtype == "chow" and faces[0] in (0, 9, 18):
+                continue                 # 123 only matters as the winning tile's edge
+            gkey, gdr = group_key(group, seat_t, round_t)
+            sub = pure(sets - (gtype != "pair"), pair - (gtype == "pair"), nws, seat_t, round_t)
+            for skey, (sdr, srep) in sub.items():
+                _add(out, combine(gkey, skey), gdr + sdr, (group, srep))
+    return out
+
+
+def groups_of(rep) -> list[tuple]:
+    out = []
+    while rep is not None:
+        out.append(rep[0])
+        rep = rep[1]
+    return out

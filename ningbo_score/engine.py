@@ -1,0 +1,215 @@
+"""`score(request) -> response`: read the hand, find its best reading, list the 台, settle."""
+from __future__ import annotations
+
+from .decompose import decompose, group_key, groups_of, combine
+from .errors import Problem, ScoreError
+from .hand import Hand, parse
+from .items import CONTEXT_ITEMS, SHAPE_ITEMS
+from .payments import hand_points, settle
+from .tiles import CODES, DRAGONS, SEATS
+
+
+class Context:
+    """What the items read of the win, the same for every reading of the hand."""
+    __slots__ = ("by", "kong_replacement", "last_tile", "heavenly", "earthly", "n_caishen", "n_melds",
+                 "flowers", "seat", "seat_tile", "round_tile")
+
+    def __init__(self, h: Hand):
+        self.by = h.by
+        self.kong_replacement = h.kong_replacement
+        self.last_tile = h.last_tile
+        self.heavenly = h.heavenly
+        self.earthly = h.earthly
+        self.n_caishen = len(h.caishen_tiles)
+        self.n_melds = len(h.melds)
+        self.flowers = frozenset(h.flowers)
+        self.seat = h.seat
+        self.seat_tile = h.seat_tile
+        self.round_tile = h.round_tile
+
+
+class View:
+    """One reading of the hand (melds included) as the shape items see it."""
+    __slots__ = ("ctx", "wait", "all_chows", "all_pungs", "pair_scoring_wind", "suits", "seat_pung",
+                 "round_pung", "dragon_tiles")
+
+    def __init__(self, ctx: Context, key: tuple, dragon_tiles: tuple):
+        self.ctx = ctx
+        has_pung, has_chow, self.suits, self.seat_pung, self.round_pung, self.pair_scoring_wind, \
+            self.wait = key[:7]
+        self.all_chows = not has_pung
+        self.all_pungs = not has_chow
+        self.dragon_tiles = dragon_tiles
+
+
+def _occurrences(result) -> list[tuple]:
+    if result is True:
+        return [()]
+    if not result:
+        return []
+    return result
+
+
+def _evaluate(items, h_view, item_tai) -> tuple[int, list, set]:
+    """(台, [(item, tiles, 台)], ids whose condition holds) of some items on one view."""
+    total, found, holds = 0, [], set()
+    for it in items:
+        occ = _occurrences(it.test(h_view))
+        if not occ:
+            continue
+        holds.add(it.id)
+        tai = item_tai[it.id]
+        if tai > 0 or it.id == "pai_hu":
+            for tiles in occ:
+                found.append((it, tiles, tai))
+                total += tai
+    return total, found, holds
+
+
+def _meld_groups(h: Hand) -> list[tuple]:
+    return [("pung" if m.type == "kong" else m.type, tuple(sorted(m.faces[:3])), (False,) * 3, -1)
+            for m in h.melds]
+
+
+def score_hand(h: Hand) -> dict:
+    rules = h.rules
+    ctx = Context(h)
+    seat_t, round_t = h.seat_tile, h.round_tile
+    w_caishen = h.winning_is_caishen
+    readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
+                         None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t)
+    if not readings:
+        raise ScoreError([Problem(
+            "not_a_winning_hand", "hand.concealed",
+            "these tiles make no 4 sets and a pair" + (" with the caishen as wildcards" if h.caishen_tiles else ""),
+            "这些牌组不成四组一对" + ("（财神作百搭也不行）" if h.caishen_tiles else ""))])
+
+    # the melds are the same in every reading: fold them into one key
+    meld_key, meld_dragons = None, []
+    for g in _meld_groups(h):
+        k, _ = group_key(g, seat_t, round_t)
+        meld_key = k if meld_key is None else combine(meld_key, k)
+        if g[0] == "pung" and g[1][0] in DRAGONS:
+            meld_dragons.append(g[1][0])
+
+    restriction = rules.caishen_discard_restriction if h.by == "discard" else None
+    bad_index = {"single_wait": 7, "any_group": 8}.get(restriction)
+    ctx_total, ctx_found, ctx_holds = _evaluate(CONTEXT_ITEMS, ctx_view(ctx), rules.item_tai)
+    required = rules.required_patterns
+
+    best = None
+    for key, (dragons, rep) in readings.items():
+        if bad_index is not None and key[bad_index]:
+            continue
+        full_key = key if meld_key is None else combine(meld_key, key)
+        groups = groups_of(rep)
+        dragon_tiles = tuple(sorted(g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS)) \
+            + tuple(meld_dragons)
+        total, found, holds = _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), rules.item_tai)
+        meets = not required or any(p in holds or p in ctx_holds for p in required)
+        rank = (total, meets)
+        if best is None or rank > best[0]:
+            best = (rank, found, holds, groups, full_key)
+    if best is None:
+        raise ScoreError([Problem(
+            "caishen_needs_self_draw", "win.by",
+            "on a discard every reading needs a caishen beside the winning tile ("
+            + ("财神单吊时不能捉冲" if restriction == "single_wait" else "放冲的牌需要财神来配时不能放冲")
+            + "): this hand wins only by self-draw",
+            "捉冲时每种组合都要用财神来配胡的那张牌，只能自摸")])
+
+    (_, meets), shape_found, shape_holds, groups, full_key = best
+    found = sorted(shape_found + ctx_found, key=lambda f: _ORDER[f[0].id])
+    tai = sum(t for _, _, t in found)
+    counted = tai - sum(t for it, _, t in found if it.bonus)
+    reasons = []
+    if counted < rules.min_tai:
+        reasons.append(f"counted 台 {counted} is below the minimum of {rules.min_tai}")
+    if not meets:
+        reasons.append("the hand has none of the required patterns: " + ", ".join(required))
+    eligible = not reasons
+    if eligible:
+        points = hand_points(h, tai, counted)
+        payments, net = settle(h, points)
+    else:
+        points, payments, net = 0, [], {s: 0 for s in SEATS}
+    return {
+        "rules": rules.echo(),
+        "caishen": _caishen_echo(h),
+        "items": [_item_out(it, tiles, t) for it, tiles, t in found],
+        "tai": tai,
+        "counted_tai": counted,
+        "min_tai": rules.min_tai,
+        "eligible": eligible,
+        "reasons": reasons,
+        "decomposition": _decomposition_out(h, groups, full_key[6]),
+        "points": points,
+        "payments": payments,
+        "net": net,
+    }
+
+
+def ctx_view(ctx: Context):
+    """The context items read only ``h.ctx``."""
+    return _CtxOnly(ctx)
+
+
+class _CtxOnly:
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+
+def _item_out(it, tiles: tuple, tai: int) -> dict:
+    out = {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": tai, "bonus": it.bonus}
+    if tiles:
+        out["tiles"] = [CODES[t] for t in tiles]
+    return out
+
+
+def _caishen_echo(h: Hand) -> dict:
+    out = {"kinds": [CODES[k] for k in sorted(h.caishen_kinds)]}
+    if h.indicator is not None:
+        out["indicator"] = CODES[h.indicator]
+    if h.substitute is not None:
+        out["white_dragon_as"] = CODES[h.substitute]
+    return out
+
+
+def _decomposition_out(h: Hand, groups: list[tuple], wait: str) -> dict:
+    # physical caishen tiles go to the caishen slots, the winning tile (if a caishen) to its slot
+    spare = list(h.caishen_tiles)
+    if h.winning_is_caishen:
+        spare.remove(h.winning)
+    caishen, pair, sets, winning_face = [], None, [], None
+    concealed = sorted(groups, key=lambda g: (g[0] == "pair", g[1]))
+    for gtype, faces, cslots, wslot in concealed:
+        for i, (f, c) in enumerate(zip(faces, cslots)):
+            if i == wslot:
+                winning_face = f
+            if c:
+                tile = h.winning if (i == wslot and h.winning_is_caishen) else spare.pop(0)
+                caishen.append({"tile": CODES[tile], "face": CODES[f]})
+        codes = [CODES[f] for f in faces]
+        if gtype == "pair":
+            pair = codes
+        else:
+            sets.append({"type": gtype, "tiles": codes, "source": "concealed"})
+    for m in h.melds:
+        sets.append({"type": m.type, "tiles": [CODES[f] for f in sorted(m.faces)], "source": "meld"})
+    return {"pair": pair, "sets": sets, "caishen": caishen, "wait": wait,
+            "winning_tile": CODES[winning_face if winning_face is not None else h.face(h.winning)]}
+
+
+def score(request: dict) -> dict:
+    """Score one hand: the JSON body of ``POST /v1/score`` in, the 200 body out.
+
+    Raises :class:`~ningbo_score.errors.ScoreError` with every problem found.
+    """
+    return score_hand(parse(request))
+
+
+from .items import ITEMS  # noqa: E402  (order of the item table, for the response)
+
+_ORDER = {it.id: i for i, it in enumerate(ITEMS)}

@@ -1,0 +1,106 @@
+"""Errors of the library: one exception type carrying every problem found.
+
+Each problem has a stable ``code`` (API.md), the field ``path`` it is about and a message in
+English and Chinese.  :class:`ScoreError` collects them; its ``code`` and HTTP ``status`` come
+from the first problem in the order of RULES.md §10.15 (the order of :data:`CODES`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# code -> (HTTP status, English title, Chinese title).  The order is the precedence of
+# RULES.md §10.15: when a request has several problems, the first code here wins.
+CODES: dict[str, tuple[int, str, str]] = {
+    "malformed_json": (400, "Malformed JSON", "JSON 格式错误"),
+    "invalid_request": (400, "Invalid request", "请求无效"),
+    "payload_too_large": (413, "Payload too large", "请求体过大"),
+    "batch_too_large": (413, "Batch too large", "批量请求过多"),
+    "unsupported_media_type": (415, "Unsupported media type", "不支持的媒体类型"),
+    "caishen_in_meld": (422, "Caishen in a meld", "副露中不能有财神"),
+    "invalid_meld": (422, "Invalid meld", "副露无效"),
+    "invalid_flowers": (422, "Invalid request", "请求无效"),  # reported as invalid_request
+    "wrong_tile_count": (422, "Wrong tile count", "牌数不对"),
+    "too_many_copies": (422, "Too many copies", "牌张数超出"),
+    "winning_tile_not_in_hand": (422, "Winning tile not in hand", "胡的牌不在手牌中"),
+    "invalid_claims": (422, "Invalid request", "请求无效"),  # reported as invalid_request
+    "inconsistent_win_context": (422, "Inconsistent win context", "胡牌情形自相矛盾"),
+    "discard_win_not_allowed": (422, "Discard win not allowed", "不允许捉冲"),
+    "caishen_winning_tile": (422, "Caishen needs self-draw", "财神只能自摸"),
+    "not_a_winning_hand": (422, "Not a winning hand", "不是胡牌"),
+    "caishen_needs_self_draw": (422, "Caishen needs self-draw", "财神只能自摸"),
+    "not_found": (404, "Not found", "未找到"),
+    "method_not_allowed": (405, "Method not allowed", "方法不允许"),
+    "internal_error": (500, "Internal error", "内部错误"),
+}
+_RANK = {code: i for i, code in enumerate(CODES)}
+# Internal sub-codes that exist only to place a problem in the §10.15 order.
+_PUBLIC = {
+    "invalid_flowers": "invalid_request",
+    "invalid_claims": "invalid_request",
+    "caishen_winning_tile": "caishen_needs_self_draw",
+}
+
+
+def public_code(code: str) -> str:
+    return _PUBLIC.get(code, code)
+
+
+@dataclass(frozen=True)
+class Problem:
+    code: str
+    path: str
+    en: str
+    zh: str
+
+    def message(self, lang: str = "en") -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+class ScoreError(Exception):
+    """A request the library refuses.  ``problems`` holds every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        if not problems:
+            raise ValueError("ScoreError needs at least one problem")
+        self.problems = sorted(problems, key=lambda p: _RANK[p.code])  # stable: list order kept
+        first = self.problems[0]
+        self.code = public_code(first.code)
+        self.status = CODES[first.code][0]
+        self.path = first.path
+        super().__init__(self.detail())
+
+    @classmethod
+    def one(cls, code: str, path: str, en: str, zh: str) -> "ScoreError":
+        return cls([Problem(code, path, en, zh)])
+
+    def errors(self, lang: str = "en") -> dict[str, list[str]]:
+        """Messages keyed by field path, in precedence order."""
+        out: dict[str, list[str]] = {}
+        for p in self.problems:
+            out.setdefault(p.path or "$", []).append(p.message(lang))
+        return out
+
+    def detail(self, lang: str = "en") -> str:
+        first = self.problems[0]
+        text = f"{first.path}: {first.message(lang)}" if first.path else first.message(lang)
+        more = len(self.problems) - 1
+        if more:
+            text += f" (另有 {more} 个问题)" if lang == "zh" else f" (and {more} more problem{'s' if more > 1 else ''})"
+        return text
+
+    def title(self, lang: str = "en") -> str:
+        _, en, zh = CODES[self.problems[0].code]
+        return zh if lang == "zh" else en
+
+    def to_problem(self, lang: str = "en") -> dict:
+        """The RFC 9457 problem object of API.md (without ``instance``)."""
+        body = {
+            "type": f"urn:ningbo-score:problem:{self.code}",
+            "title": self.title(lang),
+            "status": self.status,
+            "detail": self.detail(lang),
+            "code": self.code,
+        }
+        if any(p.path for p in self.problems):
+            body["errors"] = self.errors(lang)
+        return body

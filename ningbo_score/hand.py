@@ -1,0 +1,419 @@
+"""Reading a request: strict types first (400), then what the rule book makes impossible (422).
+
+Every problem found is collected; :class:`~ningbo_score.errors.ScoreError` orders them as
+RULES.md §10.15 says.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .caishen import derive_kinds, substitute_kind
+from .errors import Problem, ScoreError
+from .rules import Rules, resolve_rules
+from .tiles import (CODES, FLOWER0, N_KINDS, SEAT_INDEX, SEATS, is_flower, is_suited, rank, tile_index,
+                    tile_indices, wind_tile)
+
+TOP_FIELDS = {"rules", "seat_wind", "round_wind", "caishen", "hand", "win", "claims_from_winner", "base_points"}
+HAND_FIELDS = {"concealed", "winning_tile", "melds", "flowers"}
+MELD_FIELDS = {"type", "tiles", "from", "concealed", "added"}
+WIN_FIELDS = {"by", "from", "kong_replacement", "kong_fed_by", "last_tile", "heavenly", "earthly",
+              "discarded_caishen"}
+WIN_FLAGS = ("kong_replacement", "last_tile", "heavenly", "earthly", "discarded_caishen")
+WIN_BY = ("self_draw", "discard", "robbing_kong")
+MELD_TYPES = ("chow", "pung", "kong")
+MAX_BASE_POINTS = 1_000_000
+MAX_CLAIMS = 100
+
+
+@dataclass
+class Meld:
+    type: str
+    tiles: list[int]          # physical tiles as given
+    faces: list[int]          # with white_dragon_substitutes applied
+    from_seat: int | None
+    concealed: bool
+    added: bool
+
+    @property
+    def exposed_kong(self) -> bool:
+        return self.type == "kong" and not self.concealed and not self.added
+
+
+@dataclass
+class Hand:
+    """A request that passed every check."""
+    rules: Rules
+    seat: int
+    round: int
+    caishen_kinds: frozenset
+    indicator: int | None
+    concealed: list[int]
+    winning: int
+    melds: list[Meld]
+    flowers: list[int]
+    by: str
+    win_from: int | None
+    kong_replacement: bool
+    kong_fed_by: int | None
+    last_tile: bool
+    heavenly: bool
+    earthly: bool
+    discarded_caishen: bool
+    claims: dict[int, int]
+    base_points: int
+    substitute: int | None = None         # the kind P tiles stand for (white_dragon_substitutes)
+    # derived
+    naturals: tuple = field(default=())   # sorted faces of the non-caishen concealed tiles
+    caishen_tiles: list[int] = field(default_factory=list)   # physical caishen among concealed
+
+    @property
+    def seat_tile(self) -> int:
+        return wind_tile(self.seat)
+
+    @property
+    def round_tile(self) -> int:
+        return wind_tile(self.round)
+
+    def face(self, k: int) -> int:
+        return self.substitute if (self.substitute is not None and k == 33) else k
+
+    @property
+    def winning_is_caishen(self) -> bool:
+        return self.winning in self.caishen_kinds
+
+
+def _p(problems, path, en, zh, code="invalid_request"):
+    problems.append(Problem(code, path, en, zh))
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _object(value, path, fields, problems) -> dict | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        _p(problems, path or "$", "must be a JSON object", "必须是 JSON 对象")
+        return None
+    for key in value:
+        if key not in fields:
+            _p(problems, f"{path}.{key}" if path else str(key), "unknown field", "未知字段")
+    return value
+
+
+def _required(obj: dict, key: str, path: str, problems) -> bool:
+    if obj.get(key) is None:
+        _p(problems, f"{path}.{key}" if path else key, "is required", "必填")
+        return False
+    return True
+
+
+def _bool(obj: dict, key: str, path: str, problems) -> bool:
+    v = obj.get(key)
+    if v is None:
+        return False
+    if not isinstance(v, bool):
+        _p(problems, f"{path}.{key}", "must be true or false", "必须是 true 或 false")
+        return False
+    return v
+
+
+def _seat(v, path, problems) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, str) and v in SEAT_INDEX:
+        return SEAT_INDEX[v]
+    _p(problems, path, "must be one of E, S, W, N", "必须是 E、S、W、N 之一")
+    return None
+
+
+def parse(request) -> Hand:
+    """The request as a :class:`Hand`; raises ScoreError listing every problem."""
+    problems: list[Problem] = []
+    req = _object(request, "", TOP_FIELDS, problems)
+    if req is None:
+        if not problems:
+            _p(problems, "$", "the body must be a JSON object", "请求体必须是 JSON 对象")
+        raise ScoreError(problems)
+    rules = resolve_rules(req.get("rules"), problems)
+    for key in ("seat_wind", "round_wind", "hand", "win"):
+        _required(req, key, "", problems)
+    seat = _seat(req.get("seat_wind"), "seat_wind", problems)
+    round_ = _seat(req.get("round_wind"), "round_wind", problems)
+
+    # caishen
+    indicator, kinds = None, None
+    cs = _object(req.get("caishen"), "caishen", {"indicator", "kinds"}, problems)
+    if cs is not None:
+        has_i, has_k = cs.get("indicator") is not None, cs.get("kinds") is not None
+        if has_i == has_k:
+            _p(problems, "caishen", "give exactly one of indicator or kinds", "indicator 与 kinds 必须且只能给一个")
+        elif has_i:
+            indicator = tile_index(cs["indicator"], "caishen.indicator", problems)
+        else:
+            kinds = tile_indices(cs["kinds"], "caishen.kinds", problems)
+
+    # hand
+    concealed, winning, melds, flowers = [], None, [], []
+    hand = _object(req.get("hand"), "hand", HAND_FIELDS, problems)
+    if hand is not None:
+        if _required(hand, "concealed", "hand", problems):
+            concealed = tile_indices(hand["concealed"], "hand.concealed", problems)
+        if _required(hand, "winning_tile", "hand", problems):
+            winning = tile_index(hand["winning_tile"], "hand.winning_tile", problems)
+        if hand.get("flowers") is not None:
+            flowers = tile_indices(hand["flowers"], "hand.flowers", problems)
+        raw_melds = hand.get("melds")
+        if raw_melds is not None and not isinstance(raw_melds, list):
+            _p(problems, "hand.melds", "must be an array of melds", "必须是副露的数组")
+        elif raw_melds:
+            if len(raw_melds) > 16:
+                _p(problems, "hand.melds", "at most 4 melds make a hand", "一手牌最多 4 个副露")
+            else:
+                for i, m in enumerate(raw_melds):
+                    melds.append(_parse_meld(m, f"hand.melds.{i}", problems))
+
+    # win
+    win = _object(req.get("win"), "win", WIN_FIELDS, problems) or {}
+    by = win.get("by")
+    if by is not None and by not in WIN_BY:
+        _p(problems, "win.by", "must be one of self_draw, discard, robbing_kong",
+           "必须是 self_draw、discard、robbing_kong 之一")
+    if win and by is None:
+        _required(win, "by", "win", problems)
+    win_from = _seat(win.get("from"), "win.from", problems)
+    fed_by = _seat(win.get("kong_fed_by"), "win.kong_fed_by", problems)
+    flags = {f: _bool(win, f, "win", problems) for f in WIN_FLAGS}
+
+    # claims and base points
+    claims: dict[int, int] = {}
+    raw_claims = req.get("claims_from_winner")
+    if raw_claims is not None:
+        if not isinstance(raw_claims, dict):
+            _p(problems, "claims_from_winner", "must be an object of seat → count", "必须是 座位 → 次数 的对象")
+        else:
+            for key, v in raw_claims.items():
+                path = f"claims_from_winner.{key}"
+                if key not in SEAT_INDEX:
+                    _p(problems, path, "unknown seat; seats are E, S, W, N", "未知座位；座位为 E、S、W、N")
+                elif v is None:
+                    continue
+                elif not (_is_int(v) and 0 <= v <= MAX_CLAIMS):
+                    _p(problems, path, f"must be an integer from 0 to {MAX_CLAIMS}", f"必须是 0 到 {MAX_CLAIMS} 的整数")
+                else:
+                    claims[SEAT_INDEX[key]] = v
+    base = req.get("base_points")
+    if base is None:
+        base = 1
+    elif not (_is_int(base) and 1 <= base <= MAX_BASE_POINTS):
+        _p(problems, "base_points", f"must be an integer from 1 to {MAX_BASE_POINTS}",
+           f"必须是 1 到 {MAX_BASE_POINTS} 的整数")
+    if problems:
+        raise ScoreError(problems)
+
+    h = Hand(rules=rules, seat=seat, round=round_, caishen_kinds=frozenset(), indicator=indicator,
+             concealed=concealed, winning=winning, melds=melds, flowers=flowers, by=by, win_from=win_from,
+             kong_replacement=flags["kong_replacement"], kong_fed_by=fed_by, last_tile=flags["last_tile"],
+             heavenly=flags["heavenly"], earthly=flags["earthly"],
+             discarded_caishen=flags["discarded_caishen"], claims=claims, base_points=base)
+    h.caishen_kinds = derive_kinds(rules.caishen_rule, indicator, kinds)
+    if rules.white_dragon_substitutes:
+        h.substitute = substitute_kind(h.caishen_kinds)
+    for m in melds:
+        m.faces = [h.face(t) for t in m.tiles]
+    _check(h)
+    return h
+
+
+def _parse_meld(m, path, problems) -> Meld:
+    meld = Meld("pung", [], [], None, False, False)
+    obj = _object(m, path, MELD_FIELDS, problems)
+    if obj is None:
+        if m is None:
+            _p(problems, path, "must be a meld object", "必须是副露对象")
+        return meld
+    t = obj.get("type")
+    if t is None:
+        _required(obj, "type", path, problems)
+    elif t not in MELD_TYPES:
+        _p(problems, f"{path}.type", "must be one of chow, pung, kong", "必须是 chow、pung、kong 之一")
+    else:
+        meld.type = t
+    if _required(obj, "tiles", path, problems):
+        meld.tiles = tile_indices(obj["tiles"], f"{path}.tiles", problems)
+    meld.from_seat = _seat(obj.get("from"), f"{path}.from", problems)
+    meld.concealed = _bool(obj, "concealed", path, problems)
+    meld.added = _bool(obj, "added", path, problems)
+    meld._raw_from = obj.get("from") is not None
+    return meld
+
+
+# --- 422: what the rule book makes impossible -------------------------------------------------
+
+def _check(h: Hand) -> None:
+    problems: list[Problem] = []
+    seat_code = SEATS[h.seat]
+    upper = (h.seat + 3) % 4
+
+    # melds, in list order
+    for i, m in enumerate(h.melds):
+        path = f"hand.melds.{i}"
+
+        def bad(en, zh, sub="tiles"):
+            _p(problems, f"{path}.{sub}" if sub else path, en, zh, "invalid_meld")
+
+        if any(t in h.caishen_kinds for t in m.tiles):
+            _p(problems, f"{path}.tiles", "a caishen can't be chowed, punged or konged",
+               "财神不能吃、碰、杠", "caishen_in_meld")
+        size = 3 if m.type in ("chow", "pung") else 4
+        if any(is_flower(t) for t in m.tiles):
+            bad("a flower can't be part of a meld", "花牌不能组成副露")
+        elif len(m.tiles) != size:
+            bad(f"a {m.type} has {size} tiles, not {len(m.tiles)}", f"{m.type} 应有 {size} 张牌，而不是 {len(m.tiles)} 张")
+        elif m.type == "chow":
+            f = sorted(m.faces)
+            if not (all(is_suited(t) for t in f) and f[1] == f[0] + 1 and f[2] == f[0] + 2 and rank(f[0]) <= 7):
+                bad("a chow is three consecutive tiles of one suit", "吃必须是同一花色的三张顺牌")
+        elif len(set(m.faces)) != 1:
+            bad(f"a {m.type} is {size} identical tiles", f"{m.type} 必须是 {size} 张相同的牌")
+        if m.type != "kong" and (m.concealed or m.added):
+            bad("only a kong can be concealed or added", "只有杠可以是暗杠或加杠", "concealed" if m.concealed else "added")
+        if m.concealed and m.added:
+            bad("a kong is concealed or added, not both", "杠不能既是暗杠又是加杠", "added")
+        if m.type == "kong" and m.concealed:
+            if m._raw_from:
+                bad("a concealed kong has no `from`", "暗杠没有 from", "from")
+        elif m.from_seat is None:
+            bad(f"`from` is required: the seat this {m.type} was claimed from", f"必须给出 from：{m.type} 从哪个座位得来", "from")
+        elif m.from_seat == h.seat:
+            bad(f"a meld is never claimed from the winner's own seat {seat_code}", f"副露不能来自胡牌者自己的座位 {seat_code}", "from")
+        elif m.type == "chow" and m.from_seat != upper:
+            bad(f"a chow is claimed only from the winner's 上家 {SEATS[upper]}, not {SEATS[m.from_seat]}",
+                f"吃只能吃上家 {SEATS[upper]} 的牌，不能吃 {SEATS[m.from_seat]}", "from")
+
+    # flowers
+    for i, f in enumerate(h.flowers):
+        if not is_flower(f):
+            _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is not a flower", f"{CODES[f]} 不是花牌", "invalid_flowers")
+        elif f in h.caishen_kinds:
+            _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is a caishen this hand, not a flower",
+               f"{CODES[f]} 本局是财神，不是花牌", "invalid_flowers")
+    for i, t in enumerate(h.concealed):
+        if is_flower(t) and t not in h.caishen_kinds:
+            _p(problems, "hand.concealed", f"the flower {CODES[t]} is set aside, not held: put it in hand.flowers",
+               f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
+
+    # tile count
+    want = 14 - 3 * len(h.melds)
+    if len(h.melds) > 4:
+        _p(problems, "hand.melds", f"{len(h.melds)} melds; a hand has at most 4",
+           f"{len(h.melds)} 个副露；一手牌最多 4 个", "wrong_tile_count")
+    elif len(h.concealed) != want:
+        _p(problems, "hand.concealed",
+           f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
+           f"the hand holds {want} (14 − 3 × melds, the winning tile included)",
+           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张（14 − 3 × 副露数，含胡的那张）",
+           "wrong_tile_count")
+
+    # copies: concealed, melds, flowers and the indicator
+    counts = [0] * (N_KINDS + 8)
+    where: dict[int, str] = {}
+    for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", [t for m in h.melds for t in m.tiles]),
+                        ("hand.flowers", h.flowers)):
+        for t in tiles:
+            counts[t] += 1
+            where.setdefault(t, path)
+    if h.indicator is not None:
+        counts[h.indicator] += 1
+        where.setdefault(h.indicator, "caishen.indicator")
+    for k, n in enumerate(counts):
+        limit = 1 if is_flower(k) else 4
+        if n > limit:
+            extra = " (the indicator counts as one)" if h.indicator == k else ""
+            extra_zh = "（翻出的财神指示牌算一张）" if h.indicator == k else ""
+            _p(problems, where[k], f"{n} copies of {CODES[k]}; at most {limit} exist{extra}",
+               f"{CODES[k]} 有 {n} 张；最多只有 {limit} 张{extra_zh}", "too_many_copies")
+
+    # the winning tile
+    if h.winning not in h.concealed:
+        _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is not among the concealed tiles (they include it)",
+           f"{CODES[h.winning]} 不在暗牌中（暗牌应包含胡的那张）", "winning_tile_not_in_hand")
+
+    # claims
+    if h.seat in h.claims:
+        _p(problems, f"claims_from_winner.{seat_code}", "the winner's own seat can't be a key",
+           "不能以胡牌者自己的座位为键", "invalid_claims")
+
+    _check_win(h, problems, seat_code)
+
+    if h.winning_is_caishen and h.by in ("discard", "robbing_kong"):
+        _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is a caishen: a discarded caishen can't be "
+           "claimed, so it wins only by self-draw", f"{CODES[h.winning]} 是财神：打出的财神不能被吃胡，只能自摸",
+           "caishen_winning_tile")
+    if problems:
+        raise ScoreError(problems)
+
+    h.caishen_tiles = sorted(t for t in h.concealed if t in h.caishen_kinds)
+    h.naturals = tuple(sorted(h.face(t) for t in h.concealed if t not in h.caishen_kinds))
+
+
+def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
+    def bad(path, en, zh):
+        _p(problems, path, en, zh, "inconsistent_win_context")
+
+    if h.by in ("discard", "robbing_kong"):
+        if h.win_from is None:
+            bad("win.from", f"a {h.by} win needs `from`: the seat that "
+                + ("discarded" if h.by == "discard" else "added to its pung"),
+                "捉冲/抢杠必须给出 from：" + ("放冲者" if h.by == "discard" else "被抢杠者"))
+        elif h.win_from == h.seat:
+            bad("win.from", f"`from` is another player, not the winner's own seat {seat_code}",
+                f"from 必须是别家，不能是胡牌者自己 {seat_code}")
+    elif h.win_from is not None:
+        bad("win.from", "a self-drawn win has no `from`", "自摸没有 from")
+    if h.kong_replacement:
+        if h.by != "self_draw":
+            bad("win.kong_replacement", "a kong-replacement win is a self-draw", "杠上开花必须是自摸")
+        elif not any(m.type == "kong" for m in h.melds) and not h.flowers:
+            bad("win.kong_replacement", "a kong-replacement win needs a kong among the melds or a flower",
+                "杠上开花需要副露中有杠或有花牌")
+    if h.kong_fed_by is not None:
+        if not h.kong_replacement:
+            bad("win.kong_fed_by", "kong_fed_by needs kong_replacement", "kong_fed_by 需要 kong_replacement")
+        elif h.kong_fed_by == h.seat:
+            bad("win.kong_fed_by", "the kong was fed by another player", "放杠的必须是别家")
+        elif not any(m.exposed_kong and m.from_seat == h.kong_fed_by for m in h.melds):
+            who = SEATS[h.kong_fed_by]
+            bad("win.kong_fed_by", f"needs an exposed kong claimed from {who}'s discard (not concealed, not added)",
+                f"需要一个明杠来自 {who} 打出的牌（不是暗杠或加杠）")
+    if h.last_tile and h.by != "self_draw":
+        bad("win.last_tile", "海底 is a self-draw of the wall's last tile", "海底捞月必须是自摸")
+    if h.heavenly:
+        if h.seat != 0:
+            bad("win.heavenly", "only the dealer (seat E) wins a heavenly hand", "天胡只能是庄家（东）")
+        if h.by != "self_draw":
+            bad("win.heavenly", "a heavenly hand is won on the dealt hand, by self-draw", "天胡必须是自摸")
+        if h.melds:
+            bad("win.heavenly", "a heavenly hand has no melds", "天胡不能有副露")
+    if h.earthly:
+        if h.seat == 0:
+            bad("win.earthly", "an earthly hand is won by a non-dealer", "地胡只能是闲家")
+        if h.by != "discard" or h.win_from != 0:
+            bad("win.earthly", "an earthly hand is won on the dealer's (E) first discard", "地胡必须胡庄家（东）打出的第一张牌")
+        if h.melds:
+            bad("win.earthly", "an earthly hand has no melds", "地胡不能有副露")
+    if h.by == "robbing_kong" and h.winning is not None:
+        w = h.face(h.winning)
+        held = sum(1 for t in h.concealed if t not in h.caishen_kinds and h.face(t) == w) \
+            + sum(1 for m in h.melds for t in m.faces if t == w)
+        if held > 1:
+            bad("hand.winning_tile", f"robbing a kong of {CODES[w]}: the robbed player held three, so the winner "
+                f"holds only the robbed copy, not {held}", f"抢 {CODES[w]} 的杠：被抢者已有三张，胡牌者只能有被抢的那一张，而不是 {held} 张")
+    rules = h.rules
+    if h.by == "discard" and not rules.discard_wins:
+        _p(problems, "win.by", "these rules allow no win on a discard (只有自摸才可以胡牌)",
+           "本规则不允许捉冲（只有自摸才可以胡牌）", "discard_win_not_allowed")
+    if h.by == "robbing_kong" and h.discarded_caishen and rules.robbing_needs_no_caishen_discarded:
+        _p(problems, "win.discarded_caishen", "a player who discarded a caishen can't rob a kong (抛百搭的不能拉别人的杠)",
+           "抛过百搭的不能抢杠", "discard_win_not_allowed")

@@ -1,0 +1,195 @@
+"""The 台 items of RULES.md §5: one small, named function per item, its id, 台 and condition
+side by side, so the table can be read straight off this file.
+
+An item's test takes a :class:`~ningbo_score.hand.View` ``h`` (one reading of the hand plus the
+win context) and returns either a bool (the item applies once) or a list of occurrences, each a
+tuple of the tiles it is about (the item applies once per occurrence).  ``shape=True`` marks the
+items that depend on how the concealed tiles are read (the decomposition); the others are
+computed once per request.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .tiles import FLOWER0
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    tai: int                 # default 台 per occurrence; a request may override it (item_tai)
+    name: str
+    name_en: str
+    bonus: bool              # bonus items are not counted toward the minimum
+    shape: bool              # depends on the decomposition
+    test: Callable
+
+    def describe(self) -> dict:
+        return {"id": self.id, "name": self.name, "name_en": self.name_en, "tai": self.tai,
+                "bonus": self.bonus}
+
+
+ITEMS: list[Item] = []
+
+
+def item(id: str, tai: int, name: str, name_en: str, *, bonus: bool = False, shape: bool = False):
+    def register(test):
+        ITEMS.append(Item(id, tai, name, name_en, bonus, shape, test))
+        return test
+    return register
+
+
+# --- the wait: exactly one of the next six applies -------------------------------------------
+
+@item("pai_hu", 0, "排胡", "Plain win", shape=True)
+def pai_hu(h):
+    return h.wait == "two_sided" and not ping_hu(h)
+
+
+@item("ping_hu", 1, "平胡", "All chows", shape=True)
+def ping_hu(h):
+    # *interpretation*: a dragon pair is allowed; only a seat- or round-wind pair is refused.
+    return h.wait == "two_sided" and h.all_chows and not h.pair_scoring_wind
+
+
+@item("edge_wait", 1, "边", "Edge wait", shape=True)
+def edge_wait(h):
+    return h.wait == "edge"
+
+
+@item("closed_wait", 1, "夹", "Closed wait", shape=True)
+def closed_wait(h):
+    return h.wait == "closed"
+
+
+@item("single_wait", 1, "单吊", "Single wait", shape=True)
+def single_wait(h):
+    return h.wait == "single"
+
+
+@item("dual_pung_wait", 1, "对倒", "Dual-pung wait", shape=True)
+def dual_pung_wait(h):
+    return h.wait == "dual_pung"
+
+
+@item("big_single_wait", 1, "大吊", "Big single wait", shape=True)
+def big_single_wait(h):
+    # §10.4: 4 melds of any kind, a concealed kong included; also scores single_wait.
+    return h.wait == "single" and h.ctx.n_melds == 4
+
+
+# --- shape --------------------------------------------------------------------------------------
+
+@item("all_pungs", 2, "碰碰胡", "All pungs", shape=True)
+def all_pungs(h):
+    return h.all_pungs
+
+
+# --- how the hand was won ------------------------------------------------------------------------
+
+@item("self_draw", 1, "自摸", "Self-draw")
+def self_draw(h):
+    return h.ctx.by == "self_draw"       # a kong-replacement draw and 海底 included
+
+
+@item("kong_bloom", 1, "杠上开花", "Kong bloom")
+def kong_bloom(h):
+    return h.ctx.kong_replacement
+
+
+@item("robbing_kong", 1, "抢杠", "Robbing a kong")
+def robbing_kong(h):
+    return h.ctx.by == "robbing_kong"
+
+
+@item("last_tile", 1, "海底捞月", "Last tile")
+def last_tile(h):
+    return h.ctx.last_tile
+
+
+@item("heavenly", 8, "天胡", "Heavenly hand")
+def heavenly(h):
+    return h.ctx.heavenly                # *interpretation*: stacks with self_draw
+
+
+@item("earthly", 6, "地胡", "Earthly hand")
+def earthly(h):
+    return h.ctx.earthly
+
+
+# --- caishen ----------------------------------------------------------------------------------
+
+@item("no_caishen", 1, "硬胡", "No caishen")
+def no_caishen(h):
+    return h.ctx.n_caishen == 0          # §10.6: physical caishen tiles in the concealed hand
+
+
+@item("three_caishen", 3, "三财神", "Three caishen", bonus=True)
+def three_caishen(h):
+    return h.ctx.n_caishen >= 3 and h.ctx.by == "self_draw"
+
+
+@item("full_flush", 4, "清一色", "Full flush", shape=True)
+def full_flush(h):
+    return h.suits in (1, 2, 4)
+
+
+@item("half_flush", 2, "混一色", "Half flush", shape=True)
+def half_flush(h):
+    return h.suits in (9, 10, 12)
+
+
+@item("all_honors", 8, "字一色", "All honors", shape=True)
+def all_honors(h):
+    # *interpretation*: also scores all_pungs (an honours hand can only be pungs).
+    return h.suits == 8
+
+
+@item("dragon_pung", 1, "中发白刻/杠", "Dragon pung", shape=True)
+def dragon_pung(h):
+    return [(d,) for d in h.dragon_tiles]
+
+
+@item("seat_wind_pung", 1, "位风刻/杠", "Seat wind pung", shape=True)
+def seat_wind_pung(h):
+    return [(h.ctx.seat_tile,)] if h.seat_pung else []
+
+
+@item("round_wind_pung", 1, "圈风刻/杠", "Round wind pung", shape=True)
+def round_wind_pung(h):
+    return [(h.ctx.round_tile,)] if h.round_pung else []
+
+
+# --- flowers ----------------------------------------------------------------------------------
+
+def _full_groups(flowers: frozenset) -> list[int]:
+    return [g for g in (0, 1) if all(FLOWER0 + 4 * g + i in flowers for i in range(4))]
+
+
+@item("seat_flower", 1, "正花", "Seat flower")
+def seat_flower(h):
+    fl = h.ctx.flowers
+    if len(fl) == 8:
+        return []                        # all_flowers replaces every other flower item
+    full = _full_groups(fl)
+    return [(f,) for f in (FLOWER0 + h.ctx.seat, FLOWER0 + 4 + h.ctx.seat)
+            if f in fl and (f - FLOWER0) // 4 not in full]   # flower_set replaces its group's
+
+
+@item("flower_set", 2, "四花", "Flower set")
+def flower_set(h):
+    fl = h.ctx.flowers
+    if len(fl) == 8:
+        return []
+    return [tuple(range(FLOWER0 + 4 * g, FLOWER0 + 4 * g + 4)) for g in _full_groups(fl)]
+
+
+@item("all_flowers", 8, "八花", "All eight flowers")
+def all_flowers(h):
+    return len(h.ctx.flowers) == 8
+
+
+ITEM_BY_ID: dict[str, Item] = {it.id: it for it in ITEMS}
+SHAPE_ITEMS = tuple(it for it in ITEMS if it.shape)
+CONTEXT_ITEMS = tuple(it for it in ITEMS if not it.shape)

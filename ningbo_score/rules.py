@@ -1,0 +1,200 @@
+"""Presets (RULES.md §9) as data, and the per-request `rules` field: a preset id or an object
+naming a preset with option overrides and `item_tai` overrides."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .errors import Problem
+from .items import ITEM_BY_ID, ITEMS
+
+# option -> (kind, allowed values or None, Chinese description)
+OPTION_KINDS: dict[str, tuple[str, tuple | None]] = {
+    "caishen_rule": ("enum", ("indicator", "indicator_and_next")),
+    "white_dragon_substitutes": ("bool", None),
+    "min_tai": ("int0", None),
+    "required_patterns": ("items", None),
+    "discard_wins": ("bool", None),
+    "caishen_discard_restriction": ("enum?", ("single_wait", "any_group")),
+    "robbing_needs_no_caishen_discarded": ("bool", None),
+    "points": ("enum", ("linear", "doubling")),
+    "chi_counts_for_liability": ("bool", None),
+    "related_discarder": ("enum", ("add", "five")),
+    "kong_bloom_others_pay": ("bool", None),
+    "liability_cap": ("int1?", None),
+    "hand_cap": ("int1?", None),
+}
+
+_BASE = dict(
+    caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4, required_patterns=[],
+    discard_wins=True, caishen_discard_restriction="single_wait",
+    robbing_needs_no_caishen_discarded=False, points="linear", chi_counts_for_liability=True,
+    related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=None,
+)
+
+PRESETS: dict[str, dict] = {
+    "ningbo": {
+        "name": "宁波麻将", "name_en": "Ningbo (default)", "source": "001_ca7c08b991250f48.txt",
+        "options": {**_BASE, "hand_cap": 1000},
+    },
+    "ningbo-456": {
+        "name": "宁波麻将 (456游戏)", "name_en": "Ningbo, 456 rules", "source": "000_f7ede3f2cb0d3606.txt",
+        "options": {**_BASE, "white_dragon_substitutes": True, "caishen_discard_restriction": "any_group",
+                    "points": "doubling", "kong_bloom_others_pay": True, "liability_cap": 5},
+    },
+    "ningbo-bianfeng": {
+        "name": "宁波麻将 (边锋)", "name_en": "Ningbo, Bianfeng rules", "source": "002_ed4383496d1cc723.txt",
+        "options": dict(_BASE),
+    },
+    "ningbo-taishu": {
+        "name": "宁波麻将 (台数)", "name_en": "Ningbo, restricted patterns", "source": "004_80791afe54503bed.txt",
+        "options": {**_BASE, "required_patterns": ["full_flush", "half_flush", "all_honors", "all_pungs"],
+                    "caishen_discard_restriction": "any_group", "related_discarder": "five",
+                    "liability_cap": 5},
+    },
+    "ningbo-7baida": {
+        "name": "宁波麻将 (天一 7百搭)", "name_en": "Ningbo, seven wildcards", "source": "004_80791afe54503bed.txt",
+        "options": {**_BASE, "caishen_rule": "indicator_and_next", "min_tai": 5, "discard_wins": False,
+                    "caishen_discard_restriction": None, "robbing_needs_no_caishen_discarded": True,
+                    "chi_counts_for_liability": False, "related_discarder": "five", "liability_cap": 5},
+    },
+}
+DEFAULT_PRESET = "ningbo"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options in force for one request, with item values resolved."""
+    preset: str
+    options: MappingProxyType
+    item_tai: MappingProxyType           # every item id -> 台 in force
+    overrides: MappingProxyType          # item_tai overrides as given
+
+    def __getattr__(self, name):  # options read as attributes: rules.min_tai
+        try:
+            return self.options[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def echo(self) -> dict:
+        return {"preset": self.preset, **{k: _copy(v) for k, v in self.options.items()},
+                "item_tai": dict(self.overrides)}
+
+
+def _copy(v):
+    return list(v) if isinstance(v, (list, tuple)) else v
+
+
+_DEFAULT_TAI = MappingProxyType({it.id: it.tai for it in ITEMS})
+_CACHE: dict[str, Rules] = {}
+
+
+def preset_rules(preset_id: str) -> Rules:
+    r = _CACHE.get(preset_id)
+    if r is None:
+        opts = dict(PRESETS[preset_id]["options"])
+        opts["required_patterns"] = tuple(opts["required_patterns"])
+        r = Rules(preset_id, MappingProxyType(opts), _DEFAULT_TAI, MappingProxyType({}))
+        _CACHE[preset_id] = r
+    return r
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_option(name: str, value, path: str, problems: list[Problem]):
+    kind, allowed = OPTION_KINDS[name]
+    ok = True
+    if kind == "bool":
+        ok = isinstance(value, bool)
+        want = "true or false", "true 或 false"
+    elif kind == "int0":
+        ok = _is_int(value) and value >= 0
+        want = "an integer ≥ 0", "≥ 0 的整数"
+    elif kind == "int1?":
+        ok = value is None or (_is_int(value) and value >= 1)
+        want = "an integer ≥ 1 or null", "≥ 1 的整数或 null"
+    elif kind in ("enum", "enum?"):
+        ok = (value is None and kind == "enum?") or (isinstance(value, str) and value in allowed)
+        opts = " | ".join(allowed) + (" | null" if kind == "enum?" else "")
+        want = f"one of {opts}", f"以下之一：{opts}"
+    elif kind == "items":
+        if not isinstance(value, list):
+            ok = False
+        else:
+            for i, v in enumerate(value):
+                if not (isinstance(v, str) and v in ITEM_BY_ID):
+                    problems.append(Problem("invalid_request", f"{path}.{i}",
+                                            f"unknown item id {v!r}", f"未知的台项 {v!r}"))
+            return tuple(value) if isinstance(value, list) else value
+        want = "a list of item ids", "台项 id 的列表"
+    if not ok:
+        problems.append(Problem("invalid_request", path, f"must be {want[0]}", f"必须是{want[1]}"))
+    return value
+
+
+def resolve_rules(value, problems: list[Problem]) -> Rules | None:
+    """The `rules` field of a request; None (with problems appended) when it is invalid."""
+    if value is None:
+        return preset_rules(DEFAULT_PRESET)
+    if isinstance(value, str):
+        if value in PRESETS:
+            return preset_rules(value)
+        problems.append(Problem("invalid_request", "rules", f"unknown preset {value!r}; presets are "
+                                + ", ".join(PRESETS), f"未知的规则 {value!r}；可选：" + "、".join(PRESETS)))
+        return None
+    if not isinstance(value, dict):
+        problems.append(Problem("invalid_request", "rules", "must be a preset id or an object",
+                                "必须是规则 id 或对象"))
+        return None
+    n = len(problems)
+    preset_id = value.get("preset", DEFAULT_PRESET)
+    if preset_id is None:
+        preset_id = DEFAULT_PRESET
+    if not isinstance(preset_id, str) or preset_id not in PRESETS:
+        problems.append(Problem("invalid_request", "rules.preset", f"unknown preset {preset_id!r}; presets are "
+                                + ", ".join(PRESETS), f"未知的规则 {preset_id!r}；可选：" + "、".join(PRESETS)))
+        return None
+    base = preset_rules(preset_id)
+    opts = dict(base.options)
+    overrides: dict[str, int] = {}
+    for key, v in value.items():
+        path = f"rules.{key}"
+        if key == "preset":
+            continue
+        if key == "item_tai":
+            if v is None:
+                continue
+            if not isinstance(v, dict):
+                problems.append(Problem("invalid_request", path, "must be an object of item id → 台",
+                                        "必须是 台项 id → 台数 的对象"))
+                continue
+            for item_id, tai in v.items():
+                if item_id not in ITEM_BY_ID:
+                    problems.append(Problem("invalid_request", f"{path}.{item_id}", f"unknown item id {item_id!r}",
+                                            f"未知的台项 {item_id!r}"))
+                elif not (_is_int(tai) and 0 <= tai <= 1000):
+                    problems.append(Problem("invalid_request", f"{path}.{item_id}",
+                                            "must be an integer from 0 to 1000", "必须是 0 到 1000 的整数"))
+                else:
+                    overrides[item_id] = tai
+            continue
+        if key not in OPTION_KINDS:
+            problems.append(Problem("invalid_request", path, f"unknown option {key!r}", f"未知的选项 {key!r}"))
+            continue
+        opts[key] = _check_option(key, v, path, problems)
+    if len(problems) > n:
+        return None
+    item_tai = dict(_DEFAULT_TAI)
+    item_tai.update(overrides)
+    return Rules(preset_id, MappingProxyType(opts), MappingProxyType(item_tai), MappingProxyType(overrides))
+
+
+def describe_preset(preset_id: str) -> dict:
+    p = PRESETS[preset_id]
+    return {
+        "id": preset_id, "name": p["name"], "name_en": p["name_en"], "source": p["source"],
+        "options": {k: _copy(v) for k, v in p["options"].items()},
+        "items": [it.describe() for it in ITEMS],
+    }

@@ -1,0 +1,434 @@
+"""Live-table helpers (RULES.md §8): who deals next, who takes a discard, levels, escape penalty.
+
+Pure functions on JSON-shaped dicts: each takes the body of a future request and returns the
+200 body, or raises :class:`~ningbo_score.errors.ScoreError` with every problem found.
+
+Validation is strict, as for ``/v1/score``: unknown fields are refused, a boolean is no integer,
+``2.0`` is no integer, ``null`` in an optional field means absent and in a required one means
+missing.  Shape and type problems are ``invalid_request`` (400).  A well-formed claim list that
+cannot happen at a table (the discarder claiming its own discard, a seat claiming twice, a chow
+from a seat other than the discarder's 下家, two seats both punging/konging one discard) is
+``invalid_request`` with status 422, through the internal code ``invalid_claims`` of
+:mod:`ningbo_score.errors` — the same status the rule book gives a claim naming the winner's own
+seat (RULES.md §10.13).
+
+Players and seats
+-----------------
+``next_hand`` speaks of *players* by position 0–3 in play order: position ``p + 1 (mod 4)`` is the
+player after ``p`` (下家; the play direction of the sources, 逆时针 "counter-clockwise").  Their
+seat winds change with the dealer.  ``claims`` speaks of *seats* (winds) of one hand, whose play
+order is E → S → W → N → E (the dealer is E).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import Problem, ScoreError
+
+WINDS = ("E", "S", "W", "N")
+_WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+CLAIM_TYPES = ("win", "kong", "pung", "chow")
+_CLAIM_ZH = {"win": "胡", "kong": "杠", "pung": "碰", "chow": "吃"}
+# Priority of RULES.md §8: win > pung/kong > chow (pung and kong share a rank).
+_CLAIM_RANK = {"win": 0, "kong": 1, "pung": 1, "chow": 2}
+
+ESCAPE_MULTIPLIER = 24  # 000 "逃跑扣 24 倍基础分", 002 "逃跑扣 24 倍基礎分"
+
+# The level table of 000_f7ede3f2cb0d3606.txt ("积分与级别设置"):
+# (level, 级别名称, 积分 = points needed, 对局分 = base points, English gloss).
+# The English glosses are ours (*interpretation*): the names are ranks of the Chinese civil
+# service, section (科) < division (处) < bureau (局) < city (市) < province (省), each with its
+# assistant (助), deputy (副) and chief; the last, 雀神, is "the mahjong god".
+LEVEL_SOURCE = "000_f7ede3f2cb0d3606.txt"
+_LEVELS: tuple[tuple[int, str, int, int, str], ...] = (
+    (0, "科员", 0, 1, "Clerk"),
+    (1, "助科", 50, 5, "Assistant section chief"),
+    (2, "副科", 100, 10, "Deputy section chief"),
+    (3, "科长", 200, 20, "Section chief"),
+    (4, "助处", 500, 30, "Assistant division chief"),
+    (5, "副处", 3000, 40, "Deputy division chief"),
+    (6, "处长", 10000, 60, "Division chief"),
+    (7, "助局", 30000, 80, "Assistant bureau chief"),
+    (8, "副局", 50000, 100, "Deputy bureau chief"),
+    (9, "局长", 150000, 150, "Bureau chief"),
+    (10, "助市", 300000, 200, "Assistant mayor"),
+    (11, "副市", 500000, 260, "Deputy mayor"),
+    (12, "市长", 1000000, 300, "Mayor"),
+    (13, "助省", 2000000, 400, "Assistant governor"),
+    (14, "副省", 4000000, 500, "Deputy governor"),
+    (15, "省长", 8000000, 600, "Governor"),
+    (16, "雀神", 20000000, 700, "Mahjong god"),
+)
+_BASE_BY_LEVEL = {lv: base for lv, _, _, base, _ in _LEVELS}
+MAX_LEVEL = _LEVELS[-1][0]
+
+
+# --------------------------------------------------------------------------------------------
+# Validation helpers.  Each appends to ``problems`` and returns the value or None.
+
+def _join(path: str, key: str | int) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _bad(problems: list[Problem], path: str, en: str, zh: str, code: str = "invalid_request") -> None:
+    problems.append(Problem(code, path, en, zh))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object(problems: list[Problem], value: Any, path: str, allowed: tuple[str, ...]) -> dict | None:
+    """A JSON object with only the ``allowed`` keys (unknown keys are problems of their own)."""
+    if not isinstance(value, dict):
+        _bad(problems, path, "must be a JSON object", "必须是 JSON 对象")
+        return None
+    for key in value:
+        if key not in allowed:
+            _bad(problems, _join(path, str(key)),
+                 f"unknown field; allowed: {', '.join(allowed)}",
+                 f"未知字段；允许的字段：{', '.join(allowed)}")
+    return value
+
+
+def _missing(problems: list[Problem], path: str) -> None:
+    _bad(problems, path, "is required", "必填")
+
+
+def _int_field(problems: list[Problem], obj: dict, key: str, path: str, lo: int, hi: int | None,
+               required: bool = True) -> int | None:
+    value = obj.get(key)
+    where = _join(path, key)
+    if value is None:
+        if required:
+            _missing(problems, where)
+        return None
+    if not _is_int(value):
+        _bad(problems, where, "must be a JSON integer (not a boolean, not 2.0)",
+             "必须是 JSON 整数（不能是布尔值或 2.0 这样的小数）")
+        return None
+    if value < lo or (hi is not None and value > hi):
+        rng_en = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
+        rng_zh = f" {lo} 到 {hi} 之间" if hi is not None else f"不小于 {lo} "
+        _bad(problems, where, f"must be an integer {rng_en}", f"必须是{rng_zh}的整数")
+        return None
+    return value
+
+
+def _wind_field(problems: list[Problem], obj: dict, key: str, path: str) -> str | None:
+    value = obj.get(key)
+    where = _join(path, key)
+    if value is None:
+        _missing(problems, where)
+        return None
+    if not isinstance(value, str) or value not in WINDS:
+        _bad(problems, where, "must be one of E, S, W, N", "必须是 E、S、W、N 之一")
+        return None
+    return value
+
+
+def _raise(problems: list[Problem]) -> None:
+    if problems:
+        raise ScoreError(problems)
+
+
+# --------------------------------------------------------------------------------------------
+# Dealer and round wind.
+
+def seat_winds(dealer: int) -> dict[str, str]:
+    """Every player's seat wind when ``dealer`` deals: the dealer E, then S, W, N in play order."""
+    return {str(p): WINDS[(p - dealer) % 4] for p in range(4)}
+
+
+def next_hand(req: Any) -> dict:
+    """The table state of the next hand (RULES.md §8).
+
+    Request::
+
+        {"dealer": 0-3, "round_wind": "E"|"S"|"W"|"N", "dealers_this_round": 1-4,
+         "result": {"winner": 0-3} | {"draw": true}}
+
+    The state is three fields.  ``dealer`` is the position of the player who dealt the hand just
+    played.  ``round_wind`` is the wind of the round (圈风) that hand belonged to.
+    ``dealers_this_round`` is how many different players have dealt in that round, the current
+    dealer included: 1 for the round's first dealer, 4 for its last.  A game starts with
+    ``round_wind`` E and ``dealers_this_round`` 1, the first dealer chosen by dice.  (So the
+    round's first dealer is position ``dealer - dealers_this_round + 1`` mod 4.)
+
+    Transitions, as in 000/002 ("庄家胡牌，则庄家坐庄；庄家没胡，则让给下家坐庄"; "流局则继续当庄家"):
+
+    - the dealer wins, or a draw (流局/荒庄): nothing changes (连庄);
+    - another player wins: the dealer's next position (``dealer + 1`` mod 4, the 下家 — not
+      necessarily the winner) deals and ``dealers_this_round`` grows by one; but when it was 4
+      the deal returns to the round's first dealer, so the round wind advances
+      E → S → W → N → E and ``dealers_this_round`` restarts at 1 ("当 D 下庄，A 重新上庄后，
+      该圈变为南风圈"). After the North round comes an East round again (*interpretation*:
+      RULES.md §8 wraps N → E; the sources say only "依此类推").
+
+    Response::
+
+        {"dealer": pos, "round_wind": W, "dealers_this_round": n,
+         "seat_winds": {"0": "E", "1": "S", "2": "W", "3": "N"},
+         "dealer_changed": bool, "round_changed": bool}
+
+    ``dealer``, ``round_wind`` and ``dealers_this_round`` are the state of the next hand: send
+    them back unchanged, with that hand's ``result``, to get the hand after it.  ``seat_winds``
+    gives every position's wind for the next hand (its ``seat_wind`` for ``/v1/score``).
+    """
+    problems: list[Problem] = []
+    body = _object(problems, req, "", ("dealer", "round_wind", "dealers_this_round", "result"))
+    if body is None:
+        _raise(problems)
+    dealer = _int_field(problems, body, "dealer", "", 0, 3)
+    round_wind = _wind_field(problems, body, "round_wind", "")
+    count = _int_field(problems, body, "dealers_this_round", "", 1, 4)
+    winner: int | None = None
+    draw = False
+    result = body.get("result")
+    if result is None:
+        _missing(problems, "result")
+    else:
+        res = _object(problems, result, "result", ("winner", "draw"))
+        if res is not None:
+            has_winner = res.get("winner") is not None
+            has_draw = res.get("draw") is not None
+            if has_winner:
+                winner = _int_field(problems, res, "winner", "result", 0, 3)
+            if has_draw:
+                if res["draw"] is not True:
+                    _bad(problems, "result.draw",
+                         "must be true (for a hand someone won, give result.winner instead)",
+                         "只能是 true（有人胡牌时请改填 result.winner）")
+                else:
+                    draw = True
+            if has_winner and has_draw:
+                _bad(problems, "result", "give either winner or draw, not both",
+                     "winner 与 draw 只能填一个")
+            elif not has_winner and not has_draw:
+                _bad(problems, "result", "give either winner (a position 0-3) or draw: true",
+                     "必须填 winner（位置 0-3）或 draw: true 之一")
+    _raise(problems)
+    assert dealer is not None and round_wind is not None and count is not None
+    assert draw or winner is not None
+
+    if draw or winner == dealer:
+        new_dealer, new_wind, new_count = dealer, round_wind, count
+    else:
+        new_dealer = (dealer + 1) % 4
+        if count == 4:
+            new_wind, new_count = WINDS[(WINDS.index(round_wind) + 1) % 4], 1
+        else:
+            new_wind, new_count = round_wind, count + 1
+    return {
+        "dealer": new_dealer,
+        "round_wind": new_wind,
+        "dealers_this_round": new_count,
+        "seat_winds": seat_winds(new_dealer),
+        "dealer_changed": new_dealer != dealer,
+        "round_changed": new_wind != round_wind,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Claims on a discard.
+
+def claims(req: Any, lang: str = "en") -> dict:
+    """Which claim takes a discard (RULES.md §8: win > pung/kong > chow; one win per discard).
+
+    Request::
+
+        {"discarder": "E"|"S"|"W"|"N",
+         "claims": [{"seat": "S", "type": "win"|"kong"|"pung"|"chow"}, ...]}
+
+    ``claims`` is required and may be empty.  Each seat states one claim (its choice; a player
+    who could win or pung says which it makes).  Refused with 422 ``invalid_request``: the
+    discarder claiming its own discard, a seat claiming twice, a chow from any seat but the
+    discarder's 下家 (the next seat in play order E → S → W → N → E), and two pung/kong claims
+    (a pung takes two copies, a kong three, and there are four of a kind with the discard).
+
+    Response::
+
+        {"taker": {"seat": "W", "type": "win"} | null,
+         "rule": "none"|"win"|"intercept"|"pung_kong"|"chow",
+         "reason": "...",                       # in ``lang`` ("en" or "zh")
+         "overridden": [{"seat", "type"}, ...]} # the other claims, in play order after the discarder
+
+    Several wins: the first winner in play order after the discarder takes it (截胡, ``rule``
+    ``intercept``); there are no multiple winners (没有一炮多响).  No claims: ``taker`` null.
+    """
+    problems: list[Problem] = []
+    body = _object(problems, req, "", ("discarder", "claims"))
+    if body is None:
+        _raise(problems)
+    discarder = _wind_field(problems, body, "discarder", "")
+    raw = body.get("claims")
+    parsed: list[tuple[int, str | None, str | None]] = []  # (index, seat, type)
+    if raw is None:
+        _missing(problems, "claims")
+    elif not isinstance(raw, list):
+        _bad(problems, "claims", "must be an array of claims (may be empty)",
+             "必须是数组（可以为空）")
+    else:
+        for i, item in enumerate(raw):
+            path = f"claims.{i}"
+            obj = _object(problems, item, path, ("seat", "type"))
+            if obj is None:
+                continue
+            seat = _wind_field(problems, obj, "seat", path)
+            kind = obj.get("type")
+            if kind is None:
+                _missing(problems, f"{path}.type")
+            elif not isinstance(kind, str) or kind not in CLAIM_TYPES:
+                _bad(problems, f"{path}.type", "must be one of win, kong, pung, chow",
+                     "必须是 win、kong、pung、chow 之一")
+                kind = None
+            parsed.append((i, seat, kind))
+
+    # Table-impossible claims (422), judged on the entries that are well-formed.
+    seen: dict[str, int] = {}
+    for i, seat, kind in parsed:
+        if seat is None:
+            continue
+        where = f"claims.{i}.seat"
+        if seat == discarder:
+            _bad(problems, where, f"{seat} is the discarder: a player can't claim its own discard",
+                 f"{seat}（{_WIND_ZH[seat]}）是出牌者，不能吃碰杠胡自己打出的牌", "invalid_claims")
+        if seat in seen:
+            _bad(problems, where,
+                 f"{seat} already claims at claims.{seen[seat]}: one claim per seat",
+                 f"{seat}（{_WIND_ZH[seat]}）已在 claims.{seen[seat]} 中声明：每家只能声明一次",
+                 "invalid_claims")
+        else:
+            seen[seat] = i
+        if kind == "chow" and discarder is not None and seat != discarder:
+            nxt = _next_seat(discarder)
+            if seat != nxt:
+                _bad(problems, f"claims.{i}.type",
+                     f"only {nxt}, the seat after the discarder {discarder}, may chow "
+                     f"({seat} may pung, kong or win)",
+                     f"只有出牌者 {discarder} 的下家 {nxt}（{_WIND_ZH[nxt]}）可以吃"
+                     f"（{seat} 只能碰、杠或胡）", "invalid_claims")
+    melders = [(i, seat) for i, seat, kind in parsed if kind in ("pung", "kong") and seat is not None]
+    if len({seat for _, seat in melders}) > 1:
+        i, _ = melders[1]
+        _bad(problems, f"claims.{i}.type",
+             "only one seat can pung or kong a discard: with the discard there are four of a kind",
+             "同一张牌只能有一家碰或杠：连同打出的这张，每种牌只有四张", "invalid_claims")
+    _raise(problems)
+    assert discarder is not None
+
+    ordered = sorted(((seat, kind) for _, seat, kind in parsed),
+                     key=lambda c: (_CLAIM_RANK[c[1]], _distance(discarder, c[0])))
+    if not ordered:
+        return {"taker": None, "rule": "none", "reason": _claim_reason("none", lang, discarder),
+                "overridden": []}
+    seat, kind = ordered[0]
+    rest = sorted(ordered[1:], key=lambda c: _distance(discarder, c[0]))
+    wins = [c for c in ordered if c[1] == "win"]
+    if kind == "win":
+        rule = "intercept" if len(wins) > 1 else "win"
+    elif kind in ("pung", "kong"):
+        rule = "pung_kong"
+    else:
+        rule = "chow"
+    return {
+        "taker": {"seat": seat, "type": kind},
+        "rule": rule,
+        "reason": _claim_reason(rule, lang, discarder, seat, kind, rest, [w[0] for w in wins]),
+        "overridden": [{"seat": s, "type": k} for s, k in rest],
+    }
+
+
+def _next_seat(seat: str) -> str:
+    return WINDS[(WINDS.index(seat) + 1) % 4]
+
+
+def _distance(discarder: str, seat: str) -> int:
+    """1 for the discarder's 下家, 2 for the seat opposite, 3 for its 上家."""
+    return (WINDS.index(seat) - WINDS.index(discarder)) % 4
+
+
+def _claim_reason(rule: str, lang: str, discarder: str, seat: str = "", kind: str = "",
+                  rest: list[tuple[str, str]] | None = None, winners: list[str] | None = None) -> str:
+    zh = lang == "zh"
+    if rule == "none":
+        nxt = _next_seat(discarder)
+        return (f"无人声明：{discarder} 打出的牌无人要，轮到下家 {nxt} 摸牌" if zh else
+                f"no claims: nobody takes {discarder}'s discard; {nxt} draws next")
+    rest = rest or []
+    others_en = ", ".join(f"{s} {k}" for s, k in rest)
+    others_zh = "、".join(f"{s}{_CLAIM_ZH[k]}" for s, k in rest)
+    if rule == "intercept":
+        names = ", ".join(winners or [])
+        names_zh = "、".join(winners or [])
+        return (f"{names_zh} 都能胡，一炮只许一家胡（截胡）：按出牌者 {discarder} 之后的顺序，{seat} 最先，由 {seat} 胡"
+                if zh else
+                f"{names} can each win, but one discard makes one winner (截胡): {seat} comes first "
+                f"in play order after the discarder {discarder}")
+    if rule == "win":
+        if rest:
+            return (f"{seat} 胡牌，胡优先于碰、杠、吃（{others_zh}）" if zh else
+                    f"{seat} wins on the discard: a win comes before pung, kong and chow ({others_en})")
+        return f"{seat} 胡 {discarder} 打出的牌" if zh else f"{seat} wins on {discarder}'s discard"
+    if rule == "pung_kong":
+        verb_zh = _CLAIM_ZH[kind]
+        if rest:
+            return (f"{seat}{verb_zh}，碰、杠优先于吃（{others_zh}）" if zh else
+                    f"{seat} {kind}s the discard: pung and kong come before chow ({others_en})")
+        return (f"{seat}{verb_zh} {discarder} 打出的牌" if zh else f"{seat} {kind}s {discarder}'s discard")
+    return (f"{seat} 是 {discarder} 的下家，吃这张牌" if zh else
+            f"{seat}, the seat after {discarder}, chows the discard")
+
+
+# --------------------------------------------------------------------------------------------
+# Levels and the escape penalty.
+
+def levels() -> dict:
+    """The level table of 000 (456游戏, "积分与级别设置"), as in RULES.md §8.
+
+    ``{"source": "000_f7ede3f2cb0d3606.txt", "levels": [{"level": 0, "name": "科员",
+    "name_en": "Clerk", "threshold": 0, "base_points": 1}, ...]}``: ``threshold`` is the 积分
+    (points) a player needs for the level, ``base_points`` its 对局分 (the base points of a game).
+    """
+    return {
+        "source": LEVEL_SOURCE,
+        "levels": [
+            {"level": lv, "name": name, "name_en": name_en, "threshold": threshold,
+             "base_points": base}
+            for lv, name, threshold, base, name_en in _LEVELS
+        ],
+    }
+
+
+def escape(req: Any) -> dict:
+    """The penalty for leaving a game (逃跑/强退): 24 × base points (000, 002; RULES.md §8).
+
+    Request: ``{"base_points": int ≥ 1}`` or ``{"level": 0-16}`` (the base points of that level
+    of :func:`levels`), exactly one.  Response: ``{"penalty": 24 × base_points, "multiplier": 24,
+    "base_points": n, "level": the level given or null}``.  The penalty is what the leaver loses
+    on top of whatever it owes; the others gain nothing from it (000: "其他剩余玩家不得分").
+    """
+    problems: list[Problem] = []
+    body = _object(problems, req, "", ("base_points", "level"))
+    if body is None:
+        _raise(problems)
+    base = _int_field(problems, body, "base_points", "", 1, None, required=False)
+    level = _int_field(problems, body, "level", "", 0, MAX_LEVEL, required=False)
+    has_base = body.get("base_points") is not None
+    has_level = body.get("level") is not None
+    if has_base and has_level:
+        _bad(problems, "", "give either base_points or level, not both",
+             "base_points 与 level 只能填一个")
+    elif not has_base and not has_level:
+        _bad(problems, "", "give either base_points (an integer ≥ 1) or level (0-16)",
+             "必须填 base_points（不小于 1 的整数）或 level（0-16）之一")
+    _raise(problems)
+    if level is not None:
+        base = _BASE_BY_LEVEL[level]
+    assert base is not None
+    return {
+        "penalty": ESCAPE_MULTIPLIER * base,
+        "multiplier": ESCAPE_MULTIPLIER,
+        "base_points": base,
+        "level": level,
+    }

@@ -1,0 +1,196 @@
+"""Tiles: codes, indices and the three input forms of API.md.
+
+Internally a tile kind is an index: 0-8 ``1m``-``9m``, 9-17 ``1p``-``9p``, 18-26 ``1s``-``9s``,
+27-30 the winds ``E S W N``, 31-33 the dragons ``C F P`` and 34-41 the flowers ``1f``-``8f``.
+"""
+from __future__ import annotations
+
+from .errors import Problem, ScoreError
+
+CODES: tuple[str, ...] = tuple(
+    [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP") + [f"{r}f" for r in range(1, 9)]
+)
+INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+
+N_KINDS = 34          # kinds that can be in a hand's sets (no flowers)
+EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
+RED, GREEN, WHITE = 31, 32, 33
+DRAGONS = (RED, GREEN, WHITE)
+FLOWER0 = 34
+SEATS = ("E", "S", "W", "N")
+SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
+
+# suit bits used for flush checks: m, p, s, honours
+SUIT_BIT = tuple([1] * 9 + [2] * 9 + [4] * 9 + [8] * 7)
+HONOR_BIT = 8
+
+
+def is_suited(k: int) -> bool:
+    return k < 27
+
+
+def is_honor(k: int) -> bool:
+    return 27 <= k < FLOWER0
+
+
+def is_flower(k: int) -> bool:
+    return k >= FLOWER0
+
+
+def rank(k: int) -> int:
+    """1..9 for suited tiles."""
+    return k % 9 + 1
+
+
+def wind_tile(seat: int) -> int:
+    return EAST + seat
+
+
+def flower_group(k: int) -> int:
+    """0 for 春夏秋冬 (1f-4f), 1 for 梅兰竹菊 (5f-8f)."""
+    return (k - FLOWER0) // 4
+
+
+def next_kind(k: int) -> int:
+    """The kind after k for the `indicator_and_next` rule (RULES.md §2).
+
+    9 wraps to 1 within a suit; E→S→W→N→E and C→F→P→C (*interpretation*).
+    """
+    if k < 27:
+        return k - 8 if rank(k) == 9 else k + 1
+    if k <= NORTH:
+        return EAST + (k - EAST + 1) % 4
+    return RED + (k - RED + 1) % 3
+
+
+_NUM = "一二三四五六七八九"
+_SUIT_ZH = {"万": "m", "萬": "m", "饼": "p", "餅": "p", "筒": "p", "条": "s", "條": "s", "索": "s"}
+ALIASES: dict[str, int] = {}
+for _i, _n in enumerate(_NUM):
+    for _zh, _s in _SUIT_ZH.items():
+        ALIASES[_n + _zh] = INDEX[f"{_i + 1}{_s}"]
+for _names, _code in (
+    ("东 東 东风 東風", "E"), ("南 南风 南風", "S"), ("西 西风 西風", "W"), ("北 北风 北風", "N"),
+    ("中 红中 紅中", "C"), ("发 發 发财 發財", "F"), ("白 白板", "P"),
+    ("春", "1f"), ("夏", "2f"), ("秋", "3f"), ("冬", "4f"),
+    ("梅", "5f"), ("兰 蘭", "6f"), ("竹", "7f"), ("菊", "8f"),
+):
+    for _name in _names.split():
+        ALIASES[_name] = INDEX[_code]
+_SINGLE: dict[str, int] = {**INDEX, **ALIASES}   # what one array element or single field may be
+_MAX_ALIAS = max(len(a) for a in ALIASES)
+
+
+def _bad(path: str, en: str, zh: str) -> ScoreError:
+    return ScoreError([Problem("invalid_request", path, en, zh)])
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _parse_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
+    out: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if "0" <= ch <= "9":
+            j = i
+            while j < n and "0" <= text[j] <= "9":
+                j += 1
+            suit = text[j] if j < n else ""
+            digits = text[i:j]
+            if suit not in ("m", "p", "s", "f"):
+                problems.append(Problem(
+                    "invalid_request", path,
+                    f"digits {digits!r} at character {i + 1} need a suit letter m, p, s or f after them",
+                    f"第 {i + 1} 个字符处的数字 {digits!r} 后面需要花色字母 m、p、s 或 f"))
+                i = j if j > i else i + 1
+                continue
+            for d in digits:
+                code = d + suit
+                if code in INDEX:
+                    out.append(INDEX[code])
+                else:
+                    problems.append(Problem(
+                        "invalid_request", path, f"unknown tile {code!r} at character {i + 1}",
+                        f"第 {i + 1} 个字符处的牌 {code!r} 不存在"))
+            i = j + 1
+            continue
+        if ch in "ESWNCFP":
+            out.append(INDEX[ch])
+            i += 1
+            continue
+        for size in range(min(_MAX_ALIAS, n - i), 0, -1):
+            k = ALIASES.get(text[i:i + size])
+            if k is not None:
+                out.append(k)
+                i += size
+                break
+        else:
+            problems.append(Problem(
+                "invalid_request", path, f"unknown tile {ch!r} at character {i + 1}",
+                f"第 {i + 1} 个字符处的 {ch!r} 不是牌"))
+            i += 1
+    return out
+
+
+def tile_indices(value: object, path: str, problems: list[Problem]) -> list[int]:
+    """A tile list (array of codes/names or a compact string) as indices; problems appended."""
+    if isinstance(value, str):
+        return _parse_compact(value, path, problems)
+    if isinstance(value, list):
+        out = []
+        for i, item in enumerate(value):
+            k = _SINGLE.get(item) if isinstance(item, str) else None
+            if k is None:
+                if isinstance(item, str):
+                    problems.append(Problem(
+                        "invalid_request", f"{path}.{i}", f"unknown tile {_show(item)}",
+                        f"牌 {_show(item)} 不存在"))
+                else:
+                    problems.append(Problem(
+                        "invalid_request", f"{path}.{i}", "a tile must be a string",
+                        "牌必须是字符串"))
+            else:
+                out.append(k)
+        return out
+    problems.append(Problem(
+        "invalid_request", path, "must be an array of tiles or a compact string like \"123m 456p EE\"",
+        "必须是牌的数组或形如 \"123m 456p EE\" 的字符串"))
+    return []
+
+
+def tile_index(value: object, path: str, problems: list[Problem]) -> int | None:
+    """One tile (code or Chinese name) as an index; problems appended."""
+    k = _SINGLE.get(value) if isinstance(value, str) else None
+    if k is None:
+        if isinstance(value, str):
+            problems.append(Problem("invalid_request", path, f"unknown tile {_show(value)}",
+                                    f"牌 {_show(value)} 不存在"))
+        else:
+            problems.append(Problem("invalid_request", path, "must be one tile code or name",
+                                    "必须是一张牌的代码或名称"))
+    return k
+
+
+def parse_tiles(value: object, path: str = "tiles") -> list[str]:
+    """Parse any of the three input forms into codes; raises ScoreError (400) on a bad tile."""
+    problems: list[Problem] = []
+    out = tile_indices(value, path, problems)
+    if problems:
+        raise ScoreError(problems)
+    return [CODES[k] for k in out]
+
+
+def parse_tile(value: object, path: str = "tile") -> str:
+    """Parse one tile code or Chinese name; raises ScoreError (400)."""
+    problems: list[Problem] = []
+    k = tile_index(value, path, problems)
+    if problems:
+        raise ScoreError(problems)
+    return CODES[k]
