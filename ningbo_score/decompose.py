@@ -3,8 +3,8 @@
 Scoring a reading needs only a small summary of it, so instead of listing decompositions one by
 one this returns the distinct *summaries* (with one representative decomposition each):
 
-    key = (has_pung, has_chow, suits, seat_pung, round_pung, pair_scoring_wind,
-           wait, bad_single, bad_any)
+    key: has a pung, has a chow, suits, seat-wind pung, round-wind pung, a seat/round-wind
+    pair, the wait, bad_single, bad_any (bit fields of an int, see HAS_PUNG …)
 
 plus the number of dragon pungs (among keys equal otherwise, more dragon pungs is never worse, so
 only the largest is kept).  ``bad_single``/``bad_any`` say whether the winning tile's group breaks
@@ -24,7 +24,23 @@ from .tiles import DRAGONS, EAST, NORTH, SUIT_BIT, rank
 # A group: (type, faces, caishen slots, winning-tile slot or -1).  type: "pair" | "pung" | "chow".
 # A representative decomposition is a linked list (group, rest) ending in None.
 
-_NOWAIT = (False, False, 0, False, False, False, None, False, False)
+# A key is an int of bit fields, so that joining two partial readings is a bitwise OR:
+HAS_PUNG, HAS_CHOW = 1, 2
+SUITS_SHIFT = 2                     # 4 bits: m, p, s, honours (tiles.SUIT_BIT)
+SEAT_PUNG, ROUND_PUNG, PAIR_WIND = 1 << 6, 1 << 7, 1 << 8
+WAIT_SHIFT = 9                      # 3 bits: index into WAITS (only one group holds the winning tile)
+BAD_SINGLE, BAD_ANY = 1 << 12, 1 << 13
+WAITS = (None, "single", "dual_pung", "closed", "edge", "two_sided")
+_WAIT_CODE = {w: i for i, w in enumerate(WAITS)}
+_NOWAIT = 0
+
+
+def key_suits(key: int) -> int:
+    return (key >> SUITS_SHIFT) & 15
+
+
+def key_wait(key: int) -> str | None:
+    return WAITS[(key >> WAIT_SHIFT) & 7]
 
 
 def _wait_of(gtype: str, faces: tuple, slot: int) -> str:
@@ -40,28 +56,26 @@ def _wait_of(gtype: str, faces: tuple, slot: int) -> str:
     return "two_sided"
 
 
-def group_key(group: tuple, seat_t: int, round_t: int) -> tuple[tuple, int]:
+def group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int]:
     """(key, dragon pungs) of one group."""
     gtype, faces, cslots, wslot = group
     f = faces[0]
-    wait = bad1 = bad_any = None
+    key = SUIT_BIT[f] << SUITS_SHIFT
     if wslot >= 0:
-        wait = _wait_of(gtype, faces, wslot)
-        others = any(c for i, c in enumerate(cslots) if i != wslot)
-        bad_any = others
-        bad1 = others and gtype == "pair"
+        key |= _WAIT_CODE[_wait_of(gtype, faces, wslot)] << WAIT_SHIFT
+        if not cslots[wslot] and any(c for i, c in enumerate(cslots) if i != wslot):
+            # a caishen beside a natural winning tile (a caishen winning tile never wins on a discard)
+            key |= BAD_ANY | (BAD_SINGLE if gtype == "pair" else 0)
     if gtype == "pung":
-        return (True, False, SUIT_BIT[f], f == seat_t, f == round_t, False, wait, bool(bad1), bool(bad_any)), \
-            int(f in DRAGONS)
+        key |= HAS_PUNG | (SEAT_PUNG if f == seat_t else 0) | (ROUND_PUNG if f == round_t else 0)
+        return key, int(f in DRAGONS)
     if gtype == "chow":
-        return (False, True, SUIT_BIT[f], False, False, False, wait, bool(bad1), bool(bad_any)), 0
-    return (False, False, SUIT_BIT[f], False, False, f == seat_t or f == round_t, wait, bool(bad1),
-            bool(bad_any)), 0
+        return key | HAS_CHOW, 0
+    return key | (PAIR_WIND if (f == seat_t or f == round_t) else 0), 0
 
 
-def combine(a: tuple, b: tuple) -> tuple:
-    return (a[0] or b[0], a[1] or b[1], a[2] | b[2], a[3] or b[3], a[4] or b[4], a[5] or b[5],
-            a[6] or b[6], a[7] or b[7], a[8] or b[8])
+def combine(a: int, b: int) -> int:
+    return a | b
 
 
 def _add(out: dict, key: tuple, dragons: int, rep) -> None:
@@ -188,6 +202,73 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
         return out
 
     return solve(tiles, c, sets, 1, 2 if w_caishen else (1 if w_kind is not None else 0))
+
+
+def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> dict:
+    """The same summaries as :func:`decompose` for a hand without caishen (the common case),
+    by the classic divider: a pair, then sets lowest kind first."""
+    counts = [0] * 36
+    for t in tiles:
+        counts[t] += 1
+    kinds = sorted(set(tiles))
+    n_kinds = len(kinds)
+    out: dict = {}
+    found: list[tuple] = []
+
+    def sets_of(j: int, acc: list) -> None:
+        while j < n_kinds and not counts[kinds[j]]:
+            j += 1
+        if j == n_kinds:
+            found.append(tuple(acc))
+            return
+        i = kinds[j]
+        if counts[i] >= 3:
+            counts[i] -= 3
+            acc.append(("pung", (i, i, i), _NAT3, -1))
+            sets_of(j, acc)
+            acc.pop()
+            counts[i] += 3
+        if i < 27 and counts[i + 1] and counts[i + 2] and rank(i) <= 7:
+            counts[i] -= 1
+            counts[i + 1] -= 1
+            counts[i + 2] -= 1
+            acc.append(("chow", (i, i + 1, i + 2), _NAT3, -1))
+            sets_of(j, acc)
+            acc.pop()
+            counts[i] += 1
+            counts[i + 1] += 1
+            counts[i + 2] += 1
+
+    for p in kinds:
+        if counts[p] < 2:
+            continue
+        counts[p] -= 2
+        found.clear()
+        sets_of(0, [])
+        counts[p] += 2
+        pair = ("pair", (p, p), _NAT2, -1)
+        for groups in found:
+            if len(groups) != sets:
+                continue
+            all_groups = groups + (pair,)
+            keys = [group_key(g, seat_t, round_t) for g in all_groups]
+            for j, g in enumerate(all_groups):
+                if w_kind not in g[1] or (j and g == all_groups[j - 1]):
+                    continue
+                placed = (g[0], g[1], g[2], g[1].index(w_kind))
+                key, dragons = group_key(placed, seat_t, round_t)
+                rep = (placed, None)
+                for m, (k2, d2) in enumerate(keys):
+                    if m != j:
+                        key |= k2
+                        dragons += d2
+                        rep = (all_groups[m], rep)
+                _add(out, key, dragons, rep)
+    return out
+
+
+_NAT2 = (False, False)
+_NAT3 = (False, False, False)
 
 
 def _other_wind(seat_t: int, round_t: int) -> int:

@@ -1,7 +1,8 @@
 """`score(request) -> response`: read the hand, find its best reading, list the 台, settle."""
 from __future__ import annotations
 
-from .decompose import decompose, group_key, groups_of, combine
+from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_WIND, ROUND_PUNG, SEAT_PUNG, decompose,
+                        group_key, groups_of, key_suits, key_wait, plain)
 from .errors import Problem, ScoreError
 from .hand import Hand, parse
 from .items import CONTEXT_ITEMS, SHAPE_ITEMS
@@ -35,10 +36,13 @@ class View:
 
     def __init__(self, ctx: Context, key: tuple, dragon_tiles: tuple):
         self.ctx = ctx
-        has_pung, has_chow, self.suits, self.seat_pung, self.round_pung, self.pair_scoring_wind, \
-            self.wait = key[:7]
-        self.all_chows = not has_pung
-        self.all_pungs = not has_chow
+        self.suits = key_suits(key)
+        self.seat_pung = bool(key & SEAT_PUNG)
+        self.round_pung = bool(key & ROUND_PUNG)
+        self.pair_scoring_wind = bool(key & PAIR_WIND)
+        self.wait = key_wait(key)
+        self.all_chows = not key & HAS_PUNG
+        self.all_pungs = not key & HAS_CHOW
         self.dragon_tiles = dragon_tiles
 
 
@@ -66,6 +70,21 @@ def _evaluate(items, h_view, item_tai) -> tuple[int, list, set]:
     return total, found, holds
 
 
+# Item evaluations depend on a few small values only, so they are memoised (bounded).
+_CACHE_LIMIT = 20000
+_context_cache: dict = {}
+_shape_cache: dict = {}
+
+
+def _memo(cache: dict, key, compute):
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        hit = cache[key] = compute()
+    return hit
+
+
 def _meld_groups(h: Hand) -> list[tuple]:
     return [("pung" if m.type == "kong" else m.type, tuple(sorted(m.faces[:3])), (False,) * 3, -1)
             for m in h.melds]
@@ -76,8 +95,11 @@ def score_hand(h: Hand) -> dict:
     ctx = Context(h)
     seat_t, round_t = h.seat_tile, h.round_tile
     w_caishen = h.winning_is_caishen
-    readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
-                         None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t)
+    if h.caishen_tiles:
+        readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
+                             None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t)
+    else:
+        readings = plain(h.naturals, 4 - len(h.melds), h.face(h.winning), seat_t, round_t)
     if not readings:
         raise ScoreError([Problem(
             "not_a_winning_hand", "hand.concealed",
@@ -85,27 +107,32 @@ def score_hand(h: Hand) -> dict:
             "这些牌组不成四组一对" + ("（财神作百搭也不行）" if h.caishen_tiles else ""))])
 
     # the melds are the same in every reading: fold them into one key
-    meld_key, meld_dragons = None, []
+    meld_key, meld_dragons = 0, []
     for g in _meld_groups(h):
-        k, _ = group_key(g, seat_t, round_t)
-        meld_key = k if meld_key is None else combine(meld_key, k)
+        meld_key |= group_key(g, seat_t, round_t)[0]
         if g[0] == "pung" and g[1][0] in DRAGONS:
             meld_dragons.append(g[1][0])
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
-    bad_index = {"single_wait": 7, "any_group": 8}.get(restriction)
-    ctx_total, ctx_found, ctx_holds = _evaluate(CONTEXT_ITEMS, ctx_view(ctx), rules.item_tai)
+    bad = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}.get(restriction, 0)
+    sig = rules.signature
+    ctx_total, ctx_found, ctx_holds = _memo(
+        _context_cache, (ctx.by, ctx.kong_replacement, ctx.last_tile, ctx.heavenly, ctx.earthly, ctx.n_caishen,
+                         ctx.flowers, ctx.seat, sig),
+        lambda: _evaluate(CONTEXT_ITEMS, ctx_view(ctx), rules.item_tai))
     required = rules.required_patterns
 
     best = None
     for key, (dragons, rep) in readings.items():
-        if bad_index is not None and key[bad_index]:
+        if key & bad:
             continue
-        full_key = key if meld_key is None else combine(meld_key, key)
+        full_key = key | meld_key
         groups = groups_of(rep)
         dragon_tiles = tuple(sorted(g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS)) \
             + tuple(meld_dragons)
-        total, found, holds = _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), rules.item_tai)
+        total, found, holds = _memo(
+            _shape_cache, (full_key, dragon_tiles, ctx.n_melds, seat_t, round_t, sig),
+            lambda: _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), rules.item_tai))
         meets = not required or any(p in holds or p in ctx_holds for p in required)
         rank = (total, meets)
         if best is None or rank > best[0]:
@@ -142,7 +169,7 @@ def score_hand(h: Hand) -> dict:
         "min_tai": rules.min_tai,
         "eligible": eligible,
         "reasons": reasons,
-        "decomposition": _decomposition_out(h, groups, full_key[6]),
+        "decomposition": _decomposition_out(h, groups, key_wait(full_key)),
         "points": points,
         "payments": payments,
         "net": net,

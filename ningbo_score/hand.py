@@ -96,9 +96,10 @@ def _object(value, path, fields, problems) -> dict | None:
     if not isinstance(value, dict):
         _p(problems, path or "$", "must be a JSON object", "必须是 JSON 对象")
         return None
-    for key in value:
-        if key not in fields:
-            _p(problems, f"{path}.{key}" if path else str(key), "unknown field", "未知字段")
+    if value.keys() - fields:
+        for key in value:
+            if key not in fields:
+                _p(problems, f"{path}.{key}" if path else str(key), "unknown field", "未知字段")
     return value
 
 
@@ -299,8 +300,8 @@ def _check(h: Hand) -> None:
         elif f in h.caishen_kinds:
             _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is a caishen this hand, not a flower",
                f"{CODES[f]} 本局是财神，不是花牌", "invalid_flowers")
-    for i, t in enumerate(h.concealed):
-        if is_flower(t) and t not in h.caishen_kinds:
+    for t in h.concealed:
+        if t >= FLOWER0 and t not in h.caishen_kinds:
             _p(problems, "hand.concealed", f"the flower {CODES[t]} is set aside, not held: put it in hand.flowers",
                f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
 
@@ -317,18 +318,18 @@ def _check(h: Hand) -> None:
            "wrong_tile_count")
 
     # copies: concealed, melds, flowers and the indicator
-    counts = [0] * (N_KINDS + 8)
+    counts: dict[int, int] = {}
     where: dict[int, str] = {}
     for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", [t for m in h.melds for t in m.tiles]),
                         ("hand.flowers", h.flowers)):
         for t in tiles:
-            counts[t] += 1
+            counts[t] = counts.get(t, 0) + 1
             where.setdefault(t, path)
     if h.indicator is not None:
-        counts[h.indicator] += 1
+        counts[h.indicator] = counts.get(h.indicator, 0) + 1
         where.setdefault(h.indicator, "caishen.indicator")
-    for k, n in enumerate(counts):
-        limit = 1 if is_flower(k) else 4
+    for k in sorted(counts):
+        n, limit = counts[k], (1 if k >= FLOWER0 else 4)
         if n > limit:
             extra = " (the indicator counts as one)" if h.indicator == k else ""
             extra_zh = "（翻出的财神指示牌算一张）" if h.indicator == k else ""
@@ -354,8 +355,12 @@ def _check(h: Hand) -> None:
     if problems:
         raise ScoreError(problems)
 
-    h.caishen_tiles = sorted(t for t in h.concealed if t in h.caishen_kinds)
-    h.naturals = tuple(sorted(h.face(t) for t in h.concealed if t not in h.caishen_kinds))
+    kinds = h.caishen_kinds
+    h.caishen_tiles = sorted(t for t in h.concealed if t in kinds) if kinds else []
+    naturals = [t for t in h.concealed if t not in kinds] if kinds else h.concealed
+    if h.substitute is not None:
+        naturals = [h.face(t) for t in naturals]
+    h.naturals = tuple(sorted(naturals))
 
 
 def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:

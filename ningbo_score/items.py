@@ -187,7 +187,7 @@ def flower_set(h):
 
 @item("all_flowers", 8, "八花", "All eight flowers")
 def all_flowers(h):
-    return len(h.ctx.flowers) == 8
+    return [tuple(range(FLOWER0, FLOWER0 + 8))] if len(h.ctx.flowers) == 8 else []
 
 
 ITEM_BY_ID: dict[str, Item] = {it.id: it for it in ITEMS}

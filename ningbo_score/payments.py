@@ -20,11 +20,15 @@ def liability(h: Hand) -> dict[int, int]:
     ``chi_counts_for_liability``; a concealed kong is no claim; an added kong is its pung, once.
     """
     claimed = [0, 0, 0, 0]
+    chi_counts = h.rules.chi_counts_for_liability
     for m in h.melds:
-        if m.from_seat is None or (m.type == "chow" and not h.rules.chi_counts_for_liability):
-            continue
-        claimed[m.from_seat] += 1
-    return {s: (claimed[s] >= 3) + (h.claims.get(s, 0) >= 3) for s in range(4) if s != h.seat}
+        if m.from_seat is not None and (chi_counts or m.type != "chow"):
+            claimed[m.from_seat] += 1
+    claims = h.claims
+    return {s: (claimed[s] >= 3) + (claims.get(s, 0) >= 3) for s in _OTHERS[h.seat]}
+
+
+_OTHERS = tuple(tuple(s for s in range(4) if s != w) for w in range(4))
 
 
 def multipliers(h: Hand) -> tuple[str, dict[int, int], dict[int, int]]:

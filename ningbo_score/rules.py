@@ -70,18 +70,23 @@ class Rules:
     item_tai: MappingProxyType           # every item id -> 台 in force
     overrides: MappingProxyType          # item_tai overrides as given
 
-    def __getattr__(self, name):  # options read as attributes: rules.min_tai
-        try:
-            return self.options[name]
-        except KeyError:
-            raise AttributeError(name) from None
 
     def echo(self) -> dict:
-        return {"preset": self.preset, **{k: _copy(v) for k, v in self.options.items()},
-                "item_tai": dict(self.overrides)}
+        """The options in force, as the response's `rules` (a fresh dict each time)."""
+        out = dict(self._echo)
+        out["required_patterns"] = list(self.options["required_patterns"])
+        out["item_tai"] = dict(self.overrides)
+        return out
+
+    def __post_init__(self):
+        for name, value in self.options.items():      # options read as attributes: rules.min_tai
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_echo", {"preset": self.preset, **self.options})
+        # what the item values depend on, for caching evaluations
+        object.__setattr__(self, "signature", tuple(sorted(self.overrides.items())))
 
 
-def _copy(v):
+def _copy(v):  # a JSON-ready copy of an option value
     return list(v) if isinstance(v, (list, tuple)) else v
 
 

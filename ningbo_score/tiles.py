@@ -144,6 +144,10 @@ def tile_indices(value: object, path: str, problems: list[Problem]) -> list[int]
     if isinstance(value, str):
         return _parse_compact(value, path, problems)
     if isinstance(value, list):
+        try:
+            return [_SINGLE[item] for item in value]
+        except (KeyError, TypeError):
+            pass                          # say which element is wrong below
         out = []
         for i, item in enumerate(value):
             k = _SINGLE.get(item) if isinstance(item, str) else None
