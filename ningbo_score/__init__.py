@@ -4,9 +4,11 @@ Front door: :func:`score` takes the JSON body of ``POST /v1/score`` and returns 
 problems raise :class:`ScoreError` carrying the stable ``code`` of API.md.  :func:`presets` and
 :func:`preset` describe the rule presets of RULES.md §9.
 """
+from .batch import MAX_BATCH, score_batch
 from .engine import score
 from .errors import Problem, ScoreError
 from .rules import PRESETS, describe_preset
+from .waits import waits
 
 
 def presets() -> list[dict]:
@@ -21,4 +23,4 @@ def preset(preset_id: str) -> dict:
     return describe_preset(preset_id)
 
 
-__all__ = ["score", "presets", "preset", "ScoreError", "Problem"]
+__all__ = ["score", "score_batch", "waits", "presets", "preset", "ScoreError", "Problem", "MAX_BATCH"]

@@ -163,19 +163,21 @@ def _remove(tiles: tuple, removed: tuple) -> tuple:
 
 
 def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bool,
-              seat_t: int, round_t: int) -> dict:
+              seat_t: int, round_t: int, memo: dict | None = None) -> dict:
     """Summaries of every reading of the concealed part.
 
     tiles: the natural concealed tiles, sorted kinds; c: the caishen among them; sets: how many
     sets the concealed part must make (4 − melds; it also makes the pair); w_kind: the winning
     tile's kind when it is natural; w_caishen: the winning tile is a caishen.
-    Returns {key: (dragon pungs, representative)}.
+    Returns {key: (dragon pungs, representative)}.  ``memo`` may be shared by calls with the same
+    seat and round winds (the waits of one hand).
     """
-    memo: dict = {}
+    if memo is None:
+        memo = {}
     wk = -1 if w_kind is None else w_kind
 
     def solve(tiles: tuple, c: int, sets: int, pair: int, ws: int) -> dict:
-        mk = (tiles, c, sets, pair, ws)
+        mk = (tiles, c, sets, pair, ws, wk if ws == 1 else -1)
         hit = memo.get(mk)
         if hit is not None:
             return hit

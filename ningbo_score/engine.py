@@ -90,14 +90,15 @@ def _meld_groups(h: Hand) -> list[tuple]:
             for m in h.melds]
 
 
-def score_hand(h: Hand) -> dict:
+def score_hand(h: Hand, memo: dict | None = None) -> dict:
+    """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds)."""
     rules = h.rules
     ctx = Context(h)
     seat_t, round_t = h.seat_tile, h.round_tile
     w_caishen = h.winning_is_caishen
     if h.caishen_tiles:
         readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
-                             None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t)
+                             None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t, memo)
     else:
         readings = plain(h.naturals, 4 - len(h.melds), h.face(h.winning), seat_t, round_t)
     if not readings:

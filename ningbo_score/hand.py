@@ -18,6 +18,7 @@ HAND_FIELDS = {"concealed", "winning_tile", "melds", "flowers"}
 MELD_FIELDS = {"type", "tiles", "from", "concealed", "added"}
 WIN_FIELDS = {"by", "from", "kong_replacement", "kong_fed_by", "last_tile", "heavenly", "earthly",
               "discarded_caishen"}
+WAITS_WIN_FIELDS = {"from", "discarded_caishen"}   # a waits request: the hand before its winning tile
 WIN_FLAGS = ("kong_replacement", "last_tile", "heavenly", "earthly", "discarded_caishen")
 WIN_BY = ("self_draw", "discard", "robbing_kong")
 MELD_TYPES = ("chow", "pung", "kong")
@@ -129,8 +130,13 @@ def _seat(v, path, problems) -> int | None:
     return None
 
 
-def parse(request) -> Hand:
-    """The request as a :class:`Hand`; raises ScoreError listing every problem."""
+def parse(request, waiting: bool = False) -> Hand:
+    """The request as a :class:`Hand`; raises ScoreError listing every problem.
+
+    ``waiting``: a `/v1/waits` request, the hand before its winning tile (13 − 3 × melds
+    concealed tiles, no `winning_tile`, no `win.by`; `win` optional with `from`, the discarder
+    to assume, and `discarded_caishen`).
+    """
     problems: list[Problem] = []
     req = _object(request, "", TOP_FIELDS, problems)
     if req is None:
@@ -138,7 +144,7 @@ def parse(request) -> Hand:
             _p(problems, "$", "the body must be a JSON object", "请求体必须是 JSON 对象")
         raise ScoreError(problems)
     rules = resolve_rules(req.get("rules"), problems)
-    for key in ("seat_wind", "round_wind", "hand", "win"):
+    for key in ("seat_wind", "round_wind", "hand") if waiting else ("seat_wind", "round_wind", "hand", "win"):
         _required(req, key, "", problems)
     seat = _seat(req.get("seat_wind"), "seat_wind", problems)
     round_ = _seat(req.get("round_wind"), "round_wind", problems)
@@ -157,11 +163,11 @@ def parse(request) -> Hand:
 
     # hand
     concealed, winning, melds, flowers = [], None, [], []
-    hand = _object(req.get("hand"), "hand", HAND_FIELDS, problems)
+    hand = _object(req.get("hand"), "hand", HAND_FIELDS - {"winning_tile"} if waiting else HAND_FIELDS, problems)
     if hand is not None:
         if _required(hand, "concealed", "hand", problems):
             concealed = tile_indices(hand["concealed"], "hand.concealed", problems)
-        if _required(hand, "winning_tile", "hand", problems):
+        if not waiting and _required(hand, "winning_tile", "hand", problems):
             winning = tile_index(hand["winning_tile"], "hand.winning_tile", problems)
         if hand.get("flowers") is not None:
             flowers = tile_indices(hand["flowers"], "hand.flowers", problems)
@@ -176,12 +182,12 @@ def parse(request) -> Hand:
                     melds.append(_parse_meld(m, f"hand.melds.{i}", problems))
 
     # win
-    win = _object(req.get("win"), "win", WIN_FIELDS, problems) or {}
+    win = _object(req.get("win"), "win", WAITS_WIN_FIELDS if waiting else WIN_FIELDS, problems) or {}
     by = win.get("by")
     if by is not None and by not in WIN_BY:
         _p(problems, "win.by", "must be one of self_draw, discard, robbing_kong",
            "必须是 self_draw、discard、robbing_kong 之一")
-    if win and by is None:
+    if win and by is None and not waiting:
         _required(win, "by", "win", problems)
     win_from = _seat(win.get("from"), "win.from", problems)
     fed_by = _seat(win.get("kong_fed_by"), "win.kong_fed_by", problems)
@@ -223,7 +229,7 @@ def parse(request) -> Hand:
         h.substitute = substitute_kind(h.caishen_kinds)
     for m in melds:
         m.faces = [h.face(t) for t in m.tiles]
-    _check(h)
+    _check(h, waiting)
     return h
 
 
@@ -252,7 +258,7 @@ def _parse_meld(m, path, problems) -> Meld:
 
 # --- 422: what the rule book makes impossible -------------------------------------------------
 
-def _check(h: Hand) -> None:
+def _check(h: Hand, waiting: bool = False) -> None:
     problems: list[Problem] = []
     seat_code = SEATS[h.seat]
     upper = (h.seat + 3) % 4
@@ -306,15 +312,17 @@ def _check(h: Hand) -> None:
                f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
 
     # tile count
-    want = 14 - 3 * len(h.melds)
+    want = 14 - 3 * len(h.melds) - waiting
     if len(h.melds) > 4:
         _p(problems, "hand.melds", f"{len(h.melds)} melds; a hand has at most 4",
            f"{len(h.melds)} 个副露；一手牌最多 4 个", "wrong_tile_count")
     elif len(h.concealed) != want:
         _p(problems, "hand.concealed",
            f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
-           f"the hand holds {want} (14 − 3 × melds, the winning tile included)",
-           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张（14 − 3 × 副露数，含胡的那张）",
+           f"the hand holds {want} " + ("(13 − 3 × melds: the hand before its winning tile)" if waiting
+                                        else "(14 − 3 × melds, the winning tile included)"),
+           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张" + ("（13 − 3 × 副露数，不含胡的那张）" if waiting
+                                                                         else "（14 − 3 × 副露数，含胡的那张）"),
            "wrong_tile_count")
 
     # copies: concealed, melds, flowers and the indicator
@@ -336,15 +344,23 @@ def _check(h: Hand) -> None:
             _p(problems, where[k], f"{n} copies of {CODES[k]}; at most {limit} exist{extra}",
                f"{CODES[k]} 有 {n} 张；最多只有 {limit} 张{extra_zh}", "too_many_copies")
 
-    # the winning tile
-    if h.winning not in h.concealed:
-        _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is not among the concealed tiles (they include it)",
-           f"{CODES[h.winning]} 不在暗牌中（暗牌应包含胡的那张）", "winning_tile_not_in_hand")
-
     # claims
     if h.seat in h.claims:
         _p(problems, f"claims_from_winner.{seat_code}", "the winner's own seat can't be a key",
            "不能以胡牌者自己的座位为键", "invalid_claims")
+
+    if waiting:
+        if h.win_from == h.seat:
+            _p(problems, "win.from", f"the discarder is another player, not {seat_code}",
+               f"放冲者必须是别家，不能是 {seat_code}", "inconsistent_win_context")
+        if problems:
+            raise ScoreError(problems)
+        return
+
+    # the winning tile
+    if h.winning not in h.concealed:
+        _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is not among the concealed tiles (they include it)",
+           f"{CODES[h.winning]} 不在暗牌中（暗牌应包含胡的那张）", "winning_tile_not_in_hand")
 
     _check_win(h, problems, seat_code)
 
