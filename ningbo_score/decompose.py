@@ -84,75 +84,62 @@ def _add(out: dict, key: tuple, dragons: int, rep) -> None:
         out[key] = (dragons, rep)
 
 
-def _placements(group_base: tuple, gtype: str, faces: tuple, cslots: tuple, removed: tuple,
-                remaining: tuple, ws: int, wk: int):
-    """(group, new w-state) for each way the winning tile may or may not sit in this group.
+def _build_templates(k: int) -> tuple:
+    """Every group that can hold the lowest natural tile k: (type, faces, cslots, naturals removed,
+    caishen used, is a set, copies of k needed, other kinds needed, natural slot per kind,
+    caishen slots, same as an earlier group unless it holds the winning tile)."""
+    out = []
+    seen = set()
 
-    ws: 0 = nothing to place, 1 = a natural winning tile of kind wk, 2 = a caishen winning tile.
-    """
-    if ws == 0:
-        yield group_base, 0
-        return
-    if ws == 1:
-        if wk in removed:
-            for i, (fc, c) in enumerate(zip(faces, cslots)):
-                if fc == wk and not c:
-                    yield (gtype, faces, cslots, i), 0
-                    break
-        if wk in remaining:
-            yield group_base, 1
-        return
-    # a caishen winning tile: any caishen slot (positions matter only in a chow)
-    seen = False
-    for i, c in enumerate(cslots):
-        if c and (gtype == "chow" or not seen):
-            seen = True
-            yield (gtype, faces, cslots, i), 0
-    yield group_base, 2
+    def add(gtype, faces, cslots):
+        removed = tuple(f for f, c in zip(faces, cslots) if not c)
+        nat_slot = {}
+        for i, (f, c) in enumerate(zip(faces, cslots)):
+            if not c:
+                nat_slot.setdefault(f, i)
+        cai = tuple(i for i, c in enumerate(cslots) if c)
+        if gtype != "chow":
+            cai = cai[:1]                 # in a pair or pung every caishen slot is alike
+        alike = (gtype, removed)          # e.g. k+caishen+caishen as 1-2-3, 2-3-4 or 3-4-5
+        out.append((gtype, faces, cslots, removed, len(faces) - len(removed), gtype != "pair",
+                    removed.count(k), tuple(sorted(set(removed) - {k})), nat_slot, cai, alike in seen))
+        seen.add(alike)
+
+    add("pair", (k, k), (False, False))
+    add("pair", (k, k), (False, True))
+    add("pung", (k, k, k), (False, False, False))
+    add("pung", (k, k, k), (False, False, True))
+    add("pung", (k, k, k), (False, True, True))
+    if k < 27:
+        low = k - (rank(k) - 1)          # the suit's 1
+        for s in (k - 2, k - 1, k):
+            if s < low or s + 2 > low + 8:
+                continue
+            faces = (s, s + 1, s + 2)
+            # below k: caishen; k: natural; above k: natural or caishen
+            options = [()]
+            for p in faces:
+                if p < k:
+                    options = [o + (True,) for o in options]
+                elif p == k:
+                    options = [o + (False,) for o in options]
+                else:
+                    options = [o + (c,) for o in options for c in (True, False)]
+            for o in options:
+                add("chow", faces, o)
+    return tuple(out)
 
 
-def _candidates(tiles: tuple, c: int, sets: int, pair: int):
-    """Groups holding the lowest natural tile: (type, faces, cslots, naturals removed, caishen used)."""
-    k = tiles[0]
-    n = 1
-    while n < len(tiles) and tiles[n] == k:
-        n += 1
-    if pair:
-        if n >= 2:
-            yield "pair", (k, k), (False, False), (k, k), 0
-        if c >= 1:
-            yield "pair", (k, k), (False, True), (k,), 1
-    if not sets:
-        return
-    if n >= 3:
-        yield "pung", (k, k, k), (False, False, False), (k, k, k), 0
-    if n >= 2 and c >= 1:
-        yield "pung", (k, k, k), (False, False, True), (k, k), 1
-    if c >= 2:
-        yield "pung", (k, k, k), (False, True, True), (k,), 2
-    if k >= 27:
-        return
-    low = k - (rank(k) - 1)              # the suit's 1
-    for s in (k - 2, k - 1, k):
-        if s < low or s + 2 > low + 8:
-            continue
-        faces = (s, s + 1, s + 2)
-        # positions below k must be caishen; k is natural; above k natural or caishen
-        options = [[]]
-        for p in faces:
-            if p < k:
-                options = [o + [True] for o in options]
-            elif p == k:
-                options = [o + [False] for o in options]
-            else:
-                nxt = [o + [True] for o in options]
-                if p in tiles:
-                    nxt += [o + [False] for o in options]
-                options = nxt
-        for o in options:
-            used = sum(o)
-            if used <= c:
-                yield "chow", faces, tuple(o), tuple(p for p, cs in zip(faces, o) if not cs), used
+_TEMPLATES = tuple(_build_templates(k) for k in range(34))
+_GROUP_KEYS: dict = {}
+
+
+def _cached_group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int]:
+    ck = (group, seat_t, round_t)
+    hit = _GROUP_KEYS.get(ck)
+    if hit is None:
+        hit = _GROUP_KEYS[ck] = group_key(group, seat_t, round_t)
+    return hit
 
 
 def _remove(tiles: tuple, removed: tuple) -> tuple:
@@ -171,6 +158,10 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     tile's kind when it is natural; w_caishen: the winning tile is a caishen.
     Returns {key: (dragon pungs, representative)}.  ``memo`` may be shared by calls with the same
     seat and round winds (the waits of one hand).
+
+    The lowest natural tile goes into some group (a pair, pung or chow, completed by caishen where
+    needed); ws tracks the winning tile: 0 placed (or none), 1 a natural of kind wk still to
+    place, 2 a caishen still to place.
     """
     if memo is None:
         memo = {}
@@ -186,20 +177,33 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
             memo[mk] = out
             return out
         out: dict = {}
-        seen = set()
-        for gtype, faces, cslots, removed, used in _candidates(tiles, c, sets, pair):
+        k = tiles[0]
+        n = tiles.count(k)
+        for gtype, faces, cslots, removed, used, is_set, need_k, need, nat_slot, cai, dup in _TEMPLATES[k]:
+            if used > c or need_k > n or not (sets if is_set else pair):
+                continue
+            if need and any(x not in tiles for x in need):
+                continue
             remaining = _remove(tiles, removed)
-            is_set = gtype != "pair"
-            for group, nws in _placements((gtype, faces, cslots, -1), gtype, faces, cslots, removed,
-                                          remaining, ws, wk):
-                gkey, gdr = group_key(group, seat_t, round_t)
-                dedupe = (removed, used, gtype, gkey, gdr, nws)
-                if dedupe in seen:
-                    continue
-                seen.add(dedupe)
-                sub = solve(remaining, c - used, sets - is_set, pair - (not is_set), nws)
+            base = () if dup else (((gtype, faces, cslots, -1), ws),)
+            if ws == 0:
+                placements = base
+            elif ws == 1:
+                slot = nat_slot.get(wk)
+                placements = (((gtype, faces, cslots, slot), 0),) if slot is not None else ()
+                if wk in remaining:
+                    placements += base
+            else:
+                placements = tuple(((gtype, faces, cslots, i), 0) for i in cai) + base
+            nsets, npair = sets - is_set, pair - (not is_set)
+            for group, nws in placements:
+                gkey, gdr = _cached_group_key(group, seat_t, round_t)
+                sub = solve(remaining, c - used, nsets, npair, nws)
                 for skey, (sdr, srep) in sub.items():
-                    _add(out, combine(gkey, skey), gdr + sdr, (group, srep))
+                    key = gkey | skey
+                    old = out.get(key)
+                    if old is None or gdr + sdr > old[0]:
+                        out[key] = (gdr + sdr, (group, srep))
         memo[mk] = out
         return out
 

@@ -1,0 +1,91 @@
+"""The hand divider with caishen against brute force: every caishen replaced by every face.
+
+For hands with one or two caishen, the best shape 台 over the summaries `decompose` returns must
+equal the best over all face assignments scored by the classic divider `plain` — the wildcard
+logic (natural groups completed by caishen, pure caishen blocks chosen by class) loses nothing
+and invents nothing.  And for caishen-free hands `plain` and `decompose` agree exactly.
+"""
+import random
+
+import pytest
+
+from ningbo_score.decompose import BAD_ANY, BAD_SINGLE, decompose, plain
+from ningbo_score.engine import View, _evaluate
+from ningbo_score.items import SHAPE_ITEMS
+from ningbo_score.rules import preset_rules
+
+RULES = preset_rules("ningbo")
+FACES = range(34)
+
+
+class _Ctx:
+    n_melds = 0
+
+    def __init__(self, seat_t, round_t):
+        self.seat_tile, self.round_tile = seat_t, round_t
+
+
+def best_shape_tai(readings, seat_t, round_t):
+    ctx = _Ctx(seat_t, round_t)
+    best = -1
+    for key, (dragons, _rep) in readings.items():
+        key &= ~(BAD_ANY | BAD_SINGLE)
+        total, _, _ = _evaluate(SHAPE_ITEMS, View(ctx, key, (31,) * dragons), RULES.item_tai)
+        best = max(best, total)
+    return best
+
+
+def random_complete(rng):
+    while True:
+        tiles = []
+        for _ in range(4):
+            if rng.random() < 0.4:
+                k = rng.randrange(34)
+                tiles += [k] * 3
+            else:
+                k = rng.randrange(3) * 9 + rng.randrange(7)
+                tiles += [k, k + 1, k + 2]
+        k = rng.randrange(34)
+        tiles += [k, k]
+        if all(tiles.count(t) <= 4 for t in tiles):
+            return tiles
+
+
+@pytest.mark.parametrize("n_caishen", [1, 2])
+def test_caishen_readings_match_brute_force(n_caishen):
+    rng = random.Random(20261129 + n_caishen)
+    checked = 0
+    while checked < (60 if n_caishen == 1 else 12):
+        tiles = random_complete(rng)
+        rng.shuffle(tiles)
+        w = tiles[0]
+        # turn n tiles other than the winning tile into caishen (wildcards)
+        naturals = sorted(tiles[n_caishen + 1:] + [w])
+        seat_t, round_t = 27 + rng.randrange(4), 27 + rng.randrange(4)
+        fast = decompose(tuple(naturals), n_caishen, 4, w, False, seat_t, round_t)
+        brute = -1
+        for f1 in FACES:
+            for f2 in (FACES if n_caishen == 2 else [None]):
+                faces = [f1] + ([f2] if f2 is not None else [])
+                hand = tuple(sorted(naturals + faces))
+                brute = max(brute, best_shape_tai(plain(hand, 4, w, seat_t, round_t), seat_t, round_t))
+        assert best_shape_tai(fast, seat_t, round_t) == brute, (naturals, n_caishen, w)
+        checked += 1
+
+
+def test_plain_agrees_with_the_general_divider():
+    rng = random.Random(7)
+    for _ in range(400):
+        tiles = random_complete(rng)
+        w = rng.choice(tiles)
+        seat_t, round_t = 27 + rng.randrange(4), 27 + rng.randrange(4)
+        a = decompose(tuple(sorted(tiles)), 0, 4, w, False, seat_t, round_t)
+        b = plain(tuple(sorted(tiles)), 4, w, seat_t, round_t)
+        assert {k: v[0] for k, v in a.items()} == {k: v[0] for k, v in b.items()}
+
+
+def test_pure_caishen_hand_takes_its_best_faces():
+    # 14 caishen: four dragon pungs of any face and a pair: all_honors 8 + all_pungs 2 + 4 dragon
+    # pungs + a single/dual-pung wait 1 = 15 shape 台 (no copy limit on faces, RULES.md §10.1)
+    readings = decompose((), 14, 4, None, True, 28, 27)
+    assert best_shape_tai(readings, 28, 27) == 8 + 2 + 4 + 1
