@@ -101,11 +101,13 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
                              None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t, memo)
     else:
         readings = plain(h.naturals, 4 - len(h.melds), h.face(h.winning), seat_t, round_t)
+    problems = list(h.deferred)
     if not readings:
-        raise ScoreError([Problem(
+        problems.append(Problem(
             "not_a_winning_hand", "hand.concealed",
             "these tiles make no 4 sets and a pair" + (" with the caishen as wildcards" if h.caishen_tiles else ""),
-            "这些牌组不成四组一对" + ("（财神作百搭也不行）" if h.caishen_tiles else ""))])
+            "这些牌组不成四组一对" + ("（财神作百搭也不行）" if h.caishen_tiles else "")))
+        raise ScoreError(problems)
 
     # the melds are the same in every reading: fold them into one key
     meld_key, meld_dragons = 0, []
@@ -139,12 +141,14 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
         if best is None or rank > best[0]:
             best = (rank, found, holds, groups, full_key)
     if best is None:
-        raise ScoreError([Problem(
+        problems.append(Problem(
             "caishen_needs_self_draw", "win.by",
             "on a discard every reading needs a caishen beside the winning tile ("
             + ("财神单吊时不能捉冲" if restriction == "single_wait" else "放冲的牌需要财神来配时不能放冲")
             + "): this hand wins only by self-draw",
-            "捉冲时每种组合都要用财神来配胡的那张牌，只能自摸")])
+            "捉冲时每种组合都要用财神来配胡的那张牌，只能自摸"))
+    if problems:
+        raise ScoreError(problems)
 
     (_, meets), shape_found, shape_holds, groups, full_key = best
     found = sorted(shape_found + ctx_found, key=lambda f: _ORDER[f[0].id])

@@ -66,6 +66,8 @@ class Hand:
     # derived
     naturals: tuple = field(default=())   # sorted faces of the non-caishen concealed tiles
     caishen_tiles: list[int] = field(default_factory=list)   # physical caishen among concealed
+    # problems that leave the tiles readable: reported together with `not_a_winning_hand`
+    deferred: list[Problem] = field(default_factory=list)
 
     @property
     def seat_tile(self) -> int:
@@ -362,14 +364,15 @@ def _check(h: Hand, waiting: bool = False) -> None:
         _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is not among the concealed tiles (they include it)",
            f"{CODES[h.winning]} 不在暗牌中（暗牌应包含胡的那张）", "winning_tile_not_in_hand")
 
+    blocking = any(p.code in _BLOCKING for p in problems)
     _check_win(h, problems, seat_code)
-
     if h.winning_is_caishen and h.by in ("discard", "robbing_kong"):
         _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is a caishen: a discarded caishen can't be "
            "claimed, so it wins only by self-draw", f"{CODES[h.winning]} 是财神：打出的财神不能被吃胡，只能自摸",
            "caishen_winning_tile")
-    if problems:
+    if blocking:
         raise ScoreError(problems)
+    h.deferred = problems          # the tiles can still be read: the engine adds what it finds
 
     kinds = h.caishen_kinds
     h.caishen_tiles = sorted(t for t in h.concealed if t in kinds) if kinds else []
@@ -377,6 +380,11 @@ def _check(h: Hand, waiting: bool = False) -> None:
     if h.substitute is not None:
         naturals = [h.face(t) for t in naturals]
     h.naturals = tuple(sorted(naturals))
+
+
+# problems after which the tiles can't be read as a hand at all
+_BLOCKING = {"caishen_in_meld", "invalid_meld", "invalid_flowers", "wrong_tile_count", "too_many_copies",
+             "winning_tile_not_in_hand"}
 
 
 def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:

@@ -100,10 +100,12 @@ def _parse_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
             continue
         if "0" <= ch <= "9":
             j = i
-            while j < n and "0" <= text[j] <= "9":
+            digits = ""
+            while j < n and ("0" <= text[j] <= "9" or text[j].isspace()):
+                if not text[j].isspace():      # white space is ignored, even between digits
+                    digits += text[j]
                 j += 1
             suit = text[j] if j < n else ""
-            digits = text[i:j]
             if suit not in ("m", "p", "s", "f"):
                 problems.append(Problem(
                     "invalid_request", path,
