@@ -163,51 +163,50 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     needed); ws tracks the winning tile: 0 placed (or none), 1 a natural of kind wk still to
     place, 2 a caishen still to place.
     """
-    if memo is None:
-        memo = {}
-    wk = -1 if w_kind is None else w_kind
+    env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, seat_t, round_t)
+    return _solve(tiles, c, sets, 1, 2 if w_caishen else (1 if w_kind is not None else 0), env)
 
-    def solve(tiles: tuple, c: int, sets: int, pair: int, ws: int) -> dict:
-        mk = (tiles, c, sets, pair, ws, wk if ws == 1 else -1)
-        hit = memo.get(mk)
-        if hit is not None:
-            return hit
-        if not tiles:
-            out = pure(sets, pair, ws, seat_t, round_t) if ws != 1 else {}
-            memo[mk] = out
-            return out
-        out: dict = {}
-        k = tiles[0]
-        n = tiles.count(k)
-        for gtype, faces, cslots, removed, used, is_set, need_k, need, nat_slot, cai, dup in _TEMPLATES[k]:
-            if used > c or need_k > n or not (sets if is_set else pair):
-                continue
-            if need and any(x not in tiles for x in need):
-                continue
-            remaining = _remove(tiles, removed)
-            base = () if dup else (((gtype, faces, cslots, -1), ws),)
-            if ws == 0:
-                placements = base
-            elif ws == 1:
-                slot = nat_slot.get(wk)
-                placements = (((gtype, faces, cslots, slot), 0),) if slot is not None else ()
-                if wk in remaining:
-                    placements += base
-            else:
-                placements = tuple(((gtype, faces, cslots, i), 0) for i in cai) + base
-            nsets, npair = sets - is_set, pair - (not is_set)
-            for group, nws in placements:
-                gkey, gdr = _cached_group_key(group, seat_t, round_t)
-                sub = solve(remaining, c - used, nsets, npair, nws)
-                for skey, (sdr, srep) in sub.items():
-                    key = gkey | skey
-                    old = out.get(key)
-                    if old is None or gdr + sdr > old[0]:
-                        out[key] = (gdr + sdr, (group, srep))
+
+def _solve(tiles: tuple, c: int, sets: int, pair: int, ws: int, env: tuple) -> dict:
+    memo, wk, seat_t, round_t = env
+    mk = (tiles, c, sets, pair, ws, wk if ws == 1 else -1)
+    hit = memo.get(mk)
+    if hit is not None:
+        return hit
+    if not tiles:
+        out = pure(sets, pair, ws, seat_t, round_t) if ws != 1 else {}
         memo[mk] = out
         return out
-
-    return solve(tiles, c, sets, 1, 2 if w_caishen else (1 if w_kind is not None else 0))
+    out: dict = {}
+    k = tiles[0]
+    n = tiles.count(k)
+    for gtype, faces, cslots, removed, used, is_set, need_k, need, nat_slot, cai, dup in _TEMPLATES[k]:
+        if used > c or need_k > n or not (sets if is_set else pair):
+            continue
+        if need and any(x not in tiles for x in need):
+            continue
+        remaining = _remove(tiles, removed)
+        base = () if dup else (((gtype, faces, cslots, -1), ws),)
+        if ws == 0:
+            placements = base
+        elif ws == 1:
+            slot = nat_slot.get(wk)
+            placements = (((gtype, faces, cslots, slot), 0),) if slot is not None else ()
+            if wk in remaining:
+                placements += base
+        else:
+            placements = tuple(((gtype, faces, cslots, i), 0) for i in cai) + base
+        nsets, npair = sets - is_set, pair - (not is_set)
+        for group, nws in placements:
+            gkey, gdr = _cached_group_key(group, seat_t, round_t)
+            sub = _solve(remaining, c - used, nsets, npair, nws, env)
+            for skey, (sdr, srep) in sub.items():
+                key = gkey | skey
+                old = out.get(key)
+                if old is None or gdr + sdr > old[0]:
+                    out[key] = (gdr + sdr, (group, srep))
+    memo[mk] = out
+    return out
 
 
 def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> dict:
@@ -217,52 +216,27 @@ def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> di
     for t in tiles:
         counts[t] += 1
     kinds = sorted(set(tiles))
-    n_kinds = len(kinds)
     out: dict = {}
     found: list[tuple] = []
-
-    def sets_of(j: int, acc: list) -> None:
-        while j < n_kinds and not counts[kinds[j]]:
-            j += 1
-        if j == n_kinds:
-            found.append(tuple(acc))
-            return
-        i = kinds[j]
-        if counts[i] >= 3:
-            counts[i] -= 3
-            acc.append(("pung", (i, i, i), _NAT3, -1))
-            sets_of(j, acc)
-            acc.pop()
-            counts[i] += 3
-        if i < 27 and counts[i + 1] and counts[i + 2] and rank(i) <= 7:
-            counts[i] -= 1
-            counts[i + 1] -= 1
-            counts[i + 2] -= 1
-            acc.append(("chow", (i, i + 1, i + 2), _NAT3, -1))
-            sets_of(j, acc)
-            acc.pop()
-            counts[i] += 1
-            counts[i + 1] += 1
-            counts[i + 2] += 1
 
     for p in kinds:
         if counts[p] < 2:
             continue
         counts[p] -= 2
         found.clear()
-        sets_of(0, [])
+        _sets_of(counts, kinds, 0, [], found)
         counts[p] += 2
-        pair = ("pair", (p, p), _NAT2, -1)
+        pair = _PAIRS[p]
         for groups in found:
             if len(groups) != sets:
                 continue
             all_groups = groups + (pair,)
-            keys = [group_key(g, seat_t, round_t) for g in all_groups]
+            keys = [_cached_group_key(g, seat_t, round_t) for g in all_groups]
             for j, g in enumerate(all_groups):
                 if w_kind not in g[1] or (j and g == all_groups[j - 1]):
                     continue
                 placed = (g[0], g[1], g[2], g[1].index(w_kind))
-                key, dragons = group_key(placed, seat_t, round_t)
+                key, dragons = _cached_group_key(placed, seat_t, round_t)
                 rep = (placed, None)
                 for m, (k2, d2) in enumerate(keys):
                     if m != j:
@@ -273,8 +247,37 @@ def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> di
     return out
 
 
+def _sets_of(counts: list, kinds: list, j: int, acc: list, found: list) -> None:
+    """Every way to split what is left in counts into sets, lowest kind first."""
+    while j < len(kinds) and not counts[kinds[j]]:
+        j += 1
+    if j == len(kinds):
+        found.append(tuple(acc))
+        return
+    i = kinds[j]
+    if counts[i] >= 3:
+        counts[i] -= 3
+        acc.append(_PUNGS[i])
+        _sets_of(counts, kinds, j, acc, found)
+        acc.pop()
+        counts[i] += 3
+    if i < 27 and counts[i + 1] and counts[i + 2] and rank(i) <= 7:
+        counts[i] -= 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
+        acc.append(_CHOWS[i])
+        _sets_of(counts, kinds, j, acc, found)
+        acc.pop()
+        counts[i] += 1
+        counts[i + 1] += 1
+        counts[i + 2] += 1
+
+
 _NAT2 = (False, False)
 _NAT3 = (False, False, False)
+_PUNGS = tuple(("pung", (i, i, i), _NAT3, -1) for i in range(34))
+_CHOWS = tuple(("chow", (i, i + 1, i + 2), _NAT3, -1) for i in range(34))
+_PAIRS = tuple(("pair", (i, i), _NAT2, -1) for i in range(34))
 
 
 def _other_wind(seat_t: int, round_t: int) -> int:

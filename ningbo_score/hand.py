@@ -5,6 +5,7 @@ RULES.md §10.15 says.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .caishen import derive_kinds, substitute_kind
@@ -193,7 +194,7 @@ def parse(request, waiting: bool = False) -> Hand:
         _required(win, "by", "win", problems)
     win_from = _seat(win.get("from"), "win.from", problems)
     fed_by = _seat(win.get("kong_fed_by"), "win.kong_fed_by", problems)
-    flags = {f: _bool(win, f, "win", problems) for f in WIN_FLAGS}
+    flags = {f: (_bool(win, f, "win", problems) if f in win else False) for f in WIN_FLAGS}
 
     # claims and base points
     claims: dict[int, int] = {}
@@ -308,10 +309,11 @@ def _check(h: Hand, waiting: bool = False) -> None:
         elif f in h.caishen_kinds:
             _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is a caishen this hand, not a flower",
                f"{CODES[f]} 本局是财神，不是花牌", "invalid_flowers")
-    for t in h.concealed:
-        if t >= FLOWER0 and t not in h.caishen_kinds:
-            _p(problems, "hand.concealed", f"the flower {CODES[t]} is set aside, not held: put it in hand.flowers",
-               f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
+    if h.concealed and max(h.concealed) >= FLOWER0:
+        for t in h.concealed:
+            if t >= FLOWER0 and t not in h.caishen_kinds:
+                _p(problems, "hand.concealed", f"the flower {CODES[t]} is set aside, not held: put it in hand.flowers",
+                   f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
 
     # tile count
     want = 14 - 3 * len(h.melds) - waiting
@@ -328,22 +330,21 @@ def _check(h: Hand, waiting: bool = False) -> None:
            "wrong_tile_count")
 
     # copies: concealed, melds, flowers and the indicator
-    counts: dict[int, int] = {}
-    where: dict[int, str] = {}
-    for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", [t for m in h.melds for t in m.tiles]),
-                        ("hand.flowers", h.flowers)):
-        for t in tiles:
-            counts[t] = counts.get(t, 0) + 1
-            where.setdefault(t, path)
+    meld_tiles = [t for m in h.melds for t in m.tiles]
+    counts = Counter(h.concealed)
+    counts.update(meld_tiles)
+    counts.update(h.flowers)
     if h.indicator is not None:
-        counts[h.indicator] = counts.get(h.indicator, 0) + 1
-        where.setdefault(h.indicator, "caishen.indicator")
-    for k in sorted(counts):
-        n, limit = counts[k], (1 if k >= FLOWER0 else 4)
+        counts[h.indicator] += 1
+    for k, n in sorted(counts.items()):
+        limit = 1 if k >= FLOWER0 else 4
         if n > limit:
+            where = next(path for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", meld_tiles),
+                                                  ("hand.flowers", h.flowers), ("caishen.indicator", [h.indicator]))
+                         if k in tiles)
             extra = " (the indicator counts as one)" if h.indicator == k else ""
             extra_zh = "（翻出的财神指示牌算一张）" if h.indicator == k else ""
-            _p(problems, where[k], f"{n} copies of {CODES[k]}; at most {limit} exist{extra}",
+            _p(problems, where, f"{n} copies of {CODES[k]}; at most {limit} exist{extra}",
                f"{CODES[k]} 有 {n} 张；最多只有 {limit} 张{extra_zh}", "too_many_copies")
 
     # claims
