@@ -87,7 +87,8 @@ def _add(out: dict, key: tuple, dragons: int, rep) -> None:
 def _build_templates(k: int) -> tuple:
     """Every group that can hold the lowest natural tile k: (type, faces, cslots, naturals removed,
     caishen used, is a set, copies of k needed, other kinds needed, natural slot per kind,
-    caishen slots, same as an earlier group unless it holds the winning tile)."""
+    caishen slots, same as an earlier group unless it holds the winning tile, a cache of group
+    keys by (winning-tile slot, seat wind, round wind))."""
     out = []
     seen = set()
 
@@ -102,7 +103,7 @@ def _build_templates(k: int) -> tuple:
             cai = cai[:1]                 # in a pair or pung every caishen slot is alike
         alike = (gtype, removed)          # e.g. k+caishen+caishen as 1-2-3, 2-3-4 or 3-4-5
         out.append((gtype, faces, cslots, removed, len(faces) - len(removed), gtype != "pair",
-                    removed.count(k), tuple(sorted(set(removed) - {k})), nat_slot, cai, alike in seen))
+                    removed.count(k), tuple(sorted(set(removed) - {k})), nat_slot, cai, alike in seen, {}))
         seen.add(alike)
 
     add("pair", (k, k), (False, False))
@@ -130,7 +131,15 @@ def _build_templates(k: int) -> tuple:
     return tuple(out)
 
 
-_TEMPLATES = tuple(_build_templates(k) for k in range(34))
+def _index_templates(templates: tuple) -> tuple:
+    """[copies of k (1-3)][caishen left (0-2)] -> (pair groups, set groups) that fit."""
+    return tuple(tuple(
+        (tuple(t for t in templates if not t[5] and t[6] <= n and t[4] <= c),  # noqa: E501
+         tuple(t for t in templates if t[5] and t[6] <= n and t[4] <= c))
+        for c in range(3)) for n in range(4))
+
+
+_TEMPLATES = tuple(_index_templates(_build_templates(k)) for k in range(34))
 _GROUP_KEYS: dict = {}
 
 
@@ -179,26 +188,30 @@ def _solve(tiles: tuple, c: int, sets: int, pair: int, ws: int, env: tuple) -> d
         return out
     out: dict = {}
     k = tiles[0]
-    n = tiles.count(k)
-    for gtype, faces, cslots, removed, used, is_set, need_k, need, nat_slot, cai, dup in _TEMPLATES[k]:
-        if used > c or need_k > n or not (sets if is_set else pair):
-            continue
-        if need and any(x not in tiles for x in need):
+    pairs, set_groups = _TEMPLATES[k][min(tiles.count(k), 3)][min(c, 2)]
+    for gtype, faces, cslots, removed, used, is_set, need_k, need, nat_slot, cai, dup, keys in \
+            (pairs if pair else ()) + (set_groups if sets else ()):
+        if need and (need[0] not in tiles or (len(need) == 2 and need[1] not in tiles)):
             continue
         remaining = _remove(tiles, removed)
-        base = () if dup else (((gtype, faces, cslots, -1), ws),)
+        base = () if dup else ((-1, ws),)
         if ws == 0:
             placements = base
         elif ws == 1:
             slot = nat_slot.get(wk)
-            placements = (((gtype, faces, cslots, slot), 0),) if slot is not None else ()
+            placements = ((slot, 0),) if slot is not None else ()
             if wk in remaining:
                 placements += base
         else:
-            placements = tuple(((gtype, faces, cslots, i), 0) for i in cai) + base
+            placements = tuple((i, 0) for i in cai) + base
         nsets, npair = sets - is_set, pair - (not is_set)
-        for group, nws in placements:
-            gkey, gdr = _cached_group_key(group, seat_t, round_t)
+        for slot, nws in placements:
+            ck = (slot, seat_t, round_t)
+            hit = keys.get(ck)
+            if hit is None:
+                group = (gtype, faces, cslots, slot)
+                hit = keys[ck] = (group,) + group_key(group, seat_t, round_t)
+            group, gkey, gdr = hit
             sub = _solve(remaining, c - used, nsets, npair, nws, env)
             for skey, (sdr, srep) in sub.items():
                 key = gkey | skey
