@@ -178,11 +178,8 @@ def parse(request, waiting: bool = False) -> Hand:
         if raw_melds is not None and not isinstance(raw_melds, list):
             _p(problems, "hand.melds", "must be an array of melds", "必须是副露的数组")
         elif raw_melds:
-            if len(raw_melds) > 16:
-                _p(problems, "hand.melds", "at most 4 melds make a hand", "一手牌最多 4 个副露")
-            else:
-                for i, m in enumerate(raw_melds):
-                    melds.append(_parse_meld(m, f"hand.melds.{i}", problems))
+            for i, m in enumerate(raw_melds):       # more than 4: wrong_tile_count (§10.12)
+                melds.append(_parse_meld(m, f"hand.melds.{i}", problems))
 
     # win
     win = _object(req.get("win"), "win", WAITS_WIN_FIELDS if waiting else WIN_FIELDS, problems) or {}
