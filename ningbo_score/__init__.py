@@ -23,4 +23,17 @@ def preset(preset_id: str) -> dict:
     return describe_preset(preset_id)
 
 
-__all__ = ["score", "score_batch", "waits", "presets", "preset", "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["score", "score_batch", "waits", "presets", "preset", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
+
+
+def warm_up() -> None:
+    """Score a few hands of every shape so the long-lived caches (group keys, pure-caishen
+    classes, item evaluations) are filled before serving; a server may then ``gc.freeze()``."""
+    for seat in "ESWN":
+        for caishen, concealed, w in (
+            (None, "123m 456p 789s 234s 55m", "5m"),
+            ({"indicator": "5p"}, "123m 456m 789p 23s 5p5p5p", "2s"),
+            ({"kinds": ["1m", "9p"]}, "1m1m 9p9p 123p EEE CC 78s", "C"),
+        ):
+            score({"seat_wind": seat, "round_wind": "E", "caishen": caishen,
+                   "hand": {"concealed": concealed, "winning_tile": w}, "win": {"by": "self_draw"}})

@@ -94,8 +94,8 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds)."""
     rules = h.rules
     ctx = Context(h)
-    seat_t, round_t = h.seat_tile, h.round_tile
-    w_caishen = h.winning_is_caishen
+    seat_t, round_t = ctx.seat_tile, ctx.round_tile
+    w_caishen = h.winning in h.caishen_kinds
     if h.caishen_tiles:
         readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
                              None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t, memo)
@@ -212,7 +212,8 @@ def _caishen_echo(h: Hand) -> dict:
 def _decomposition_out(h: Hand, groups: list[tuple], wait: str) -> dict:
     # physical caishen tiles go to the caishen slots, the winning tile (if a caishen) to its slot
     spare = list(h.caishen_tiles)
-    if h.winning_is_caishen:
+    w_caishen = h.winning in h.caishen_kinds
+    if w_caishen:
         spare.remove(h.winning)
     caishen, pair, sets, winning_face = [], None, [], None
     concealed = sorted(groups, key=lambda g: (g[0] == "pair", g[1]))
@@ -221,7 +222,7 @@ def _decomposition_out(h: Hand, groups: list[tuple], wait: str) -> dict:
             if i == wslot:
                 winning_face = f
             if c:
-                tile = h.winning if (i == wslot and h.winning_is_caishen) else spare.pop(0)
+                tile = h.winning if (i == wslot and w_caishen) else spare.pop(0)
                 caishen.append({"tile": CODES[tile], "face": CODES[f]})
         codes = [CODES[f] for f in faces]
         if gtype == "pair":

@@ -328,11 +328,7 @@ def _check(h: Hand, waiting: bool = False) -> None:
 
     # copies: concealed, melds, flowers and the indicator
     meld_tiles = [t for m in h.melds for t in m.tiles]
-    counts = Counter(h.concealed)
-    counts.update(meld_tiles)
-    counts.update(h.flowers)
-    if h.indicator is not None:
-        counts[h.indicator] += 1
+    counts = Counter(h.concealed + meld_tiles + h.flowers + ([h.indicator] if h.indicator is not None else []))
     for k, n in sorted(counts.items()):
         limit = 1 if k >= FLOWER0 else 4
         if n > limit:
