@@ -35,7 +35,7 @@ bench: install-dev
 	$(PY) bench/score_bench.py
 
 openapi: install-dev
-	$(PY) -m tools.gen_openapi > openapi.yaml
+	$(PY) -m tools.gen_openapi -o openapi.yaml
 
 # Re-pin after editing requirements*.in (needs pip-tools).
 lock:

@@ -60,6 +60,7 @@ PRESETS: dict[str, dict] = {
     },
 }
 DEFAULT_PRESET = "ningbo"
+ITEM_TAI_MAX = 100                  # per occurrence; keeps doubling points a printable integer
 
 
 @dataclass(frozen=True)
@@ -179,15 +180,20 @@ def resolve_rules(value, problems: list[Problem]) -> Rules | None:
                 if item_id not in ITEM_BY_ID:
                     problems.append(Problem("invalid_request", f"{path}.{item_id}", f"unknown item id {item_id!r}",
                                             f"未知的台项 {item_id!r}"))
-                elif not (_is_int(tai) and 0 <= tai <= 1000):
+                elif tai is None:
+                    continue                 # null means absent
+                elif not (_is_int(tai) and 0 <= tai <= ITEM_TAI_MAX):
                     problems.append(Problem("invalid_request", f"{path}.{item_id}",
-                                            "must be an integer from 0 to 1000", "必须是 0 到 1000 的整数"))
+                                            f"must be an integer from 0 to {ITEM_TAI_MAX}",
+                                            f"必须是 0 到 {ITEM_TAI_MAX} 的整数"))
                 else:
                     overrides[item_id] = tai
             continue
         if key not in OPTION_KINDS:
             problems.append(Problem("invalid_request", path, f"unknown option {key!r}", f"未知的选项 {key!r}"))
             continue
+        if v is None and not OPTION_KINDS[key][0].endswith("?"):
+            continue                         # null in an optional field means absent (API.md)
         opts[key] = _check_option(key, v, path, problems)
     if len(problems) > n:
         return None

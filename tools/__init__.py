@@ -1,0 +1,1 @@
+"""Developer tools of the service (``python -m tools.gen_openapi``)."""

@@ -1,0 +1,320 @@
+"""Generate ``openapi.yaml``: components from the marshmallow schemas (apispec), paths written
+here, examples answered by the app itself.
+
+    python -m tools.gen_openapi -o openapi.yaml       (make openapi)
+    python -m tools.gen_openapi -o openapi.yaml --check
+
+``tests/test_openapi.py`` regenerates it and compares with the committed file.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import inspect
+import logging
+import sys
+from pathlib import Path
+import typing
+
+import marshmallow
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow.common import resolve_schema_instance
+from marshmallow import INCLUDE
+
+import schemas
+from schemas.fields import TILE_COMPONENTS
+from tools import examples
+
+TITLE = "Ningbo mahjong scoring API (宁波麻将计分)"
+VERSION = "1.0.0"
+DESCRIPTION = """\
+Scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who pays whom,
+under the presets of the rule book (`RULES.md`) or your own options.
+
+* JSON in, JSON out, UTF-8; bodies up to 64 KiB, `Content-Type: application/json`.
+* Tiles are codes (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, `1f`…`8f`), Chinese names
+  (`一万`, `東風`, `红中`, `春`…), or one compact string such as `"123m 456p EE C"`.
+* Every error is `application/problem+json` (RFC 9457) with a stable `code` and, for field
+  problems, `errors` keyed by field path (`hand.melds.0.tiles`). Unknown routes answer 404
+  `not_found`, a method a route does not have 405 `method_not_allowed` with an `Allow` header.
+* Counts are JSON integers and flags JSON booleans: `2.0` is no count and `1` no boolean (JSON
+  Schema cannot tell `2.0` from `2`; the server can, and answers 400).
+* Send `Accept-Language: zh` for Chinese titles and messages of errors.
+* `null` in an optional field means absent; in the rule options `caishen_discard_restriction`,
+  `liability_cap` and `hand_cap` it means "none".
+"""
+
+
+class Converter(OpenAPIConverter):
+    """apispec's converter with the schema docstring as description, ``additionalProperties``
+    from ``unknown`` and a schema's ``OPENAPI_EXTRA`` (cross-field rules) merged in."""
+
+    def schema2jsonschema(self, schema):
+        out = super().schema2jsonschema(schema)
+        instance = resolve_schema_instance(schema)
+        out["additionalProperties"] = instance.unknown == INCLUDE
+        doc = inspect.getdoc(type(instance))
+        if doc and type(instance).__doc__:
+            out["description"] = doc.split("\n\n")[0].replace("\n", " ")
+        extra = getattr(instance, "OPENAPI_EXTRA", None)
+        if extra:
+            out.update(copy.deepcopy(extra))
+        return out
+
+
+class Plugin(MarshmallowPlugin):
+    Converter = Converter
+
+
+def custom_field(self, field, ret: dict, **kwargs) -> dict:
+    """Fields with no single JSON type describe themselves (``openapi_schema``)."""
+    describe = getattr(field, "openapi_schema", None)
+    if describe is None:
+        return {}
+    return describe(self, ret)
+
+
+def dict_keys(self, field, ret: dict, **kwargs) -> dict:
+    """``propertyNames`` for a Dict field whose keys are restricted (apispec leaves them out)."""
+    key_field = getattr(field, "key_field", None)
+    if not isinstance(field, marshmallow.fields.Dict) or key_field is None:
+        return {}
+    names = self.field2property(key_field)
+    return {"propertyNames": names} if names.get("enum") else {}
+
+
+def _problem(description: str, examples_: dict[str, dict] | None = None) -> dict:
+    content: dict[str, typing.Any] = {"schema": {"$ref": "#/components/schemas/Problem"}}
+    if examples_:
+        content["examples"] = examples_
+    return {"description": description, "content": {"application/problem+json": content}}
+
+
+def _json(schema: str, description: str, examples_: dict[str, dict] | None = None) -> dict:
+    content: dict[str, typing.Any] = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
+    if examples_:
+        content["examples"] = examples_
+    return {"description": description, "content": {"application/json": content}}
+
+
+INTERNAL = _problem("Unexpected error (`internal_error`): a defect, whatever the input.")
+LANG = "AcceptLanguage"  # apispec turns a component name into a $ref
+
+
+def _answers(client) -> dict[str, typing.Any]:
+    """The app's own answers to the examples (so they are real output)."""
+    def post(body: typing.Any, **kwargs) -> tuple[int, typing.Any]:
+        response = client.post("/v1/score", json=body, **kwargs) if "data" not in kwargs else \
+            client.post("/v1/score", **kwargs)
+        return response.status_code, response.get_json(force=True)
+
+    out: dict[str, typing.Any] = {}
+    for name, (summary, body) in {**examples.SCORE_EXAMPLES, **examples.SCORE_ERROR_EXAMPLES}.items():
+        out[name] = (summary, body) + post(body)
+    out["malformed_json"] = ("A body that is not JSON", None) + post(
+        None, data=b'{"seat_wind": "E",', content_type="application/json")
+    out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
+        None, data=b"seat_wind=E", content_type="application/x-www-form-urlencoded")
+    out["payload_too_large"] = ("A body over 64 KiB", None) + post(
+        None, data=b" " * (64 * 1024 + 1), content_type="application/json")
+    out["invalid_request_zh"] = ("The same, in Chinese (Accept-Language: zh)",
+                                 examples.INVALID_REQUEST) + post(examples.INVALID_REQUEST,
+                                                                  headers={"Accept-Language": "zh"})
+    for kind in ("rules", "rules_one", "rules_missing", "health"):
+        path = {"rules": "/v1/rules", "rules_one": "/v1/rules/ningbo", "rules_missing": "/v1/rules/ningbo-xx",
+                "health": "/healthz"}[kind]
+        response = client.get(path)
+        out[kind] = (path, None, response.status_code, response.get_json(force=True))
+    return out
+
+
+def _example(summary: str, value: typing.Any) -> dict:
+    return {"summary": summary, "value": value}
+
+
+def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
+    def by_status(status: int) -> dict[str, dict]:
+        return {name: _example(summary, body) for name, (summary, _, code, body) in answers.items()
+                if code == status and name in names}
+
+    names = set(examples.SCORE_EXAMPLES) | set(examples.SCORE_ERROR_EXAMPLES) | {
+        "malformed_json", "unsupported_media_type", "payload_too_large", "invalid_request_zh"}
+    request_examples = {name: _example(summary, body) for name, (summary, body) in
+                        {**examples.SCORE_EXAMPLES, **examples.SCORE_ERROR_EXAMPLES}.items()}
+    return {
+        "/v1/score": {"post": {
+            "operationId": "score",
+            "summary": "Score a winning hand",
+            "description": "台 items, points and payments of one hand (API.md). A well-formed hand that "
+                           "is impossible or not a win is a 422; one below the minimum 台 is a 200 with "
+                           "`eligible: false` and the `reasons`.",
+            "tags": ["scoring"],
+            "parameters": [LANG],
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/ScoreRequest"},
+                "examples": request_examples}}},
+            "responses": {
+                "200": _json("ScoreResponse", "The score.", by_status(200)),
+                "400": _problem("Not JSON (`malformed_json`), or wrong types, unknown fields or unknown "
+                                "tiles (`invalid_request`).", by_status(400)),
+                "413": _problem("The body is over 64 KiB (`payload_too_large`).", by_status(413)),
+                "415": _problem("The body is not `application/json` (`unsupported_media_type`).",
+                                by_status(415)),
+                "422": _problem("Well-formed but impossible, or not a win (`wrong_tile_count`, "
+                                "`too_many_copies`, `invalid_meld`, `caishen_in_meld`, "
+                                "`winning_tile_not_in_hand`, `inconsistent_win_context`, "
+                                "`discard_win_not_allowed`, `caishen_needs_self_draw`, "
+                                "`not_a_winning_hand`, `invalid_request`).", by_status(422)),
+                "500": INTERNAL,
+            },
+        }},
+        "/v1/rules": {"get": {
+            "operationId": "listRules",
+            "summary": "Every preset with its options and item table",
+            "tags": ["rules"],
+            "parameters": [LANG],
+            "responses": {
+                "200": _json("PresetList", "The presets.", {"presets": _example(
+                    "The five presets of RULES.md §9", answers["rules"][3])}),
+                "500": INTERNAL,
+            },
+        }},
+        "/v1/rules/{preset}": {"get": {
+            "operationId": "getRules",
+            "summary": "One preset with its options and item table",
+            "tags": ["rules"],
+            "parameters": [
+                {"name": "preset", "in": "path", "required": True, "description": "A preset id.",
+                 "schema": {"type": "string", "enum": list(schemas.PRESET_IDS)}, "example": "ningbo"},
+                LANG,
+            ],
+            "responses": {
+                "200": _json("Preset", "The preset.", {"ningbo": _example(
+                    "The default preset", answers["rules_one"][3])}),
+                "404": _problem("No such preset (`not_found`).", {"not_found": _example(
+                    "An unknown preset", answers["rules_missing"][3])}),
+                "500": INTERNAL,
+            },
+        }},
+        "/healthz": {"get": {
+            "operationId": "health",
+            "summary": "Liveness",
+            "tags": ["service"],
+            "responses": {
+                "200": _json("Health", "The service is up.", {"ok": _example("Up", answers["health"][3])}),
+                "500": INTERNAL,
+            },
+        }},
+        "/openapi.yaml": {"get": {
+            "operationId": "openapi",
+            "summary": "This document",
+            "tags": ["service"],
+            "responses": {
+                "200": {"description": "OpenAPI 3.1, YAML.",
+                        "content": {"application/yaml": {"schema": {"type": "string"}}}},
+                "500": INTERNAL,
+            },
+        }},
+        "/docs": {"get": {
+            "operationId": "docs",
+            "summary": "A page to read and try the API (Swagger UI, served locally)",
+            "tags": ["service"],
+            "responses": {
+                "200": {"description": "HTML.", "content": {"text/html": {"schema": {"type": "string"}}}},
+                "500": INTERNAL,
+            },
+        }},
+    }
+
+
+def build() -> dict:
+    """The OpenAPI document as a dict."""
+    from app import create_app  # the app answers the examples
+
+    plugin = Plugin()
+    spec = APISpec(
+        title=TITLE,
+        version=VERSION,
+        openapi_version="3.1.0",
+        plugins=[plugin],
+        info={"description": DESCRIPTION},
+        tags=[
+            {"name": "scoring", "description": "Score a hand."},
+            {"name": "rules", "description": "The rule presets."},
+            {"name": "service", "description": "Health, this document and the docs page."},
+        ],
+    )
+    plugin.converter.add_attribute_function(custom_field)
+    plugin.converter.add_attribute_function(dict_keys)
+    for name, component in TILE_COMPONENTS.items():
+        spec.components.schema(name, component=copy.deepcopy(component))
+    for name, schema in (
+        ("ScoreRequest", schemas.ScoreRequestSchema),
+        ("ScoreResponse", schemas.ScoreResponseSchema),
+        ("Preset", schemas.PresetSchema),  # before PresetList, which nests it
+        ("PresetList", schemas.PresetListSchema),
+        ("Health", schemas.HealthSchema),
+        ("Problem", schemas.ProblemSchema),
+    ):
+        spec.components.schema(name, schema=schema)
+    spec.components.parameter("AcceptLanguage", "header", {
+        "name": "Accept-Language",
+        "required": False,
+        "description": "`zh` (or `zh-CN`, …) for Chinese problem titles and messages; English otherwise.",
+        "schema": {"type": "string"},
+        "example": "zh-CN,zh;q=0.9,en;q=0.8",
+    })
+    logging.disable(logging.CRITICAL)  # the error examples would log their problems
+    try:
+        answers = _answers(create_app().test_client())
+    finally:
+        logging.disable(logging.NOTSET)
+    for path, operations in paths(answers).items():
+        spec.path(path=path, operations=operations)
+    return spec.to_dict()
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings as literal blocks (readable descriptions)."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str):
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+ORDER = ("openapi", "info", "tags", "paths", "components")
+
+
+def generate() -> str:
+    """The OpenAPI document as YAML text (what ``openapi.yaml`` holds)."""
+    document = build()
+    info = document["info"]
+    document["info"] = {"title": info.pop("title"), "version": info.pop("version"), **info}
+    ordered = {key: document[key] for key in ORDER if key in document}
+    ordered.update((k, v) for k, v in document.items() if k not in ordered)
+    return yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.gen_openapi", description=__doc__.split("\n\n")[0])
+    parser.add_argument("-o", "--output", type=Path, help="write to this file (default: standard output)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the output file differs")
+    args = parser.parse_args(argv)
+    text = generate()
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    if args.check:
+        same = args.output.exists() and args.output.read_text(encoding="utf-8") == text
+        print(f"{args.output}: {'up to date' if same else 'stale; run make openapi'}", file=sys.stderr)
+        return 0 if same else 1
+    args.output.write_text(text, encoding="utf-8")  # written whole, after a successful generation
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
