@@ -27,7 +27,7 @@ MAX_BASE_POINTS = 1_000_000
 MAX_CLAIMS = 100
 
 
-@dataclass
+@dataclass(slots=True)
 class Meld:
     type: str
     tiles: list[int]          # physical tiles as given
@@ -35,13 +35,14 @@ class Meld:
     from_seat: int | None
     concealed: bool
     added: bool
+    from_given: bool = False  # `from` was in the request (a concealed kong must have none)
 
     @property
     def exposed_kong(self) -> bool:
         return self.type == "kong" and not self.concealed and not self.added
 
 
-@dataclass
+@dataclass(slots=True)
 class Hand:
     """A request that passed every check."""
     rules: Rules
@@ -252,7 +253,7 @@ def _parse_meld(m, path, problems) -> Meld:
     meld.from_seat = _seat(obj.get("from"), f"{path}.from", problems)
     meld.concealed = _bool(obj, "concealed", path, problems)
     meld.added = _bool(obj, "added", path, problems)
-    meld._raw_from = obj.get("from") is not None
+    meld.from_given = obj.get("from") is not None
     return meld
 
 
@@ -289,7 +290,7 @@ def _check(h: Hand, waiting: bool = False) -> None:
         if m.concealed and m.added:
             bad("a kong is concealed or added, not both", "杠不能既是暗杠又是加杠", "added")
         if m.type == "kong" and m.concealed:
-            if m._raw_from:
+            if m.from_given:
                 bad("a concealed kong has no `from`", "暗杠没有 from", "from")
         elif m.from_seat is None:
             bad(f"`from` is required: the seat this {m.type} was claimed from", f"必须给出 from：{m.type} 从哪个座位得来", "from")
