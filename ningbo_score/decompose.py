@@ -193,7 +193,9 @@ def _solve(tiles: tuple, c: int, sets: int, pair: int, ws: int, env: tuple) -> d
             (pairs if pair else ()) + (set_groups if sets else ()):
         if need and (need[0] not in tiles or (len(need) == 2 and need[1] not in tiles)):
             continue
-        remaining = _remove(tiles, removed)
+        remaining = tiles[need_k:]       # the copies of k lead the sorted tiles
+        if need:
+            remaining = _remove(remaining, need)
         base = () if dup else ((-1, ws),)
         if ws == 0:
             placements = base
