@@ -76,6 +76,9 @@ _context_cache: dict = {}
 _shape_cache: dict = {}
 
 
+_SOME_DRAGONS = tuple((DRAGONS[0],) * n for n in range(9))   # stand-ins: only the count is read
+
+
 def _memo(cache: dict, key, compute):
     hit = cache.get(key)
     if hit is None:
@@ -125,21 +128,19 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
         lambda: _evaluate(CONTEXT_ITEMS, ctx_view(ctx), rules.item_tai))
     required = rules.required_patterns
 
+    def shape(full_key: int, dragon_tiles: tuple):
+        return _memo(_shape_cache, (full_key, dragon_tiles, ctx.n_melds, seat_t, round_t, sig),
+                     lambda: _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), rules.item_tai))
+
+    # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
     best = None
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
-        full_key = key | meld_key
-        groups = groups_of(rep)
-        dragon_tiles = tuple(sorted(g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS)) \
-            + tuple(meld_dragons)
-        total, found, holds = _memo(
-            _shape_cache, (full_key, dragon_tiles, ctx.n_melds, seat_t, round_t, sig),
-            lambda: _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), rules.item_tai))
-        meets = not required or any(p in holds or p in ctx_holds for p in required)
-        rank = (total, meets)
+        total, _, holds = shape(key | meld_key, _SOME_DRAGONS[dragons + len(meld_dragons)])
+        rank = (total, not required or any(p in holds or p in ctx_holds for p in required))
         if best is None or rank > best[0]:
-            best = (rank, found, holds, groups, full_key)
+            best = (rank, key | meld_key, rep)
     if best is None:
         problems.append(Problem(
             "caishen_needs_self_draw", "win.by",
@@ -150,7 +151,12 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     if problems:
         raise ScoreError(problems)
 
-    (_, meets), shape_found, shape_holds, groups, full_key = best
+    # ... then list the items of the best one with its own dragon tiles
+    (_, meets), full_key, rep = best
+    groups = groups_of(rep)
+    dragon_tiles = tuple(sorted(g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS)) \
+        + tuple(meld_dragons)
+    _, shape_found, _ = shape(full_key, dragon_tiles)
     found = sorted(shape_found + ctx_found, key=lambda f: _ORDER[f[0].id])
     tai = sum(t for _, _, t in found)
     counted = tai - sum(t for it, _, t in found if it.bonus)
