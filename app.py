@@ -24,11 +24,16 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 import ningbo_score
 import observability
 import schemas
-from ningbo_score import ScoreError
+from ningbo_score import ScoreError, table
 
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
 MAX_BODY_BYTES = 64 * 1024
+#: ``POST /v1/score/batch`` holds up to 200 ``/v1/score`` bodies: the API.md worked example alone
+#: is 384 bytes as compact JSON (about 1 KiB pretty-printed), so 200 of them are past 64 KiB.
+#: 1 MiB leaves about 5 KiB for each of 200 items (a request with every rule option and every
+#: item_tai override, pretty-printed, is under 2 KiB).
+MAX_BATCH_BODY_BYTES = 1024 * 1024
 SWAGGER_UI_DIR = Path(str(swagger_ui_bundle.swagger_ui_path))
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
@@ -94,8 +99,11 @@ def _read_body(limit: int | None) -> bytes:
     return b"".join(parts)
 
 
-def json_body() -> typing.Any:
-    """The request's JSON body: 413 past the limit, 415 unless JSON in UTF-8, 400 if malformed."""
+def json_body(limit: int | None = None) -> typing.Any:
+    """The request's JSON body: 413 past the limit (the app's ``MAX_CONTENT_LENGTH`` unless the
+    route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed."""
+    if limit is not None:
+        request.max_content_length = limit  # this request only (Flask ≥ 3.1)
     limit = request.max_content_length
     if limit is not None and request.content_length is not None and request.content_length > limit:
         raise _too_large(limit)
@@ -259,6 +267,41 @@ def register_routes(app: Flask) -> None:
     def score():
         request_data = schemas.score_request.load(json_body())
         return json_response(schemas.score_response.dump(ningbo_score.score(request_data)))
+
+    @app.post("/v1/score/batch")
+    def score_batch():
+        # the schema checks the outer shape only; the library checks each item on its own
+        request_data = schemas.batch_request.load(json_body(MAX_BATCH_BODY_BYTES))
+        return json_response(schemas.batch_response.dump(ningbo_score.score_batch(request_data, language())))
+
+    @app.post("/v1/waits")
+    def waits():
+        request_data = schemas.waits_request.load(json_body())
+        return json_response(schemas.waits_response.dump(ningbo_score.waits(request_data, language())))
+
+    @app.post("/v1/table/next")
+    def table_next():
+        request_data = schemas.next_hand_request.load(json_body())
+        return json_response(schemas.next_hand_response.dump(table.next_hand(request_data)))
+
+    @app.post("/v1/table/claims")
+    def table_claims():
+        request_data = schemas.claims_request.load(json_body())
+        return json_response(schemas.claims_response.dump(table.claims(request_data, language())))
+
+    @app.post("/v1/table/escape")
+    def table_escape():
+        request_data = schemas.escape_request.load(json_body())
+        return json_response(schemas.escape_response.dump(table.escape(request_data)))
+
+    @app.get("/v1/levels")
+    def levels():
+        return json_response(schemas.levels_response.dump(table.levels()))
+
+    @app.get("/")
+    def calculator():
+        """The calculator page (static/index.html); its files are under /static/."""
+        return send_from_directory(app.static_folder, "index.html")
 
 
 app = create_app()

@@ -81,6 +81,20 @@ child_exit = observability.child_exit
 on_exit = observability.on_exit
 preload_app = False
 
+
+def post_fork(server, worker):
+    """In each new worker: fill the library's long-lived caches (group keys, item evaluations)
+    by scoring a few hands, then move everything alive to the GC's permanent generation, so
+    that the collector no longer walks those caches on every full collection (and, were the
+    app ever preloaded, leaves the shared pages alone)."""
+    import gc
+
+    import ningbo_score
+
+    ningbo_score.warm_up()
+    gc.freeze()
+
+
 # The heartbeat files of the workers live in memory where possible (a container's /tmp may be
 # a slow overlay).
 if os.path.isdir("/dev/shm"):

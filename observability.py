@@ -126,13 +126,17 @@ def valid_request_id(value: str | None) -> bool:
 
 _UUID4_CLEAR = ~((0xF000 << 64) | (0xC000 << 48))
 _UUID4_SET = (0x4000 << 64) | (0x8000 << 48)
+# A private generator, seeded from os.urandom and again in every forked process (gunicorn's
+# workers): nobody else's random.seed() can make two requests share an ID.
+_rng = random.Random()
+os.register_at_fork(after_in_child=_rng.seed)
 
 
 def new_request_id() -> str:
-    """A random version-4 UUID as 32 hex digits.  From ``random.getrandbits`` (reseeded in each
-    forked worker), not ``uuid.uuid4()``: a request ID is no secret, and os.urandom costs a
-    system call per request (11 µs here against 1 µs)."""
-    return f"{(random.getrandbits(128) & _UUID4_CLEAR) | _UUID4_SET:032x}"
+    """A random version-4 UUID as 32 hex digits.  From a Mersenne Twister seeded by os.urandom,
+    not ``uuid.uuid4()``: a request ID is no secret, and os.urandom costs a system call per
+    request (11 µs here against 1 µs)."""
+    return f"{(_rng.getrandbits(128) & _UUID4_CLEAR) | _UUID4_SET:032x}"
 
 
 def request_id_of(value: str | None) -> str:

@@ -13,24 +13,43 @@ from ningbo_score.errors import Problem, ScoreError
 
 from .fields import Msg, message
 from .requests import (
+    CLAIM_TYPES,
     ITEM_IDS,
     PRESET_IDS,
     SEATS,
+    BatchRequestSchema,
     CaishenSchema,
     ClaimsSchema,
+    EscapeRequestSchema,
+    HandResultSchema,
     HandSchema,
     MeldSchema,
+    NextHandRequestSchema,
     RulesObjectSchema,
     ScoreRequestSchema,
+    TableClaimSchema,
+    TableClaimsRequestSchema,
+    WaitsHandSchema,
+    WaitsRequestSchema,
+    WaitsWinSchema,
     WinSchema,
 )
 from .responses import (
     PROBLEM_CODES,
+    BatchResponseSchema,
+    BatchResultSchema,
+    ClaimsResponseSchema,
+    EscapeResponseSchema,
     HealthSchema,
+    LevelSchema,
+    LevelsSchema,
+    NextHandResponseSchema,
     PresetListSchema,
     PresetSchema,
     ProblemSchema,
     ScoreResponseSchema,
+    WaitSchema,
+    WaitsResponseSchema,
 )
 
 score_request = ScoreRequestSchema()
@@ -38,6 +57,17 @@ score_response = ScoreResponseSchema()
 preset_list = PresetListSchema()
 preset_one = PresetSchema()
 health = HealthSchema()
+waits_request = WaitsRequestSchema()
+waits_response = WaitsResponseSchema()
+batch_request = BatchRequestSchema()
+batch_response = BatchResponseSchema()
+next_hand_request = NextHandRequestSchema()
+next_hand_response = NextHandResponseSchema()
+claims_request = TableClaimsRequestSchema()
+claims_response = ClaimsResponseSchema()
+levels_response = LevelsSchema()
+escape_request = EscapeRequestSchema()
+escape_response = EscapeResponseSchema()
 
 
 def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, typing.Any]]:
@@ -84,28 +114,58 @@ def validation_problem(err: ValidationError) -> ScoreError:
 
 
 __all__ = [
+    "CLAIM_TYPES",
     "ITEM_IDS",
     "PRESET_IDS",
     "PROBLEM_CODES",
     "SEATS",
+    "BatchRequestSchema",
+    "BatchResponseSchema",
+    "BatchResultSchema",
     "CaishenSchema",
+    "ClaimsResponseSchema",
     "ClaimsSchema",
+    "EscapeRequestSchema",
+    "EscapeResponseSchema",
+    "HandResultSchema",
     "HandSchema",
     "HealthSchema",
+    "LevelSchema",
+    "LevelsSchema",
     "MeldSchema",
     "Msg",
+    "NextHandRequestSchema",
+    "NextHandResponseSchema",
     "PresetListSchema",
     "PresetSchema",
     "ProblemSchema",
     "RulesObjectSchema",
     "ScoreRequestSchema",
     "ScoreResponseSchema",
+    "TableClaimSchema",
+    "TableClaimsRequestSchema",
+    "WaitSchema",
+    "WaitsHandSchema",
+    "WaitsRequestSchema",
+    "WaitsResponseSchema",
+    "WaitsWinSchema",
     "WinSchema",
+    "batch_request",
+    "batch_response",
+    "claims_request",
+    "claims_response",
+    "escape_request",
+    "escape_response",
     "flatten_errors",
     "health",
+    "levels_response",
+    "next_hand_request",
+    "next_hand_response",
     "preset_list",
     "preset_one",
     "score_request",
     "score_response",
     "validation_problem",
+    "waits_request",
+    "waits_response",
 ]

@@ -51,11 +51,11 @@ def message(text: typing.Any, lang: str) -> str:
 class OneOf(Validator):
     """The value must be one of ``choices``."""
 
-    def __init__(self, choices: typing.Iterable[typing.Any]):
+    def __init__(self, choices: typing.Iterable[typing.Any], error: Msg | None = None):
         self.choices = tuple(choices)
         self._set = frozenset(self.choices)
         shown = ", ".join(str(c) for c in self.choices)
-        self.error = Msg(f"Must be one of: {shown}.", f"必须是以下之一：{shown}。")
+        self.error = error or Msg(f"Must be one of: {shown}.", f"必须是以下之一：{shown}。")
 
     def __call__(self, value: typing.Any) -> typing.Any:
         if value not in self._set:

@@ -8,6 +8,8 @@ from marshmallow import RAISE, Schema, ValidationError, post_load, validates_sch
 import ningbo_score
 from ningbo_score.hand import MAX_BASE_POINTS, MAX_CLAIMS
 from ningbo_score.rules import ITEM_TAI_MAX
+from ningbo_score.table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
+from ningbo_score.table import MAX_LEVEL
 
 from .fields import (
     Boolean,
@@ -188,3 +190,121 @@ class ScoreRequestSchema(StrictSchema):
     claims_from_winner = optional(Nested, ClaimsSchema)
     base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS),
                            metadata={"description": "对局分, a positive integer.", "default": 1})
+
+
+# --- POST /v1/waits ----------------------------------------------------------------------------
+
+class WaitsHandSchema(StrictSchema):
+    """The waiting hand's tiles: the hand before its winning tile."""
+
+    concealed = Tiles(required=True, metadata={
+        "description": "The concealed tiles before the winning tile (13 − 3 × melds)."})
+    melds = optional(List, Nested(MeldSchema), metadata={
+        "description": "Exposed melds and concealed kongs (more than 4: 422 wrong_tile_count)."})
+    flowers = optional(Tiles, metadata={"description": "Flowers set aside this hand."})
+
+
+class WaitsWinSchema(StrictSchema):
+    """What the values of the waits assume (no `by`: each wait is valued both ways)."""
+
+    from_ = seat(data_key="from", attribute="from", required=False, allow_none=True, metadata={
+        "description": "The discarder assumed for the discard values; default: the winner's 上家 "
+                       "(the seat before it in play order)."})
+    discarded_caishen = optional(Boolean, metadata={
+        "description": "The player discarded a caishen earlier this hand.", "default": False})
+
+
+class WaitsRequestSchema(ScoreRequestSchema):
+    """The body of `POST /v1/waits`: a `/v1/score` body whose hand is the hand before its
+    winning tile (no `hand.winning_tile`, no `win.by`)."""
+
+    hand = Nested(WaitsHandSchema, required=True)
+    win = optional(Nested, WaitsWinSchema, metadata={"description": "Omitted: the default discarder."})
+
+
+# --- POST /v1/score/batch ----------------------------------------------------------------------
+
+class BatchRequestSchema(StrictSchema):
+    """The body of `POST /v1/score/batch`: up to 200 `/v1/score` bodies, each checked on its own."""
+
+    requests = List(Dict(), required=True, metadata={
+        "maxItems": ningbo_score.MAX_BATCH,
+        "description": f"Each a `POST /v1/score` body (`ScoreRequest`), checked on its own: a bad one "
+                       f"gets its own problem in `results` and never fails the batch. More than "
+                       f"{ningbo_score.MAX_BATCH}: 413 `batch_too_large`."})
+
+
+# --- POST /v1/table/next, /v1/table/claims, /v1/table/escape -----------------------------------
+
+def _exactly_one_of(*names: str) -> dict:
+    """JSON Schema for "exactly one of these optional fields is given (not null)"."""
+    return {"oneOf": [{"required": [name], "properties": {name: {"not": {"type": "null"}}}} for name in names]}
+
+
+class HandResultSchema(StrictSchema):
+    """How the hand ended: `winner` (a position 0–3) or `draw: true` (流局), exactly one."""
+
+    OPENAPI_EXTRA = _exactly_one_of("winner", "draw")
+
+    winner = optional(Integer, validate=Range(min=0, max=3), metadata={"description": "The winner's position."})
+    draw = optional(Boolean, validate=OneOf((True,), error=Msg(
+        "Must be true (for a hand someone won, give result.winner instead).",
+        "只能是 true（有人胡牌时请改填 result.winner）。")), metadata={"description": "A draw (流局/荒庄): `true`."})
+
+    @validates_schema
+    def _exactly_one(self, data: dict, **kwargs) -> None:
+        given = [k for k in ("winner", "draw") if data.get(k) is not None]
+        if len(given) != 1:
+            raise ValidationError(Msg("Give exactly one of winner (a position 0-3) or draw: true.",
+                                      "winner（位置 0-3）与 draw: true 必须且只能给出一个。"))
+
+
+class NextHandRequestSchema(StrictSchema):
+    """The body of `POST /v1/table/next`: the hand just played and how it ended (RULES.md §8)."""
+
+    dealer = Integer(required=True, validate=Range(min=0, max=3), metadata={
+        "description": "The position (0–3, in play order) of the player who dealt the hand just played."})
+    round_wind = seat(required=True, metadata={"description": "The round wind (圈风) of that hand."})
+    dealers_this_round = Integer(required=True, validate=Range(min=1, max=4), metadata={
+        "description": "How many players have dealt in this round, the current dealer included "
+                       "(1 for the round's first dealer). A game starts at `E`, 1."})
+    result = Nested(HandResultSchema, required=True)
+
+
+CLAIM_TYPES: tuple[str, ...] = tuple(_LIBRARY_CLAIM_TYPES)
+
+
+class TableClaimSchema(StrictSchema):
+    """One seat's claim on the discard."""
+
+    seat = seat(required=True, metadata={"description": "The claiming seat."})
+    type = String(required=True, validate=OneOf(CLAIM_TYPES), metadata={
+        "description": "`win` (胡), `kong` (杠), `pung` (碰) or `chow` (吃)."})
+
+
+class TableClaimsRequestSchema(StrictSchema):
+    """The body of `POST /v1/table/claims`: a discard and the claims on it."""
+
+    discarder = seat(required=True, metadata={"description": "The seat that discarded."})
+    claims = List(Nested(TableClaimSchema), required=True, metadata={
+        "description": "One claim per seat at most; `[]` = nobody claims."})
+
+
+class EscapeRequestSchema(StrictSchema):
+    """The body of `POST /v1/table/escape`: `base_points` or a `level`, exactly one."""
+
+    OPENAPI_EXTRA = _exactly_one_of("base_points", "level")
+
+    base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS), metadata={
+        "description": "The game's base points (对局分), as in `/v1/score`."})
+    level = optional(Integer, validate=Range(min=0, max=MAX_LEVEL), metadata={
+        "description": "A level of `GET /v1/levels`: its base points are used."})
+
+    @validates_schema
+    def _exactly_one(self, data: dict, **kwargs) -> None:
+        given = [k for k in ("base_points", "level") if data.get(k) is not None]
+        if len(given) != 1:
+            raise ValidationError(Msg(f"Give exactly one of base_points (1 to {MAX_BASE_POINTS}) or level "
+                                      f"(0 to {MAX_LEVEL}).",
+                                      f"base_points（1 到 {MAX_BASE_POINTS}）与 level（0 到 {MAX_LEVEL}）"
+                                      f"必须且只能给出一个。"))

@@ -7,7 +7,7 @@ from marshmallow import RAISE, Schema, fields
 from ningbo_score.errors import CODES, public_code
 
 from .fields import OneOf, TileCode
-from .requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY
+from .requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
 PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")
@@ -188,3 +188,144 @@ class ProblemSchema(OutSchema):
     code = _str(*PROBLEM_CODES, metadata={"description": "A stable id of the error."})
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
         "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body)."})
+
+
+# --- POST /v1/waits ----------------------------------------------------------------------------
+
+class ScoreOrProblem(fields.Field):
+    """A `/v1/score` 200 body, or the problem object that refuses that win (it has a `code`)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._score = ScoreResponseSchema()
+        self._problem = ProblemSchema()
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is None:
+            return None
+        return (self._problem if "code" in value else self._score).dump(value)
+
+    def openapi_schema(self, converter, ret: dict) -> dict:
+        return {"oneOf": [converter.resolve_nested_schema(ScoreResponseSchema),
+                          converter.resolve_nested_schema(ProblemSchema)]}
+
+
+class WaitSchema(OutSchema):
+    """A tile the hand waits on (with `any_tile`: a group of tiles with the same outcome)."""
+
+    tile = req(TileCode(metadata={"description": "The tile (with `any_tile`: the first of `same_for`)."}))
+    unseen = req(fields.Integer(metadata={
+        "minimum": 1, "description": "Copies of it the player has not seen (not in the hand, the melds, "
+                                     "the flowers or the indicator)."}))
+    same_for = fields.List(TileCode(), metadata={
+        "description": "With `any_tile` only: every tile with this same outcome."})
+    unseen_total = fields.Integer(metadata={
+        "minimum": 1, "description": "With `any_tile` only: `unseen` summed over `same_for`."})
+    self_draw = req(ScoreOrProblem(metadata={
+        "description": "The `/v1/score` answer for a self-draw of it, or the problem that refuses it."}))
+    discard = req(ScoreOrProblem(metadata={
+        "description": "The answer for a win on `discard_from`'s discard, or the problem that refuses it "
+                       "(e.g. `caishen_needs_self_draw`, `discard_win_not_allowed`)."}))
+
+
+class WaitsResponseSchema(OutSchema):
+    """Every tile that completes the hand, with its value by self-draw and by discard."""
+
+    OPENAPI_EXTRA = {
+        "if": {"properties": {"any_tile": {"const": True}}},
+        "then": {"properties": {"waits": {"items": {"required": ["same_for", "unseen_total"]}}}},
+        "else": {"properties": {"waits": {"items": {
+            "not": {"anyOf": [{"required": ["same_for"]}, {"required": ["unseen_total"]}]}}}}},
+    }
+
+    any_tile = req(fields.Boolean(metadata={
+        "description": "Every tile kind with a copy left completes the hand (caishen): `waits` then lists "
+                       "one entry per outcome, its tiles in `same_for`."}))
+    tiles = _codes(metadata={"description": "Every tile that completes the hand; `[]`: no wait (not 听牌)."})
+    unseen_total = req(fields.Integer(metadata={"minimum": 0, "description": "Unseen copies of all of them."}))
+    discard_from = _str(*SEATS, metadata={"description": "The discarder the discard values assume."})
+    waits = req(fields.List(fields.Nested(WaitSchema)))
+
+
+# --- POST /v1/score/batch ----------------------------------------------------------------------
+
+class BatchResultSchema(OutSchema):
+    """One item's result: its `score` (status 200) or its `problem` (the status it would have had)."""
+
+    OPENAPI_EXTRA = {"oneOf": [
+        {"required": ["score"], "properties": {"status": {"const": 200}}},
+        {"required": ["problem"], "properties": {"status": {"minimum": 400}}},
+    ]}
+
+    index = req(fields.Integer(metadata={"minimum": 0, "description": "The item's place in `requests`."}))
+    status = req(fields.Integer(metadata={"description": "What `POST /v1/score` would answer."}))
+    score = fields.Nested(ScoreResponseSchema)
+    problem = fields.Nested(ProblemSchema)
+
+
+class BatchResponseSchema(OutSchema):
+    """One result per request, in order."""
+
+    ok = req(fields.Integer(metadata={"minimum": 0, "description": "Results with status 200."}))
+    failed = req(fields.Integer(metadata={"minimum": 0, "description": "Results with a problem."}))
+    results = req(fields.List(fields.Nested(BatchResultSchema)))
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+class SeatWindsSchema(OutSchema):
+    """Every position's seat wind (the dealer's is `E`)."""
+
+    p0 = _str(*SEATS, data_key="0", attribute="0")
+    p1 = _str(*SEATS, data_key="1", attribute="1")
+    p2 = _str(*SEATS, data_key="2", attribute="2")
+    p3 = _str(*SEATS, data_key="3", attribute="3")
+
+
+class NextHandResponseSchema(OutSchema):
+    """The table of the next hand: send `dealer`, `round_wind` and `dealers_this_round` back with
+    that hand's `result` to get the one after."""
+
+    dealer = req(fields.Integer(metadata={"minimum": 0, "maximum": 3, "description": "The next dealer's position."}))
+    round_wind = _str(*SEATS)
+    dealers_this_round = req(fields.Integer(metadata={"minimum": 1, "maximum": 4}))
+    seat_winds = req(fields.Nested(SeatWindsSchema))
+    dealer_changed = req(fields.Boolean())
+    round_changed = req(fields.Boolean(metadata={"description": "The round wind advanced."}))
+
+
+class ClaimsResponseSchema(OutSchema):
+    """The claim that takes the discard (RULES.md §8)."""
+
+    taker = req(fields.Nested(TableClaimSchema, allow_none=True, metadata={"description": "`null`: nobody claims."}))
+    rule = _str("none", "win", "intercept", "pung_kong", "chow", metadata={
+        "description": "`intercept`: several wins, the first in play order after the discarder takes it (截胡)."})
+    reason = _str(metadata={"description": "Why, in the language of `Accept-Language`."})
+    overridden = req(fields.List(fields.Nested(TableClaimSchema), metadata={
+        "description": "The other claims, in play order after the discarder."}))
+
+
+class LevelSchema(OutSchema):
+    """A level (级别)."""
+
+    level = req(fields.Integer(metadata={"minimum": 0}))
+    name = _str(metadata={"description": "Chinese name."})
+    name_en = _str(metadata={"description": "English gloss."})
+    threshold = req(fields.Integer(metadata={"minimum": 0, "description": "积分 (points) a player needs."}))
+    base_points = req(fields.Integer(metadata={"minimum": 1, "description": "对局分 of a game at this level."}))
+
+
+class LevelsSchema(OutSchema):
+    """The level table of the 456 rules."""
+
+    source = _str(metadata={"description": "The source document."})
+    levels = req(fields.List(fields.Nested(LevelSchema)))
+
+
+class EscapeResponseSchema(OutSchema):
+    """The penalty for leaving a game: 24 × base points."""
+
+    penalty = req(fields.Integer(metadata={"minimum": 24, "description": "`multiplier` × `base_points`."}))
+    multiplier = req(fields.Integer(metadata={"description": "24."}))
+    base_points = req(fields.Integer(metadata={"minimum": 1}))
+    level = req(fields.Integer(allow_none=True, metadata={"description": "The level given, or `null`."}))

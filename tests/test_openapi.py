@@ -185,3 +185,87 @@ def test_rule_options_are_the_library_s(openapi_document):
             enum = [v for v in documented[name]["enum"] if v is not None]
             assert enum == list(allowed), name
     assert documented["preset"]["enum"][:-1] == [p["id"] for p in ningbo_score.presets()]
+
+
+# --- the live-table operations (issue 4): the spec accepts what their schemas accept ----------------
+
+_WAITS = {"seat_wind": "S", "round_wind": "E", "hand": {"concealed": "23456m 789p 234s 55s"}}
+_NEXT = {"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 2}}
+_CLAIMS = {"discarder": "E", "claims": [{"seat": "S", "type": "chow"}]}
+
+LIVE_PROBES = [
+    # (component, marshmallow schema, body)
+    ("WaitsRequest", schemas.waits_request, _WAITS),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": {"from": "W", "discarded_caishen": True}}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": None}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": {}}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": {"by": "self_draw"}}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": {"from": "X"}}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "hand": {"concealed": "123m", "winning_tile": "1m"}}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "hand": {"concealed": "123m", "melds": []}}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "hand": {}}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "caishen": {"indicator": "5p"}, "rules": "ningbo-7baida"}),
+    ("WaitsRequest", schemas.waits_request, {**_WAITS, "base_points": 0}),
+    ("BatchRequest", schemas.batch_request, {"requests": []}),
+    ("BatchRequest", schemas.batch_request, {"requests": [{}, {"anything": [1, 2]}]}),
+    ("BatchRequest", schemas.batch_request, {"requests": [{}, 1]}),
+    ("BatchRequest", schemas.batch_request, {"requests": [None]}),
+    ("BatchRequest", schemas.batch_request, {"requests": {}}),
+    ("BatchRequest", schemas.batch_request, {"requests": None}),
+    ("BatchRequest", schemas.batch_request, {}),
+    ("BatchRequest", schemas.batch_request, {"requests": [], "more": 1}),
+    ("NextHandRequest", schemas.next_hand_request, _NEXT),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": True}}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": True, "winner": None}}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": False}}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": True, "winner": 1}}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {}}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": None}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"winner": 4}}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "dealer": -1}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "dealer": None}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "dealers_this_round": 4}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "dealers_this_round": 0}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "round_wind": "东"}),
+    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "seat": "E"}),
+    ("TableClaimsRequest", schemas.claims_request, _CLAIMS),
+    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": []}),
+    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": None}),
+    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": [None]}),
+    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": [{"seat": "S"}]}),
+    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": [{"seat": "S", "type": "ron"}]}),
+    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": [{"seat": "S", "type": "pung", "x": 1}]}),
+    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "discarder": None}),
+    ("EscapeRequest", schemas.escape_request, {"base_points": 2}),
+    ("EscapeRequest", schemas.escape_request, {"level": 16}),
+    ("EscapeRequest", schemas.escape_request, {"level": 16, "base_points": None}),
+    ("EscapeRequest", schemas.escape_request, {"level": 17}),
+    ("EscapeRequest", schemas.escape_request, {"base_points": 1_000_001}),
+    ("EscapeRequest", schemas.escape_request, {"base_points": 2, "level": 3}),
+    ("EscapeRequest", schemas.escape_request, {"base_points": None, "level": None}),
+    ("EscapeRequest", schemas.escape_request, {}),
+    ("EscapeRequest", schemas.escape_request, {"base_points": True}),
+]
+
+
+@pytest.mark.parametrize("component,schema,body", LIVE_PROBES,
+                         ids=[f"{c}:{b!r}"[:70] for c, _, b in LIVE_PROBES])
+def test_live_spec_and_schemas_agree(contract, component, schema, body):
+    try:
+        schema.load(copy.deepcopy(body))
+        accepted = True
+    except ValidationError:
+        accepted = False
+    assert (not contract.schema_errors(f"/components/schemas/{component}", body)) == accepted
+
+
+def test_batch_over_200_is_refused_by_the_spec_and_by_the_library(contract):
+    """The one place the spec refuses what the batch schema loads: more than `maxItems` (200)
+    requests, which the library answers with 413 `batch_too_large` (tests/test_api_live.py)."""
+    body = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
+    assert contract.schema_errors("/components/schemas/BatchRequest", body)
+    assert not contract.schema_errors("/components/schemas/BatchRequest", {"requests": [{}] * ningbo_score.MAX_BATCH})
+    assert schemas.batch_request.load(body)
+    with pytest.raises(ningbo_score.ScoreError) as err:
+        ningbo_score.score_batch(body)
+    assert (err.value.code, err.value.status) == ("batch_too_large", 413)

@@ -108,3 +108,123 @@ SCORE_ERROR_EXAMPLES = {
     "wrong_tile_count": ("13 tiles without melds (422)", WRONG_TILE_COUNT),
     "not_a_winning_hand": ("No 4 sets and a pair (422)", NOT_A_WINNING_HAND),
 }
+
+
+# --- POST /v1/waits (expected answers worked out in tests/test_api_live.py) --------------------
+
+# S, round E, no caishen: 23456m 789p 234s 55s waits on 1m, 4m and 7m (三面听).
+WAITS_THREE_SIDED = {
+    "rules": "ningbo",
+    "seat_wind": "S",
+    "round_wind": "E",
+    "hand": {"concealed": "23456m 789p 234s 55s", "flowers": "2f"},
+}
+
+# E (the dealer), round E: 13m 567m 789m EEE SS waits on 2m only (夹).
+WAITS_CLOSED = {
+    "seat_wind": "E",
+    "round_wind": "E",
+    "hand": {"concealed": "13m 567m 789m EEE SS"},
+}
+
+# A hand that waits on nothing (not 听牌): 200 with no waits.
+WAITS_NOTHING = {
+    "seat_wind": "S",
+    "round_wind": "E",
+    "hand": {"concealed": "147m 147p 147s ESWN"},
+}
+
+# Four melds and a lone caishen (indicator 5p): any tile completes it, but only by self-draw.
+WAITS_ANY_TILE = {
+    "seat_wind": "S",
+    "round_wind": "E",
+    "caishen": {"indicator": "5p"},
+    "hand": {
+        "concealed": "5p",
+        "melds": [
+            {"type": "chow", "tiles": "123m", "from": "E"},
+            {"type": "pung", "tiles": "999m", "from": "W"},
+            {"type": "chow", "tiles": "456m", "from": "E"},
+            {"type": "pung", "tiles": "777m", "from": "N"},
+        ],
+    },
+}
+
+# 400: a waits hand has no winning tile yet.
+WAITS_WITH_WINNING_TILE = {
+    "seat_wind": "E",
+    "round_wind": "E",
+    "hand": {"concealed": "13m 567m 789m EEE SS", "winning_tile": "2m"},
+}
+
+# 422: 14 tiles where the hand before its winning tile holds 13.
+WAITS_FOURTEEN = {
+    "seat_wind": "E",
+    "round_wind": "E",
+    "hand": {"concealed": "123m 567m 789m EEE SS"},
+}
+
+WAITS_EXAMPLES = {
+    "closed": ("One wait: 2m in the middle of 1-3m", WAITS_CLOSED),
+    "any_tile": ("A lone caishen: any tile, by self-draw only", WAITS_ANY_TILE),
+    "nothing": ("A hand that waits on nothing", WAITS_NOTHING),
+}
+WAITS_ERROR_EXAMPLES = {
+    "invalid_request": ("A winning tile in a waits request (400)", WAITS_WITH_WINNING_TILE),
+    "wrong_tile_count": ("14 tiles where 13 are due (422)", WAITS_FOURTEEN),
+}
+
+# --- POST /v1/score/batch ---------------------------------------------------------------------
+
+BATCH = {"requests": [API_MD, WRONG_TILE_COUNT, {**INELIGIBLE, "seat_wind": "X"}]}
+BATCH_EXAMPLES = {
+    "mixed": ("API.md's example, 13 tiles (422) and an unknown seat (400)", BATCH),
+}
+BATCH_ERROR_EXAMPLES = {
+    "invalid_request": ("`requests` is not an array (400)", {"requests": API_MD}),
+}
+
+# --- POST /v1/table/next ----------------------------------------------------------------------
+
+NEXT_OTHER_WINS = {"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 2}}
+NEXT_ROUND_CHANGE = {"dealer": 3, "round_wind": "E", "dealers_this_round": 4, "result": {"winner": 1}}
+NEXT_DEALER_WINS = {"dealer": 1, "round_wind": "S", "dealers_this_round": 2, "result": {"winner": 1}}
+NEXT_DRAW = {"dealer": 2, "round_wind": "W", "dealers_this_round": 3, "result": {"draw": True}}
+NEXT_EXAMPLES = {
+    "other_wins": ("Another player wins: the deal passes to the dealer's next", NEXT_OTHER_WINS),
+    "round_change": ("The round's fourth dealer loses the deal: the South round begins", NEXT_ROUND_CHANGE),
+    "dealer_wins": ("The dealer wins: the dealer deals again (连庄)", NEXT_DEALER_WINS),
+    "draw": ("A draw: the dealer deals again", NEXT_DRAW),
+}
+NEXT_ERROR_EXAMPLES = {
+    "invalid_request": ("A winner and a draw (400)",
+                        {"dealer": 0, "round_wind": "E", "dealers_this_round": 5,
+                         "result": {"winner": 1, "draw": True}}),
+}
+
+# --- POST /v1/table/claims --------------------------------------------------------------------
+
+CLAIMS_INTERCEPT = {"discarder": "S", "claims": [{"seat": "E", "type": "win"}, {"seat": "N", "type": "win"},
+                                                 {"seat": "W", "type": "pung"}]}
+CLAIMS_PUNG_OVER_CHOW = {"discarder": "E", "claims": [{"seat": "S", "type": "chow"}, {"seat": "N", "type": "pung"}]}
+CLAIMS_NONE = {"discarder": "W", "claims": []}
+CLAIMS_EXAMPLES = {
+    "intercept": ("Two wins and a pung: the first winner after the discarder takes it (截胡)", CLAIMS_INTERCEPT),
+    "pung_over_chow": ("A pung beats a chow", CLAIMS_PUNG_OVER_CHOW),
+    "none": ("Nobody claims", CLAIMS_NONE),
+}
+CLAIMS_ERROR_EXAMPLES = {
+    "invalid_request": ("An unknown claim type (400)", {"discarder": "E", "claims": [{"seat": "S", "type": "ron"}]}),
+    "invalid_request_422": ("A chow from a seat other than the discarder's next (422)",
+                            {"discarder": "E", "claims": [{"seat": "W", "type": "chow"}]}),
+}
+
+# --- POST /v1/table/escape --------------------------------------------------------------------
+
+ESCAPE_EXAMPLES = {
+    "base_points": ("From the base points", {"base_points": 2}),
+    "level": ("From a level of GET /v1/levels (科长: base points 20)", {"level": 3}),
+}
+ESCAPE_ERROR_EXAMPLES = {
+    "invalid_request": ("Both base_points and level (400)", {"base_points": 2, "level": 3}),
+}

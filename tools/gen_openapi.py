@@ -23,6 +23,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from apispec.ext.marshmallow.common import resolve_schema_instance
 from marshmallow import INCLUDE
 
+import ningbo_score
 import schemas
 from schemas.fields import TILE_COMPONENTS
 from tools import examples
@@ -33,7 +34,8 @@ DESCRIPTION = """\
 Scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who pays whom,
 under the presets of the rule book (`RULES.md`) or your own options.
 
-* JSON in, JSON out, UTF-8; bodies up to 64 KiB, `Content-Type: application/json`.
+* JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch`),
+  `Content-Type: application/json`.
 * Tiles are codes (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, `1f`…`8f`), Chinese names
   (`一万`, `東風`, `红中`, `春`…), or one compact string such as `"123m 456p EE C"`.
 * Every error is `application/problem+json` (RFC 9457) with a stable `code` and, for field
@@ -122,12 +124,163 @@ def _answers(client) -> dict[str, typing.Any]:
     out["invalid_request_zh"] = ("The same, in Chinese (Accept-Language: zh)",
                                  examples.INVALID_REQUEST) + post(examples.INVALID_REQUEST,
                                                                   headers={"Accept-Language": "zh"})
-    for kind in ("rules", "rules_one", "rules_missing", "health"):
+    for kind in ("rules", "rules_one", "rules_missing", "health", "levels"):
         path = {"rules": "/v1/rules", "rules_one": "/v1/rules/ningbo", "rules_missing": "/v1/rules/ningbo-xx",
-                "health": "/healthz"}[kind]
+                "health": "/healthz", "levels": "/v1/levels"}[kind]
         response = client.get(path)
         out[kind] = (path, None, response.status_code, response.get_json(force=True))
     return out
+
+
+#: The POST operations of the live table (issue 4): path -> (request examples, error examples).
+LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
+    "/v1/waits": (examples.WAITS_EXAMPLES, examples.WAITS_ERROR_EXAMPLES),
+    "/v1/score/batch": (examples.BATCH_EXAMPLES, examples.BATCH_ERROR_EXAMPLES),
+    "/v1/table/next": (examples.NEXT_EXAMPLES, examples.NEXT_ERROR_EXAMPLES),
+    "/v1/table/claims": (examples.CLAIMS_EXAMPLES, examples.CLAIMS_ERROR_EXAMPLES),
+    "/v1/table/escape": (examples.ESCAPE_EXAMPLES, examples.ESCAPE_ERROR_EXAMPLES),
+}
+
+
+def _live_answers(client, path: str) -> dict[str, tuple]:
+    """``name -> (summary, request body or None, status, answer)`` for one POST operation:
+    its examples, and a body that is not JSON, one of another type and one over the limit."""
+    def post(**kwargs) -> tuple[int, typing.Any]:
+        response = client.post(path, **kwargs)
+        return response.status_code, response.get_json(force=True)
+
+    from app import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES
+
+    good, bad = LIVE_EXAMPLES[path]
+    out: dict[str, tuple] = {}
+    for name, (summary, body) in {**good, **bad}.items():
+        out[name] = (summary, body) + post(json=body)
+    out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
+    out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
+        data=b"a=1", content_type="application/x-www-form-urlencoded")
+    limit = MAX_BATCH_BODY_BYTES if path == "/v1/score/batch" else MAX_BODY_BYTES
+    out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
+        data=b" " * (limit + 1), content_type="application/json")
+    if path == "/v1/score/batch":
+        too_many = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
+        out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests", None) + post(json=too_many)
+    if path == "/v1/table/claims":
+        body = examples.CLAIMS_INTERCEPT
+        out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
+            json=body, headers={"Accept-Language": "zh"})
+    return out
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
+
+
+def _live_operation(answers: dict[str, tuple], *, operation_id: str, summary: str, description: str, tag: str,
+                    request: str, response: str, ok: str, errors: dict[int, str]) -> dict:
+    """A documented POST operation whose examples are the app's answers."""
+    def by_status(status: int) -> dict[str, dict]:
+        return {name: _example(summary_, body) for name, (summary_, _, code, body) in answers.items()
+                if code == status}
+
+    unexpected = {code for _, _, code, _ in answers.values()} - {200, *errors}
+    assert not unexpected, f"{operation_id}: undocumented statuses {unexpected}"
+    responses = {"200": _json(response, ok, by_status(200))}
+    for status, text in sorted(errors.items()):
+        responses[str(status)] = _problem(text, by_status(status))
+    responses["500"] = INTERNAL
+    request_examples = {name: _example(summary_, body) for name, (summary_, body, _, _) in answers.items()
+                        if body is not None and not name.endswith("_zh")}
+    return {"post": {
+        "operationId": operation_id,
+        "summary": summary,
+        "description": description,
+        "tags": [tag],
+        "parameters": [LANG],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{request}"}, "examples": request_examples}}},
+        "responses": responses,
+    }}
+
+
+NOT_JSON = "Not JSON (`malformed_json`), or wrong types, unknown fields or missing fields (`invalid_request`)."
+TOO_LARGE = "The body is over 64 KiB (`payload_too_large`)."
+NOT_JSON_TYPE = "The body is not `application/json` (`unsupported_media_type`)."
+
+
+def live_paths(client) -> dict[str, dict]:
+    """The operations of the live table (issue 4): waits, batch scoring and the table helpers."""
+    answers = {path: _live_answers(client, path) for path in LIVE_EXAMPLES}
+    levels = client.get("/v1/levels")
+    common = {400: NOT_JSON, 413: TOO_LARGE, 415: NOT_JSON_TYPE}
+    return {
+        "/v1/waits": _live_operation(
+            answers["/v1/waits"], operation_id="waits", tag="scoring",
+            summary="What a hand waits on (听牌), and what each wait is worth",
+            description="The `/v1/score` request with the hand *before* its winning tile (13 − 3 × melds "
+                        "concealed tiles; no `hand.winning_tile`, no `win.by`). Every tile that completes "
+                        "the hand and has a copy left, with the `/v1/score` answer for a self-draw of it "
+                        "and for a win on a discard from `win.from` (default: the player's 上家), or the "
+                        "problem that refuses that win. A hand that waits on nothing is a 200 with "
+                        "`waits: []`. When every tile completes it (caishen), `any_tile` is true and tiles "
+                        "with the same outcome share one entry (`same_for`).",
+            request="WaitsRequest", response="WaitsResponse", ok="The waits.",
+            errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
+                                   "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
+                                   "`invalid_request`)."}),
+        "/v1/score/batch": _live_operation(
+            answers["/v1/score/batch"], operation_id="scoreBatch", tag="scoring",
+            summary="Score up to 200 hands in one call",
+            description="`{\"requests\": [score request, …]}`: one result per request, in order, each the "
+                        "`/v1/score` answer (`score`) or its problem (`problem`, with the status "
+                        "`/v1/score` would have answered). A bad hand never fails the batch; each item "
+                        "must be a JSON object and is checked on its own. Bodies up to 1 MiB.",
+            request="BatchRequest", response="BatchResponse", ok="One result per request.",
+            errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` "
+                         "(`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`) or holds more than 200 requests "
+                         "(`batch_too_large`).",
+                    415: NOT_JSON_TYPE}),
+        "/v1/table/next": _live_operation(
+            answers["/v1/table/next"], operation_id="nextHand", tag="table",
+            summary="Who deals the next hand, every seat wind and the round wind",
+            description="RULES.md §8. Players are positions 0–3 in play order. The dealer keeps the deal "
+                        "when it wins or the hand is drawn (连庄); when another player wins, the dealer's "
+                        "next position deals, and after the round's fourth dealer the deal returns to the "
+                        "round's first dealer and the round wind advances (E → S → W → N → E). Send the "
+                        "answer's `dealer`, `round_wind` and `dealers_this_round` back with the next "
+                        "hand's `result`.",
+            request="NextHandRequest", response="NextHandResponse", ok="The next hand's table.",
+            errors=common),
+        "/v1/table/claims": _live_operation(
+            answers["/v1/table/claims"], operation_id="claims", tag="table",
+            summary="Which claim takes a discard",
+            description="RULES.md §8: a win beats a pung or kong, which beats a chow; of several wins the "
+                        "first in play order after the discarder takes it (截胡; one discard, one winner). "
+                        "A chow is only for the discarder's next seat. `reason` follows "
+                        "`Accept-Language`.",
+            request="TableClaimsRequest", response="ClaimsResponse", ok="The claim that takes it.",
+            errors={**common, 422: "Claims that can't happen at a table (`invalid_request`): the discarder "
+                                   "claiming its own discard, a seat claiming twice, a chow from a seat other "
+                                   "than the discarder's next, two seats both punging or konging."}),
+        "/v1/levels": {"get": {
+            "operationId": "levels",
+            "summary": "The level table (级别) of the 456 rules",
+            "description": "Each level's name, the points (积分) it needs and its base points (对局分).",
+            "tags": ["table"],
+            "parameters": [LANG],
+            "responses": {
+                "200": _json("Levels", "The levels.", {"levels": _example(
+                    "The 17 levels of 000_f7ede3f2cb0d3606.txt", levels.get_json())}),
+                "500": INTERNAL,
+            },
+        }},
+        "/v1/table/escape": _live_operation(
+            answers["/v1/table/escape"], operation_id="escape", tag="table",
+            summary="The penalty for leaving a game (逃跑)",
+            description="24 × the base points, given directly or as a level of `GET /v1/levels` "
+                        "(RULES.md §8); the others gain nothing from it.",
+            request="EscapeRequest", response="EscapeResponse", ok="The penalty.", errors=common),
+    }
 
 
 def _example(summary: str, value: typing.Any) -> dict:
@@ -226,6 +379,17 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
                 "500": INTERNAL,
             },
         }},
+        "/": {"get": {
+            "operationId": "calculator",
+            "summary": "The hand calculator page (its scripts and styles are under `/static/`)",
+            "description": "Tap tiles, see the 台, the payments and the waits; it calls this API like any "
+                           "client.",
+            "tags": ["service"],
+            "responses": {
+                "200": {"description": "HTML.", "content": {"text/html": {"schema": {"type": "string"}}}},
+                "500": INTERNAL,
+            },
+        }},
     }
 
 
@@ -241,9 +405,11 @@ def build() -> dict:
         plugins=[plugin],
         info={"description": DESCRIPTION},
         tags=[
-            {"name": "scoring", "description": "Score a hand."},
+            {"name": "scoring", "description": "Score a hand, many hands, or what a hand waits on."},
             {"name": "rules", "description": "The rule presets."},
-            {"name": "service", "description": "Health, this document and the docs page."},
+            {"name": "table", "description": "A live table: the next dealer, claims on a discard, levels, "
+                                             "the escape penalty."},
+            {"name": "service", "description": "Health, this document, the docs page and the calculator page."},
         ],
     )
     plugin.converter.add_attribute_function(custom_field)
@@ -257,6 +423,17 @@ def build() -> dict:
         ("PresetList", schemas.PresetListSchema),
         ("Health", schemas.HealthSchema),
         ("Problem", schemas.ProblemSchema),
+        ("WaitsRequest", schemas.WaitsRequestSchema),
+        ("WaitsResponse", schemas.WaitsResponseSchema),
+        ("BatchRequest", schemas.BatchRequestSchema),
+        ("BatchResponse", schemas.BatchResponseSchema),
+        ("NextHandRequest", schemas.NextHandRequestSchema),
+        ("NextHandResponse", schemas.NextHandResponseSchema),
+        ("TableClaimsRequest", schemas.TableClaimsRequestSchema),
+        ("ClaimsResponse", schemas.ClaimsResponseSchema),
+        ("Levels", schemas.LevelsSchema),
+        ("EscapeRequest", schemas.EscapeRequestSchema),
+        ("EscapeResponse", schemas.EscapeResponseSchema),
     ):
         spec.components.schema(name, schema=schema)
     spec.components.parameter("AcceptLanguage", "header", {
@@ -268,10 +445,12 @@ def build() -> dict:
     })
     logging.disable(logging.CRITICAL)  # the error examples would log their problems
     try:
-        answers = _answers(create_app().test_client())
+        client = create_app().test_client()
+        answers = _answers(client)
+        live = live_paths(client)
     finally:
         logging.disable(logging.NOTSET)
-    for path, operations in paths(answers).items():
+    for path, operations in {**paths(answers), **live}.items():
         spec.path(path=path, operations=operations)
     return spec.to_dict()
 
