@@ -33,6 +33,5 @@ def score_batch(requests, lang: str = "en") -> dict:
             results.append({"index": i, "status": 200, "score": score(item)})
         except ScoreError as e:
             results.append({"index": i, "status": e.status, "problem": e.to_problem(lang)})
-    return {"results": results,
-            "ok": sum(1 for r in results if r["status"] == 200),
-            "failed": sum(1 for r in results if r["status"] != 200)}
+    ok = sum(1 for r in results if r["status"] == 200)
+    return {"ok": ok, "failed": len(results) - ok, "results": results}

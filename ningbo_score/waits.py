@@ -71,9 +71,9 @@ def waits(request: dict, lang: str = "en") -> dict:
                 groups[sig] = {**w, "same_for": [w["tile"]], "unseen_total": w["unseen"]}
         out_waits = list(groups.values())
     return {
-        "waits": out_waits,
         "any_tile": any_tile,
         "tiles": [w["tile"] for w in found],
         "unseen_total": sum(w["unseen"] for w in found),
         "discard_from": SEATS[discarder],
+        "waits": out_waits,
     }
