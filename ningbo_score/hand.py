@@ -271,11 +271,11 @@ def _check(h: Hand, waiting: bool = False) -> None:
         def bad(en, zh, sub="tiles"):
             _p(problems, f"{path}.{sub}" if sub else path, en, zh, "invalid_meld")
 
-        if any(t in h.caishen_kinds for t in m.tiles):
+        if not h.caishen_kinds.isdisjoint(m.tiles):
             _p(problems, f"{path}.tiles", "a caishen can't be chowed, punged or konged",
                "财神不能吃、碰、杠", "caishen_in_meld")
         size = 3 if m.type in ("chow", "pung") else 4
-        if any(is_flower(t) for t in m.tiles):
+        if m.tiles and max(m.tiles) >= FLOWER0:
             bad("a flower can't be part of a meld", "花牌不能组成副露")
         elif len(m.tiles) != size:
             bad(f"a {m.type} has {size} tiles, not {len(m.tiles)}", f"{m.type} 应有 {size} 张牌，而不是 {len(m.tiles)} 张")
@@ -330,16 +330,16 @@ def _check(h: Hand, waiting: bool = False) -> None:
     # copies: concealed, melds, flowers and the indicator
     meld_tiles = [t for m in h.melds for t in m.tiles]
     counts = Counter(h.concealed + meld_tiles + h.flowers + ([h.indicator] if h.indicator is not None else []))
-    for k, n in sorted(counts.items()):
-        limit = 1 if k >= FLOWER0 else 4
-        if n > limit:
-            where = next(path for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", meld_tiles),
-                                                  ("hand.flowers", h.flowers), ("caishen.indicator", [h.indicator]))
-                         if k in tiles)
-            extra = " (the indicator counts as one)" if h.indicator == k else ""
-            extra_zh = "（翻出的财神指示牌算一张）" if h.indicator == k else ""
-            _p(problems, where, f"{n} copies of {CODES[k]}; at most {limit} exist{extra}",
-               f"{CODES[k]} 有 {n} 张；最多只有 {limit} 张{extra_zh}", "too_many_copies")
+    over = [k for k, n in counts.items() if n > (1 if k >= FLOWER0 else 4)]
+    for k in sorted(over):
+        n, limit = counts[k], (1 if k >= FLOWER0 else 4)
+        where = next(path for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", meld_tiles),
+                                              ("hand.flowers", h.flowers), ("caishen.indicator", [h.indicator]))
+                     if k in tiles)
+        extra = " (the indicator counts as one)" if h.indicator == k else ""
+        extra_zh = "（翻出的财神指示牌算一张）" if h.indicator == k else ""
+        _p(problems, where, f"{n} copies of {CODES[k]}; at most {limit} exist{extra}",
+           f"{CODES[k]} 有 {n} 张；最多只有 {limit} 张{extra_zh}", "too_many_copies")
 
     # claims
     if h.seat in h.claims:
