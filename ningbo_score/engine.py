@@ -1,11 +1,13 @@
 """`score(request) -> response`: read the hand, find its best reading, list the 台, settle."""
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_WIND, ROUND_PUNG, SEAT_PUNG, decompose,
-                        group_key, groups_of, key_suits, key_wait, plain)
+                        _cached_group_key, groups_of, key_suits, key_wait, plain)
 from .errors import Problem, ScoreError
 from .hand import Hand, parse
-from .items import CONTEXT_ITEMS, SHAPE_ITEMS
+from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
 from .payments import hand_points, settle
 from .tiles import CODES, DRAGONS, SEATS
 
@@ -115,7 +117,7 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     # the melds are the same in every reading: fold them into one key
     meld_key, meld_dragons = 0, []
     for g in _meld_groups(h):
-        meld_key |= group_key(g, seat_t, round_t)[0]
+        meld_key |= _cached_group_key(g, seat_t, round_t)[0]
         if g[0] == "pung" and g[1][0] in DRAGONS:
             meld_dragons.append(g[1][0])
 
@@ -222,14 +224,16 @@ def _decomposition_out(h: Hand, groups: list[tuple], wait: str) -> dict:
     if w_caishen:
         spare.remove(h.winning)
     caishen, pair, sets, winning_face = [], None, [], None
-    concealed = sorted(groups, key=lambda g: (g[0] == "pair", g[1]))
+    concealed = sorted((g for g in groups if g[0] != "pair"), key=itemgetter(1))
+    concealed += [g for g in groups if g[0] == "pair"]
     for gtype, faces, cslots, wslot in concealed:
-        for i, (f, c) in enumerate(zip(faces, cslots)):
-            if i == wslot:
-                winning_face = f
-            if c:
-                tile = h.winning if (i == wslot and w_caishen) else spare.pop(0)
-                caishen.append({"tile": CODES[tile], "face": CODES[f]})
+        if wslot >= 0:
+            winning_face = faces[wslot]
+        if True in cslots:
+            for i, c in enumerate(cslots):
+                if c:
+                    tile = h.winning if (i == wslot and w_caishen) else spare.pop(0)
+                    caishen.append({"tile": CODES[tile], "face": CODES[faces[i]]})
         codes = [CODES[f] for f in faces]
         if gtype == "pair":
             pair = codes
@@ -248,7 +252,5 @@ def score(request: dict) -> dict:
     """
     return score_hand(parse(request))
 
-
-from .items import ITEMS  # noqa: E402  (order of the item table, for the response)
 
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}

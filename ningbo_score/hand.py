@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
 from .rules import Rules, resolve_rules
-from .tiles import (CODES, FLOWER0, N_KINDS, SEAT_INDEX, SEATS, is_flower, is_suited, rank, tile_index,
+from .tiles import (CODES, FLOWER0, SEAT_INDEX, SEATS, is_flower, is_suited, rank, tile_index,
                     tile_indices, wind_tile)
 
 TOP_FIELDS = {"rules", "seat_wind", "round_wind", "caishen", "hand", "win", "claims_from_winner", "base_points"}

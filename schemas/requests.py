@@ -15,7 +15,6 @@ from .fields import (
     Boolean,
     Dict,
     Integer,
-    Length,
     List,
     Msg,
     Nested,
