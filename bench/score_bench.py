@@ -229,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2024, help="seed of the hand generator")
     ap.add_argument("--warmup", type=int, default=100, help="warm-up hands per class (default 100)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                    help="figures the targets are checked on: wall clock (default) or thread CPU time")
+                    help="best-of-rounds figures the targets are checked on (besides the first run): "
+                         "wall clock (default) or thread CPU time")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     ap.add_argument("--rounds", type=int, default=5,
                     help="time every hand this many times, interleaving ningbo and riichi, and keep "
@@ -248,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     gc.callbacks.append(GC)
     gc_per_class: dict[int, dict] = {}
     load = os.getloadavg()
-    results: dict[str, dict[str, dict]] = {"wall": {}, "cpu": {}}
+    results: dict[str, dict[str, dict]] = {"wall": {}, "cpu": {}, "first": {}}
     refusals: list[tuple[dict, ScoreError]] = []
     per_class: dict[int, dict[str, list[float]]] = {}
     for k in CLASSES:
@@ -256,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         GC.largest_ns = 0
         gc_us: list[float] = []
         wall, cpu, refused = time_score(hands[k], gc_us)
+        first_wall = wall
+        results["first"][f"ningbo, {k} caishen"] = stats(first_wall)
         for _ in range(args.rounds - 1):    # best of `rounds` per hand: interference filtered out
             w2, c2, _ = time_score(hands[k])
             wall = [min(a, b) for a, b in zip(wall, w2)]
@@ -273,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         results["cpu"][f"ningbo, {k} caishen"] = stats(cpu)
         gc.collect()
     r_wall, r_cpu, r_errors, r_ok = time_riichi(hands[0])
+    if r_wall:
+        results["first"][RIICHI] = stats(r_wall)
     for _ in range(args.rounds - 1):
         w2, c2, _, _ = time_riichi(hands[0])
         r_wall = [min(a, b) for a, b in zip(r_wall, w2)]
@@ -297,9 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# ningbo_score.score latency — {args.n} hands per class, seed {args.seed}, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
           f"{load[0]:.2f} at start\n")
-    titles = {"wall": "wall clock (time.perf_counter_ns)",
+    titles = {"first": "wall clock, the first run of each hand (no repeats: what one request sees)",
+              "wall": f"wall clock, each hand's best of {args.rounds} runs (time.perf_counter_ns)",
               "cpu": "CPU time of the thread (time.thread_time_ns; not inflated by other processes)"}
-    for clock_name in ("wall", "cpu"):
+    for clock_name in ("first", "wall", "cpu"):
         print(f"## {titles[clock_name]}\n")
         print("| hands | n | median µs | p99 µs | worst µs |")
         print("|---|---:|---:|---:|---:|")
@@ -322,23 +328,28 @@ def main(argv: list[str] | None = None) -> int:
     for k, b in peaks.items():
         print(f"| largest tracemalloc peak of one call, {k} caishen | {b / 1024:.1f} KiB |")
 
-    res = results[args.clock]
-    r_med = res[RIICHI]["median"]
-    m0 = res["ningbo, 0 caishen"]["median"]
-    m3 = res["ningbo, 3 caishen"]["median"]
-    w7 = res["ningbo, 7 caishen"]["worst"]
-    checks = [
-        (f"median 0 caishen {m0:.1f} µs ≤ 0.6 × riichi median {r_med:.1f} µs = {TARGET_RATIO * r_med:.1f} µs",
-         m0 <= TARGET_RATIO * r_med),
-        (f"median 3 caishen {m3:.1f} µs ≤ {TARGET_MEDIAN_3:.0f} µs", m3 <= TARGET_MEDIAN_3),
-        (f"worst 7 caishen {w7:.1f} µs ≤ {TARGET_WORST_7:.0f} µs", w7 <= TARGET_WORST_7),
-        (f"every generated valid hand scored ({len(refusals)} refused)", not refusals),
-    ]
-    print(f"\n## targets ({args.clock} clock)\n")
-    print("| target | result |")
-    print("|---|---|")
-    for text, ok in checks:
-        print(f"| {text} | {'PASS' if ok else 'FAIL'} |")
+    def targets(res: dict) -> list[tuple[str, bool]]:
+        r_med = res[RIICHI]["median"]
+        m0 = res["ningbo, 0 caishen"]["median"]
+        m3 = res["ningbo, 3 caishen"]["median"]
+        w7 = res["ningbo, 7 caishen"]["worst"]
+        return [
+            (f"median 0 caishen {m0:.1f} µs ≤ 0.6 × riichi median {r_med:.1f} µs = "
+             f"{TARGET_RATIO * r_med:.1f} µs", m0 <= TARGET_RATIO * r_med),
+            (f"median 3 caishen {m3:.1f} µs ≤ {TARGET_MEDIAN_3:.0f} µs", m3 <= TARGET_MEDIAN_3),
+            (f"worst 7 caishen {w7:.1f} µs ≤ {TARGET_WORST_7:.0f} µs", w7 <= TARGET_WORST_7),
+        ]
+
+    checks = []
+    for clock_name in dict.fromkeys((args.clock, "first")):
+        print(f"\n## targets ({titles[clock_name]})\n")
+        print("| target | result |")
+        print("|---|---|")
+        for text, ok in targets(results[clock_name]):
+            print(f"| {text} | {'PASS' if ok else 'FAIL'} |")
+            checks.append((f"{clock_name}: {text}", ok))
+    checks.append((f"every generated valid hand scored ({len(refusals)} refused)", not refusals))
+    print(f"| {checks[-1][0]} | {'PASS' if checks[-1][1] else 'FAIL'} |")
     for h, e in refusals[:3]:
         print(f"\nrefused ({e.code}): {json.dumps(h, ensure_ascii=False)}", file=sys.stderr)
 
