@@ -229,7 +229,7 @@ def parse(request, waiting: bool = False) -> Hand:
     if rules.white_dragon_substitutes:
         h.substitute = substitute_kind(h.caishen_kinds)
     for m in melds:
-        m.faces = [h.face(t) for t in m.tiles]
+        m.faces = [h.face(t) for t in m.tiles] if h.substitute is not None else m.tiles
     _check(h, waiting)
     return h
 
