@@ -50,9 +50,10 @@ timeout = 30
 graceful_timeout = 20
 keepalive = 5
 
-# Recycle workers now and then (bounded memory growth), not all at once.
-max_requests = 10000
-max_requests_jitter = 1000
+# Recycle workers now and then (bounded memory growth), not all at once, and rarely: at 10,000
+# requests each worker was replaced every ~10 s under load, which showed in the p99.
+max_requests = 100000
+max_requests_jitter = 10000
 
 # Request line and header limits (the body limit, 64 KiB, is the app's).
 limit_request_line = 4094

@@ -285,6 +285,8 @@ def per_process_jiffies(pid: int) -> dict[int, int]:
             continue
         fields = stat.rsplit(")", 1)[1].split()
         out[p] = int(fields[11]) + int(fields[12])
+        if p == pid:  # + the workers that exited (recycled) and were reaped by the master
+            out[p] += int(fields[13]) + int(fields[14])
     return out
 
 
@@ -338,8 +340,10 @@ def run_wrk(wrk: str, url: str, lua: Path, threads: int, connections: int, secon
         b1, s1, c1 = machine_busy(), sum(p1.values()), children_jiffies()
         wall = data["duration_us"] / 1e6
         data["cpu"] = {"server_cores": round((s1 - s0) / CLK_TCK / wall, 2),
+                       # workers alive at the end (a recycled one's time is in the master's total)
                        "per_worker_cores": sorted((round((p1[p] - p0.get(p, 0)) / CLK_TCK / wall, 2)
                                                    for p in p1 if p != server_pid), reverse=True),
+                       "workers_replaced": len([p for p in p0 if p != server_pid and p not in p1]),
                        "wrk_cores": round((c1 - c0) / CLK_TCK / wall, 2),
                        "background_cores": round(max(0.0, (b1 - b0) - (s1 - s0) - (c1 - c0)) / CLK_TCK / wall, 2)}
     return data
@@ -713,7 +717,9 @@ def main() -> int:
             cpu = r["cpu"]
             report(f"{label:<24}{r['rps']:>8.0f}{lat['p50']:>9.2f}{lat['p90']:>9.2f}{lat['p99']:>9.2f}"
                    f"{lat['max']:>9.2f}{errs:>7}   {cpu['server_cores']:.2f} / {cpu['wrk_cores']:.2f} / "
-                   f"{cpu['background_cores']:.2f}   (workers: {', '.join(f'{c:.2f}' for c in cpu['per_worker_cores'])})")
+                   f"{cpu['background_cores']:.2f}   (workers: {', '.join(f'{c:.2f}' for c in cpu['per_worker_cores'])}"
+                   + (f"; {cpu['workers_replaced']} recycled during the run" if cpu["workers_replaced"] else "")
+                   + ")")
         busy = max(runs[k]["cpu"]["background_cores"] for k in runs)
         if busy > 0.2:
             report(f"NOTE: other processes on this machine used up to {busy:.2f} CPUs during a run: "
