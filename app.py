@@ -224,7 +224,8 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
 # twice the cost of scoring a hand.  The tests dump every 200 answer through its schema here and
 # require it to come out unchanged (tests/conftest.py), besides validating it against openapi.yaml.
 RESPONSE_SCHEMAS = {
-    "healthz": schemas.health, "list_rules": schemas.preset_list, "get_rules": schemas.preset_one,
+    "healthz": schemas.health, "readyz": schemas.ready, "list_rules": schemas.preset_list,
+    "get_rules": schemas.preset_one,
     "score": schemas.score_response, "score_batch": schemas.batch_response, "waits": schemas.waits_response,
     "table_next": schemas.next_hand_response, "table_claims": schemas.claims_response,
     "table_escape": schemas.escape_response, "levels": schemas.levels_response,

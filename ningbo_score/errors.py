@@ -31,6 +31,7 @@ CODES: dict[str, tuple[int, str, str]] = {
     "not_found": (404, "Not found", "未找到"),
     "method_not_allowed": (405, "Method not allowed", "方法不允许"),
     "internal_error": (500, "Internal error", "内部错误"),
+    "not_ready": (503, "Not ready", "未就绪"),
 }
 _RANK = {code: i for i, code in enumerate(CODES)}
 # Internal sub-codes that exist only to place a problem in the §10.15 order.

@@ -41,6 +41,7 @@ from .responses import (
     ClaimsResponseSchema,
     EscapeResponseSchema,
     HealthSchema,
+    ReadySchema,
     LevelSchema,
     LevelsSchema,
     NextHandResponseSchema,
@@ -57,6 +58,7 @@ score_response = ScoreResponseSchema()
 preset_list = PresetListSchema()
 preset_one = PresetSchema()
 health = HealthSchema()
+ready = ReadySchema()
 waits_request = WaitsRequestSchema()
 waits_response = WaitsResponseSchema()
 batch_request = BatchRequestSchema()
@@ -130,6 +132,7 @@ __all__ = [
     "HandResultSchema",
     "HandSchema",
     "HealthSchema",
+    "ReadySchema",
     "LevelSchema",
     "LevelsSchema",
     "MeldSchema",
@@ -158,6 +161,7 @@ __all__ = [
     "escape_response",
     "flatten_errors",
     "health",
+    "ready",
     "levels_response",
     "next_hand_request",
     "next_hand_response",

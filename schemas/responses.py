@@ -178,6 +178,14 @@ class HealthSchema(OutSchema):
     status = _str("ok")
 
 
+class ReadySchema(OutSchema):
+    """Ready to serve: every readiness check passed."""
+
+    status = _str("ready")
+    checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "Each check and its result (`ok`)."})
+
+
 class ProblemSchema(OutSchema):
     """An error (RFC 9457 problem details)."""
 

@@ -360,6 +360,27 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
                 "500": INTERNAL,
             },
         }},
+        "/readyz": {"get": {
+            "operationId": "ready",
+            "summary": "Readiness: the engine scores API.md's worked example right",
+            "tags": ["service"],
+            "responses": {
+                "200": _json("Ready", "Ready to serve.", {"ready": _example(
+                    "Ready", {"status": "ready", "checks": {"engine": "ok", "metrics_dir": "ok"}})}),
+                "503": _problem("Not ready (`not_ready`): `errors` names the failing checks."),
+                "500": INTERNAL,
+            },
+        }},
+        "/metrics": {"get": {
+            "operationId": "metrics",
+            "summary": "Prometheus metrics, summed over the workers",
+            "tags": ["service"],
+            "responses": {
+                "200": {"description": "Prometheus text exposition format.",
+                        "content": {"text/plain": {"schema": {"type": "string"}}}},
+                "500": INTERNAL,
+            },
+        }},
         "/openapi.yaml": {"get": {
             "operationId": "openapi",
             "summary": "This document",
@@ -422,6 +443,7 @@ def build() -> dict:
         ("Preset", schemas.PresetSchema),  # before PresetList, which nests it
         ("PresetList", schemas.PresetListSchema),
         ("Health", schemas.HealthSchema),
+        ("Ready", schemas.ReadySchema),
         ("Problem", schemas.ProblemSchema),
         ("WaitsRequest", schemas.WaitsRequestSchema),
         ("WaitsResponse", schemas.WaitsResponseSchema),
