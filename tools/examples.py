@@ -2,25 +2,13 @@
 ``tests/test_api.py`` (the expected results, with their arithmetic, are there)."""
 from __future__ import annotations
 
+import copy
+
+from observability import READY_HAND
+
 # API.md: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear: 1 × (1 + 4) = 5 from each.
-API_MD = {
-    "rules": "ningbo",
-    "seat_wind": "S",
-    "round_wind": "E",
-    "caishen": {"indicator": "5p"},
-    "hand": {
-        "concealed": ["2m", "3m", "4m", "6m", "7m", "8m", "9s", "9s"],
-        "winning_tile": "4m",
-        "melds": [
-            {"type": "pung", "tiles": ["C", "C", "C"], "from": "E"},
-            {"type": "kong", "tiles": ["1s", "1s", "1s", "1s"], "concealed": True},
-        ],
-        "flowers": ["2f"],
-    },
-    "win": {"by": "self_draw"},
-    "claims_from_winner": {"E": 0, "W": 1, "N": 0},
-    "base_points": 1,
-}
+# The same hand the readiness check scores (one copy of it in the code).
+API_MD = copy.deepcopy(READY_HAND)
 
 # South wins on West's discard, 8s in the middle of 7s-8s-9s; three melds were claimed from East,
 # so East is related (包).  夹 1 + 硬胡 1 + 发 pung 1 + 正花 (6f) 1 = 4 台.
