@@ -285,7 +285,11 @@ def register_routes(app: Flask) -> None:
     def score_batch():
         # the schema checks the outer shape only; the library checks each item on its own
         request_data = schemas.batch_request.load(json_body(MAX_BATCH_BODY_BYTES))
-        return json_response(ningbo_score.score_batch(request_data, language()))
+        answer = ningbo_score.score_batch(request_data, language())
+        for result in answer["results"]:
+            if "problem" in result:               # refused hands count by code, like refused requests
+                observability.record_problem(result["problem"]["code"])
+        return json_response(answer)
 
     @app.post("/v1/waits")
     def waits():

@@ -650,3 +650,29 @@ def test_real_server_headers_and_json_logs(gunicorn):
     problem = [p for p in parsed if p.get("request_id") == "gunicorn-rid-2"]
     assert {p["logger"] for p in problem} == {"gunicorn.access", "ningbo_score.http"}
     assert any(p["logger"] == "gunicorn.error" for p in parsed)  # boot lines are JSON too
+
+
+def test_refused_hands_of_a_batch_are_counted_by_code():
+    # a batch of one good hand and two refused ones (a 13-tile hand: wrong_tile_count; an unknown
+    # seat: invalid_request) answers 200, and /metrics counts the two refusals by their code
+    import copy
+
+    from app import create_app
+    from observability import READY_HAND
+
+    client = create_app({"TESTING": False}).test_client()
+    short = copy.deepcopy(READY_HAND)
+    short["hand"]["concealed"] = short["hand"]["concealed"][:-1]
+    bad_seat = dict(READY_HAND, seat_wind="X")
+    before = client.get("/metrics").get_data(as_text=True)
+    answer = client.post("/v1/score/batch", json={"requests": [READY_HAND, short, bad_seat]})
+    assert answer.status_code == 200 and answer.get_json()["failed"] == 2
+    after = client.get("/metrics").get_data(as_text=True)
+
+    def count(text, code):
+        line = next((ln for ln in text.splitlines() if ln.startswith("ningbo_score_errors_total{")
+                     and 'route="/v1/score/batch"' in ln and f'code="{code}"' in ln), None)
+        return float(line.rsplit(" ", 1)[1]) if line else 0.0
+
+    assert count(after, "wrong_tile_count") == count(before, "wrong_tile_count") + 1
+    assert count(after, "invalid_request") == count(before, "invalid_request") + 1
