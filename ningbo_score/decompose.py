@@ -74,10 +74,6 @@ def group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int]:
     return key | (PAIR_WIND if (f == seat_t or f == round_t) else 0), 0
 
 
-def combine(a: int, b: int) -> int:
-    return a | b
-
-
 def _add(out: dict, key: tuple, dragons: int, rep) -> None:
     old = out.get(key)
     if old is None or dragons > old[0]:
@@ -331,7 +327,7 @@ def pure(sets: int, pair: int, ws: int, seat_t: int, round_t: int) -> dict:
             gkey, gdr = group_key(group, seat_t, round_t)
             sub = pure(sets - (gtype != "pair"), pair - (gtype == "pair"), nws, seat_t, round_t)
             for skey, (sdr, srep) in sub.items():
-                _add(out, combine(gkey, skey), gdr + sdr, (group, srep))
+                _add(out, gkey | skey, gdr + sdr, (group, srep))
     return out
 
 

@@ -17,6 +17,11 @@ class Context:
     __slots__ = ("by", "kong_replacement", "last_tile", "heavenly", "earthly", "n_caishen", "n_melds",
                  "flowers", "seat", "seat_tile", "round_tile")
 
+    @property
+    def ctx(self) -> "Context":
+        """The context items read ``h.ctx``, like the shape items (a property: no reference cycle)."""
+        return self
+
     def __init__(self, h: Hand):
         self.by = h.by
         self.kong_replacement = h.kong_replacement
@@ -127,7 +132,7 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     ctx_total, ctx_found, ctx_holds = _memo(
         _context_cache, (ctx.by, ctx.kong_replacement, ctx.last_tile, ctx.heavenly, ctx.earthly, ctx.n_caishen,
                          ctx.flowers, ctx.seat, sig),
-        lambda: _evaluate(CONTEXT_ITEMS, ctx_view(ctx), rules.item_tai))
+        lambda: _evaluate(CONTEXT_ITEMS, ctx, rules.item_tai))
     required = rules.required_patterns
 
     def shape(full_key: int, dragon_tiles: tuple):
@@ -187,18 +192,6 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
         "payments": payments,
         "net": net,
     }
-
-
-def ctx_view(ctx: Context):
-    """The context items read only ``h.ctx``."""
-    return _CtxOnly(ctx)
-
-
-class _CtxOnly:
-    __slots__ = ("ctx",)
-
-    def __init__(self, ctx):
-        self.ctx = ctx
 
 
 def _item_out(it, tiles: tuple, tai: int) -> dict:
