@@ -12,6 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the project, for the import below
+import fair_worker  # noqa: E402
 import observability  # noqa: E402
 
 
@@ -40,9 +41,12 @@ _port = _int_env("PORT", 8000)
 bind = [f"[{_host}]:{_port}" if ":" in _host else f"{_host}:{_port}"]
 
 # Scoring is CPU-bound: one process per core; a few threads each keep slow clients and
-# keep-alive connections from blocking a worker.
+# keep-alive connections from blocking a worker.  gthread, with the connections shared fairly
+# among the workers (fair_worker.py: kept-alive connections opened in a burst otherwise pile up
+# on one worker while the others idle).
 workers = _int_env("WEB_CONCURRENCY", _cores())
-worker_class = "gthread"
+worker_class = "fair_worker.FairThreadWorker"
+pre_fork = fair_worker.assign_slot
 threads = _int_env("GUNICORN_THREADS", 2)
 
 # A request is scored in milliseconds: 30 s means a stuck worker, which is then restarted.

@@ -61,6 +61,7 @@ PRESETS: dict[str, dict] = {
 }
 DEFAULT_PRESET = "ningbo"
 ITEM_TAI_MAX = 100                  # per occurrence; keeps doubling points a printable integer
+MAX_SAFE_INTEGER = 2**53 - 1        # other integer options: the largest every JSON parser reads exactly
 
 
 @dataclass(frozen=True)
@@ -116,11 +117,11 @@ def _check_option(name: str, value, path: str, problems: list[Problem]):
         ok = isinstance(value, bool)
         want = "true or false", "true 或 false"
     elif kind == "int0":
-        ok = _is_int(value) and value >= 0
-        want = "an integer ≥ 0", "≥ 0 的整数"
+        ok = _is_int(value) and 0 <= value <= MAX_SAFE_INTEGER
+        want = f"an integer from 0 to {MAX_SAFE_INTEGER}", f"0 到 {MAX_SAFE_INTEGER} 的整数"
     elif kind == "int1?":
-        ok = value is None or (_is_int(value) and value >= 1)
-        want = "an integer ≥ 1 or null", "≥ 1 的整数或 null"
+        ok = value is None or (_is_int(value) and 1 <= value <= MAX_SAFE_INTEGER)
+        want = f"an integer from 1 to {MAX_SAFE_INTEGER} or null", f"1 到 {MAX_SAFE_INTEGER} 的整数或 null"
     elif kind in ("enum", "enum?"):
         ok = (value is None and kind == "enum?") or (isinstance(value, str) and value in allowed)
         opts = " | ".join(allowed) + (" | null" if kind == "enum?" else "")

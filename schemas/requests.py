@@ -7,7 +7,7 @@ from marshmallow import RAISE, Schema, ValidationError, post_load, validates_sch
 
 import ningbo_score
 from ningbo_score.hand import MAX_BASE_POINTS, MAX_CLAIMS
-from ningbo_score.rules import ITEM_TAI_MAX
+from ningbo_score.rules import ITEM_TAI_MAX, MAX_SAFE_INTEGER
 from ningbo_score.table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from ningbo_score.table import MAX_LEVEL
 
@@ -34,8 +34,8 @@ WIN_BY = ("self_draw", "discard", "robbing_kong")
 MELD_TYPES = ("chow", "pung", "kong")
 # Bounds of the library (ningbo_score.rules, ningbo_score.hand), so that the schema and the
 # library agree on what a well-formed request is (tests/test_api.py checks both sides of each).
-# Other integers: at most 2^53 − 1, the largest integer every JSON parser reads exactly.
-MAX_SAFE_INTEGER = 2**53 - 1
+# Other integers: at most 2^53 − 1 (MAX_SAFE_INTEGER), the largest integer every JSON parser reads
+# exactly.
 
 
 def seat(**kwargs) -> String:

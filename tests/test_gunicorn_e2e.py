@@ -154,3 +154,75 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
     monkeypatch.setenv("WEB_CONCURRENCY", "zero")
     with pytest.raises(SystemExit):
         runpy.run_path(str(root / "gunicorn.conf.py"))
+
+
+# --- connections shared fairly among the workers (fair_worker.py) ---------------------------------
+
+def _established_per_worker(server_pid: int, port: int) -> dict[int, int]:
+    """Connections to ``port`` each worker holds, from /proc (the server's side of each socket)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local_port = int(fields[1].rsplit(":", 1)[1], 16)
+            if local_port == port and fields[3] == "01":      # ESTABLISHED
+                inodes.add(fields[9])
+    out = {}
+    for pid in children(server_pid):
+        held = 0
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:[") and target[8:-1] in inodes:
+                held += 1
+        out[pid] = held
+    return out
+
+
+def _keep_alive_get(sock: socket.socket, path: str) -> bytes:
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(4096)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    while len(body) < length:
+        body += sock.recv(4096)
+    return head.split(b"\r\n")[0]
+
+
+def test_keep_alive_connections_are_shared_between_the_workers(server):
+    """32 connections opened in a burst and kept alive (what wrk or a pool of app backends do)
+    end up about half on each of the 2 workers, not all on whichever woke first."""
+    base, proc, _, _ = server
+    host, port = urlsplit(base).hostname, urlsplit(base).port
+    socks = [socket.create_connection((host, port), timeout=10) for _ in range(32)]
+    try:
+        for s in socks:
+            assert _keep_alive_get(s, "/healthz") == b"HTTP/1.1 200 OK"
+        held = _established_per_worker(proc.pid, port)
+        assert len(held) == 2 and sum(held.values()) == 32, held
+        # fair_worker.SLACK = 2 over the other worker, and at most one more taken in the same
+        # turn of the event loop: 16 ± 3 at worst
+        assert min(held.values()) >= 13, held
+    finally:
+        for s in socks:
+            s.close()
+
+
+def test_fair_to_accept():
+    import fair_worker
+
+    # [slots in use, live, held, live, held, ...]
+    table = [3, 1, 10, 1, 12, 0, 0]
+    assert fair_worker.fair_to_accept(10, 0, table)          # the least loaded
+    assert fair_worker.fair_to_accept(12, 1, table)          # 12 ≤ 10 + SLACK
+    assert not fair_worker.fair_to_accept(13, 1, table)      # 13 > 10 + 2: let the other one take it
+    table = [3, 1, 10, 1, 30, 1, 0]                          # slot 2 live, holding nothing yet
+    assert not fair_worker.fair_to_accept(10, 0, table)
+    assert fair_worker.fair_to_accept(0, 2, table)
+    assert fair_worker.fair_to_accept(50, 0, [1, 1, 50])     # alone: always
+    table = [2, 1, 7, 0, 0]                                  # the other one is stopping: not counted
+    assert fair_worker.fair_to_accept(7, 0, table)

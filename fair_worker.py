@@ -1,0 +1,91 @@
+"""gunicorn's gthread worker, sharing the connections fairly among the workers.
+
+Every worker of gunicorn polls the same listening socket, and whichever wakes first takes the
+connection.  With keep-alive clients (a live-table backend, a load balancer, wrk) the
+connections are opened in a burst and then kept, so one worker may end up holding all of them
+while the others idle: in the load test that halved the throughput in some runs and doubled the
+p99.  Here each worker publishes how many connections it holds in a small shared memory table,
+and it stops accepting while it holds more than ``SLACK`` connections over the least loaded live
+worker; the others then take the new connections.  A worker that does not accept looks again
+every ``RECHECK_S`` seconds.  There is always a worker that accepts: the least loaded one.
+
+The table lives in an anonymous shared mapping made when gunicorn's master imports this module
+(the workers are forked from it).  The master gives each new worker a free slot
+(:func:`assign_slot`, gunicorn's ``pre_fork`` hook); a worker counts as live from the start of
+its event loop (its app is loaded by then) until it is told to stop.
+"""
+from __future__ import annotations
+
+import mmap
+import typing
+
+from gunicorn.workers.gthread import ThreadWorker
+
+MAX_SLOTS = 256
+SLACK = 2               # connections a worker may hold over the least loaded live worker
+RECHECK_S = 0.01        # how often a worker that does not accept looks again
+
+# [0]: how many slots have ever been given out (the master writes it); slot i: [1 + 2i] live (1)
+# or not (0), [2 + 2i] connections held (its worker writes them).
+_table = memoryview(mmap.mmap(-1, (1 + 2 * MAX_SLOTS) * 8)).cast("q")
+
+
+def assign_slot(server: typing.Any, worker: typing.Any) -> None:
+    """gunicorn ``pre_fork`` (master): give the new worker the lowest slot no live worker has."""
+    used = {getattr(w, "fair_slot", None) for w in server.WORKERS.values()}
+    free = next((i for i in range(MAX_SLOTS) if i not in used), None)
+    worker.fair_slot = free
+    if free is not None:
+        _table[1 + 2 * free] = 0
+        _table[2 + 2 * free] = 0
+        _table[0] = max(_table[0], free + 1)
+
+
+def fair_to_accept(mine: int, slot: int, table: typing.Sequence[int] = _table) -> bool:
+    """May the worker in ``slot`` holding ``mine`` connections accept one more?"""
+    least = None
+    for i in range(1, 1 + 2 * table[0], 2):
+        if table[i] and i != 1 + 2 * slot:
+            held = table[i + 1]
+            if least is None or held < least:
+                least = held
+    return least is None or mine <= least + SLACK
+
+
+class FairThreadWorker(ThreadWorker):
+    """gthread, accepting only while this worker holds no more than its share of connections."""
+
+    fair_slot: int | None = None
+
+    def _publish(self, live: bool) -> None:
+        if self.fair_slot is not None:
+            _table[2 + 2 * self.fair_slot] = self.nr_conns
+            _table[1 + 2 * self.fair_slot] = int(live)
+
+    def run(self) -> None:
+        self._publish(True)
+        try:
+            super().run()
+        finally:
+            self._publish(False)
+
+    def handle_exit(self, sig, frame) -> None:
+        self._publish(False)          # stopping: the others stop waiting for this one
+        super().handle_exit(sig, frame)
+
+    def _fair(self) -> bool:
+        return self.fair_slot is None or fair_to_accept(self.nr_conns, self.fair_slot)
+
+    def set_accept_enabled(self, enabled: bool) -> None:
+        super().set_accept_enabled(enabled and self._fair())
+
+    def wait_for_and_dispatch_events(self, timeout: float) -> None:
+        if self.alive:
+            self._publish(True)
+            if self.nr_conns < self.worker_connections:
+                fair = self._fair()
+                if fair != self._accepting:
+                    super().set_accept_enabled(fair)
+                if not fair:
+                    timeout = min(timeout, RECHECK_S)
+        super().wait_for_and_dispatch_events(timeout)
