@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
 from .rules import Rules, resolve_rules
-from .tiles import (CODES, FLOWER0, SEAT_INDEX, SEATS, is_flower, is_suited, rank, tile_index,
-                    tile_indices, wind_tile)
+from .tiles import (_SINGLE, CODES, FLOWER0, SEAT_INDEX, SEATS, _parse_compact, is_flower, is_suited, rank,
+                    tile_index, tile_indices, wind_tile)
 
 TOP_FIELDS = {"rules", "seat_wind", "round_wind", "caishen", "hand", "win", "claims_from_winner", "base_points"}
 HAND_FIELDS = {"concealed", "winning_tile", "melds", "flowers"}
@@ -140,7 +140,20 @@ def parse(request, waiting: bool = False) -> Hand:
     ``waiting``: a `/v1/waits` request, the hand before its winning tile (13 − 3 × melds
     concealed tiles, no `winning_tile`, no `win.by`; `win` optional with `from`, the discarder
     to assume, and `discarded_caishen`).
+
+    A score request is first read by :func:`_read_valid`, which gives up at the first thing it
+    does not expect; only then does :func:`parse_and_report` read it again, collecting every
+    problem.  Both give the same :class:`Hand` for a valid request (tests/test_properties.py).
     """
+    if not waiting:
+        h = _read_valid(request)
+        if h is not None:
+            return h
+    return parse_and_report(request, waiting)
+
+
+def parse_and_report(request, waiting: bool = False) -> Hand:
+    """:func:`parse`, field by field, every problem collected with its path and message."""
     problems: list[Problem] = []
     req = _object(request, "", TOP_FIELDS, problems)
     if req is None:
@@ -257,6 +270,181 @@ def _parse_meld(m, path, problems) -> Meld:
     return meld
 
 
+# --- the fast reading of a valid score request -------------------------------------------------
+# Most requests are valid.  This reads one in a single pass, with no path or message built, and
+# returns None at the first thing that is not plainly right (parse then reads the request again
+# with parse_and_report, which says what is wrong).  It accepts nothing parse_and_report refuses
+# and reads the same Hand (tests/test_properties.py checks both on generated and mutated requests).
+
+def _tiles_or_none(value) -> list[int] | None:
+    if type(value) is list:
+        try:
+            return [_SINGLE[t] for t in value]
+        except (KeyError, TypeError):
+            return None
+    if type(value) is str:
+        problems: list[Problem] = []
+        out = _parse_compact(value, "", problems)
+        return None if problems else out
+    return None
+
+
+def _seat_or_none(value) -> int | None:
+    return SEAT_INDEX.get(value) if type(value) is str else None
+
+
+def _flag(obj: dict, key: str) -> bool | None:
+    """False when absent or null, the value when a bool, None (give up) otherwise."""
+    v = obj.get(key)
+    if v is None:
+        return False
+    return v if type(v) is bool else None
+
+
+def _read_valid(req) -> Hand | None:
+    if type(req) is not dict or not req.keys() <= TOP_FIELDS:
+        return None
+    problems: list[Problem] = []
+    rules = resolve_rules(req.get("rules"), problems)
+    seat, round_ = _seat_or_none(req.get("seat_wind")), _seat_or_none(req.get("round_wind"))
+    if problems or seat is None or round_ is None:
+        return None
+
+    indicator, kinds = None, None
+    cs = req.get("caishen")
+    if cs is not None:
+        if type(cs) is not dict or not cs.keys() <= {"indicator", "kinds"}:
+            return None
+        i, k = cs.get("indicator"), cs.get("kinds")
+        if (i is None) == (k is None):
+            return None
+        if i is not None:
+            indicator = _SINGLE.get(i) if type(i) is str else None
+            if indicator is None:
+                return None
+        else:
+            kinds = _tiles_or_none(k)
+            if kinds is None:
+                return None
+
+    hand = req.get("hand")
+    if type(hand) is not dict or not hand.keys() <= HAND_FIELDS:
+        return None
+    concealed = _tiles_or_none(hand.get("concealed"))
+    w = hand.get("winning_tile")
+    winning = _SINGLE.get(w) if type(w) is str else None
+    flowers = hand.get("flowers")
+    flowers = [] if flowers is None else _tiles_or_none(flowers)
+    if concealed is None or winning is None or flowers is None:
+        return None
+    melds = []
+    raw_melds = hand.get("melds")
+    if raw_melds is not None:
+        if type(raw_melds) is not list:
+            return None
+        for m in raw_melds:
+            if type(m) is not dict or not m.keys() <= MELD_FIELDS:
+                return None
+            t, tiles, frm = m.get("type"), _tiles_or_none(m.get("tiles")), m.get("from")
+            from_seat = None if frm is None else _seat_or_none(frm)
+            conc, added = _flag(m, "concealed"), _flag(m, "added")
+            if (t not in MELD_TYPES or tiles is None or (frm is not None and from_seat is None)
+                    or conc is None or added is None):
+                return None
+            melds.append(Meld(t, tiles, tiles, from_seat, conc, added, frm is not None))
+
+    win = req.get("win")
+    if type(win) is not dict or not win.keys() <= WIN_FIELDS:
+        return None
+    by, frm, fed = win.get("by"), win.get("from"), win.get("kong_fed_by")
+    win_from = None if frm is None else _seat_or_none(frm)
+    fed_by = None if fed is None else _seat_or_none(fed)
+    flags = [_flag(win, f) for f in WIN_FLAGS]
+    if by not in WIN_BY or (frm is not None and win_from is None) or (fed is not None and fed_by is None) \
+            or None in flags:
+        return None
+
+    claims: dict[int, int] = {}
+    raw_claims = req.get("claims_from_winner")
+    if raw_claims is not None:
+        if type(raw_claims) is not dict:
+            return None
+        for key, v in raw_claims.items():
+            s = _seat_or_none(key)
+            if s is None:
+                return None
+            if v is not None:
+                if type(v) is not int or not 0 <= v <= MAX_CLAIMS:
+                    return None
+                claims[s] = v
+    base = req.get("base_points")
+    if base is None:
+        base = 1
+    elif type(base) is not int or not 1 <= base <= MAX_BASE_POINTS:
+        return None
+
+    kong_replacement, last_tile, heavenly, earthly, discarded_caishen = flags
+    h = Hand(rules=rules, seat=seat, round=round_, caishen_kinds=frozenset(), indicator=indicator,
+             concealed=concealed, winning=winning, melds=melds, flowers=flowers, by=by, win_from=win_from,
+             kong_replacement=kong_replacement, kong_fed_by=fed_by, last_tile=last_tile,
+             heavenly=heavenly, earthly=earthly, discarded_caishen=discarded_caishen, claims=claims,
+             base_points=base)
+    h.caishen_kinds = kinds = derive_kinds(rules.caishen_rule, indicator, kinds)
+    if rules.white_dragon_substitutes:
+        h.substitute = substitute_kind(kinds)
+        if h.substitute is not None:
+            for m in melds:
+                m.faces = [h.face(t) for t in m.tiles]
+    return h if _all_right(h) else None
+
+
+def _all_right(h: Hand) -> bool:
+    """:func:`_check` of a valid hand, with no message: True (and the derived fields set) when
+    it finds nothing wrong, False at the first problem."""
+    seat, kinds = h.seat, h.caishen_kinds
+    counts = [0] * 42
+    for m in h.melds:
+        tiles, faces, mtype = m.tiles, m.faces, m.type
+        if (kinds and not kinds.isdisjoint(tiles)) or len(tiles) != (4 if mtype == "kong" else 3) \
+                or max(tiles) >= FLOWER0:
+            return False
+        if mtype == "chow":
+            f0, f1, f2 = sorted(faces)
+            if not (f2 < 27 and f1 == f0 + 1 and f2 == f0 + 2 and rank(f0) <= 7):
+                return False
+        elif faces.count(faces[0]) != len(faces):
+            return False
+        if mtype == "kong" and m.concealed:
+            if m.added or m.from_given:
+                return False
+        elif m.concealed or m.added and mtype != "kong" or m.from_seat is None or m.from_seat == seat \
+                or (mtype == "chow" and m.from_seat != (seat + 3) % 4):
+            return False
+        for t in tiles:
+            counts[t] += 1
+    for f in h.flowers:
+        if f < FLOWER0 or f in kinds:
+            return False
+        counts[f] += 1
+    if len(h.melds) > 4 or len(h.concealed) != 14 - 3 * len(h.melds) or h.winning not in h.concealed \
+            or seat in h.claims:
+        return False
+    for t in h.concealed:
+        if t >= FLOWER0 and t not in kinds:
+            return False
+        counts[t] += 1
+    if h.indicator is not None:
+        counts[h.indicator] += 1
+    if max(counts[:FLOWER0]) > 4 or max(counts[FLOWER0:]) > 1:
+        return False
+    problems: list[Problem] = []
+    _check_win(h, problems, SEATS[seat])
+    if problems or (h.winning in kinds and h.by in ("discard", "robbing_kong")):
+        return False
+    _derive(h)
+    return True
+
+
 # --- 422: what the rule book makes impossible -------------------------------------------------
 
 def _check(h: Hand, waiting: bool = False) -> None:
@@ -368,7 +556,11 @@ def _check(h: Hand, waiting: bool = False) -> None:
     if blocking:
         raise ScoreError(problems)
     h.deferred = problems          # the tiles can still be read: the engine adds what it finds
+    _derive(h)
 
+
+def _derive(h: Hand) -> None:
+    """The caishen tiles held and the faces of the natural ones."""
     kinds = h.caishen_kinds
     h.caishen_tiles = sorted(t for t in h.concealed if t in kinds) if kinds else []
     naturals = [t for t in h.concealed if t not in kinds] if kinds else h.concealed

@@ -342,6 +342,52 @@ def test_library_first_saw_both_outcomes():
     assert LIBRARY_FIRST["scored"] >= 300 and LIBRARY_FIRST["refused"] >= 300, LIBRARY_FIRST
 
 
+# --- the library's fast reading of a valid request (hand._read_valid) -----------------------------
+# It gives up (None) at the first thing it does not expect, and parse_and_report, which collects
+# every problem, reads the request again.  Whatever it does read must be exactly what
+# parse_and_report reads, and a request parse_and_report reads with no problem at all it must read.
+
+FAST_READ = {"read": 0, "gave_up": 0}
+
+
+def fast_read_agrees(request: typing.Any) -> None:
+    from ningbo_score import hand
+
+    fast = hand._read_valid(copy.deepcopy(request))
+    try:
+        full = hand.parse_and_report(copy.deepcopy(request))
+    except ScoreError:
+        assert fast is None
+        FAST_READ["gave_up"] += 1
+        return
+    if full.deferred:                     # a win-context problem, reported with the engine's
+        assert fast is None
+        FAST_READ["gave_up"] += 1
+        return
+    assert fast == full
+    FAST_READ["read"] += 1
+
+
+@settings(max_examples=1500, derandomize=True, database=None, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated() | shaped)
+def test_fast_read_agrees_on_junk(request):
+    fast_read_agrees(request)
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(any_form())
+def test_fast_read_agrees_on_winning_hands(request):
+    fast_read_agrees(request)
+
+
+def test_fast_read_saw_both_outcomes():
+    if not sum(FAST_READ.values()):
+        pytest.skip("the fast-read tests did not run in this session")
+    assert FAST_READ["read"] >= 300 and FAST_READ["gave_up"] >= 300, FAST_READ
+
+
 # --- schemathesis over every operation ------------------------------------------------------------
 
 TOTAL_CASES = 5000
