@@ -1,6 +1,17 @@
 # The scoring service: gunicorn serving app:app on port 8000.
 #   docker build -t ningbo-score:1.0.0 .
 #   docker run --rm -p 8000:8000 ningbo-score:1.0.0
+
+# Build stage: the library's hot modules compiled with Cython (build_ext.py); the full image has
+# the C compiler the slim one lacks.  Only the compiled modules leave this stage.
+FROM python:3.11 AS build
+WORKDIR /build
+COPY requirements-build.txt ./
+RUN pip install --no-cache-dir --require-hashes -r requirements-build.txt
+COPY build_ext.py ./
+COPY ningbo_score ningbo_score
+RUN python build_ext.py
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -19,6 +30,7 @@ RUN pip install --no-cache-dir --require-hashes -r requirements.txt
 # Then the source (what .dockerignore lets through), owned by root and read-only to the
 # service; byte-compiled now since the running user can't write here.
 COPY . .
+COPY --from=build /build/ningbo_score/_compiled ningbo_score/_compiled
 RUN python -m compileall -q /app
 
 # An unprivileged numeric user (Kubernetes' runAsNonRoot can check a number, not a name).

@@ -6,7 +6,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 export HOST PORT
 
-.PHONY: run test install install-dev bench openapi lock clean
+.PHONY: run test install install-dev compile bench openapi lock clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,25 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 	$(PY) -m pip install -q --require-hashes -r requirements.txt -r requirements-dev.txt
 	touch $@
 
-install: $(VENV)/.runtime
-install-dev: $(VENV)/.dev
+# The library's hot modules compiled with Cython (build_ext.py), rebuilt when a source
+# changes.  Without a C compiler the build fails and the same modules run as plain Python
+# (slower, same results): make says so and goes on.
+# (the list of ningbo_score.COMPILED; tests/test_build.py checks they agree)
+COMPILED_SRC := $(addprefix ningbo_score/,$(addsuffix .py,caishen decompose engine hand items payments rules tiles))
+
+$(VENV)/.build: requirements-build.txt | $(VENV)/bin/python
+	$(PY) -m pip install -q --require-hashes -r requirements-build.txt
+	touch $@
+
+ningbo_score/_compiled/SOURCES: $(VENV)/.build build_ext.py $(COMPILED_SRC)
+	@echo "compiling the library with Cython (about a minute; log: $(VENV)/build_ext.log)"
+	@$(PY) build_ext.py > $(VENV)/build_ext.log 2>&1 \
+	  || { tail -20 $(VENV)/build_ext.log; echo "WARNING: compiling failed; the library runs as plain Python"; }
+
+compile: ningbo_score/_compiled/SOURCES
+
+install: $(VENV)/.runtime compile
+install-dev: $(VENV)/.dev compile
 
 run: install
 	exec $(VENV)/bin/gunicorn -c gunicorn.conf.py app:app
@@ -41,6 +58,7 @@ openapi: install-dev
 lock:
 	pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements.txt requirements.in
 	pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements-dev.txt requirements-dev.in
+	pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements-build.txt requirements-build.in
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis ningbo_score/_compiled

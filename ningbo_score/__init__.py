@@ -4,11 +4,43 @@ Front door: :func:`score` takes the JSON body of ``POST /v1/score`` and returns 
 problems raise :class:`ScoreError` carrying the stable ``code`` of API.md.  :func:`presets` and
 :func:`preset` describe the rule presets of RULES.md §9.
 """
-from .batch import MAX_BATCH, score_batch
-from .engine import score
-from .errors import Problem, ScoreError
-from .rules import PRESETS, describe_preset
-from .waits import waits
+import hashlib
+import os
+from pathlib import Path
+
+#: The modules ``make install`` compiles with Cython (build_ext.py) into COMPILED_DIR.
+COMPILED = ("caishen", "decompose", "engine", "hand", "items", "payments", "rules", "tiles")
+COMPILED_DIR = Path(__file__).resolve().parent / "_compiled"
+
+
+def sources_digest() -> str:
+    """SHA-256 of each compiled module's source, one line each (COMPILED_DIR/SOURCES)."""
+    here = Path(__file__).resolve().parent
+    return "".join(f"{name} {hashlib.sha256((here / f'{name}.py').read_bytes()).hexdigest()}\n"
+                   for name in COMPILED)
+
+
+def _compiled_is_current() -> bool:
+    if os.environ.get("NINGBO_SCORE_PURE", "") not in ("", "0"):
+        return False
+    try:
+        return (COMPILED_DIR / "SOURCES").read_text(encoding="utf-8") == sources_digest()
+    except OSError:
+        return False
+
+
+#: Whether the compiled modules are in use: built, and built from the sources as they are now.
+#: Otherwise (no C compiler, an edited module, NINGBO_SCORE_PURE=1) the same modules run as
+#: plain Python, with the same results.
+USING_COMPILED = _compiled_is_current()
+if USING_COMPILED:
+    __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
+
+from .batch import MAX_BATCH, score_batch  # noqa: E402
+from .engine import score  # noqa: E402
+from .errors import Problem, ScoreError  # noqa: E402
+from .rules import PRESETS, describe_preset  # noqa: E402
+from .waits import waits  # noqa: E402
 
 
 def presets() -> list[dict]:

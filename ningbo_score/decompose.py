@@ -307,6 +307,9 @@ def _pure_classes(seat_t: int, round_t: int) -> tuple[tuple, tuple]:
     return tuple(sets), tuple(pairs)
 
 
+_CHOW_SLOTS, _FIRST_SLOT = (0, 1, 2), (0,)
+
+
 @lru_cache(maxsize=4096)
 def pure(sets: int, pair: int, ws: int, seat_t: int, round_t: int) -> dict:
     """Summaries for `sets` sets and `pair` pairs made only of caishen (ws: 2 = w is one of them)."""
@@ -319,7 +322,7 @@ def pure(sets: int, pair: int, ws: int, seat_t: int, round_t: int) -> dict:
         cslots = (True,) * len(faces)
         groups = [((gtype, faces, cslots, -1), ws)]
         if ws == 2:
-            slots = (0, 1, 2) if gtype == "chow" else (0,)
+            slots = _CHOW_SLOTS if gtype == "chow" else _FIRST_SLOT
             groups += [((gtype, faces, cslots, i), 0) for i in slots]
         for group, nws in groups:
             if group[3] < 0 and gtype == "chow" and faces[0] in (0, 9, 18):

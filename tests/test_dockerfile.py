@@ -48,8 +48,16 @@ def test_hadolint_does_catch_problems(tmp_path):
 
 def test_dockerfile_shape():
     steps = instructions()
-    kinds = [k for k, _ in steps]
+    # a build stage compiles the library (build_ext.py, with the build requirements' hashes) ...
+    assert steps[0] == ("FROM", "python:3.11 AS build")
+    build = steps[:steps.index(("FROM", "python:3.11-slim"))]
+    assert ("RUN", "pip install --no-cache-dir --require-hashes -r requirements-build.txt") in build
+    assert ("RUN", "python build_ext.py") in build
+    # ... and only its compiled modules reach the image, which starts from the slim Python
+    steps = steps[len(build):]
     assert steps[0] == ("FROM", "python:3.11-slim")
+    assert ("COPY", "--from=build /build/ningbo_score/_compiled ningbo_score/_compiled") in steps
+    kinds = [k for k, _ in steps]
     # dependencies before the source
     copy_req = steps.index(("COPY", "requirements.txt ./"))
     pip = next(i for i, (k, a) in enumerate(steps) if k == "RUN" and "pip install" in a)
@@ -77,8 +85,9 @@ def healthcheck_command() -> list[str]:
     return json.loads(exec_form)
 
 
-def test_requirements_are_pinned_with_hashes():
-    text = (ROOT / "requirements.txt").read_text()
+@pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt", "requirements-build.txt"])
+def test_requirements_are_pinned_with_hashes(name):
+    text = (ROOT / name).read_text()
     requirements = re.findall(r"^([A-Za-z0-9_.\-]+)==\S+((?:\s*\\\n\s*--hash=sha256:[0-9a-f]{64})+)", text, re.M)
     names = re.findall(r"^([A-Za-z0-9_.\-]+)==", text, re.M)
     assert names and len(requirements) == len(names)
@@ -123,7 +132,7 @@ def context(tmp_path_factory) -> tuple[Path, list[str]]:
 
 def test_build_context_is_the_service_only(context):
     _, files = context
-    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "openapi.yaml", "observability.py", "requirements.txt",
+    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "build_ext.py", "requirements-build.txt", "openapi.yaml", "observability.py", "requirements.txt",
                    "schemas/__init__.py", "ningbo_score/__init__.py"):
         assert needed in files, needed
     for top in {f.split("/")[0] for f in files}:

@@ -1,0 +1,85 @@
+"""The compiled library (build_ext.py, ``make compile``): used only when built from the sources
+as they are, and scoring exactly like the plain Python modules."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import handgen
+import ningbo_score
+from conftest import ROOT
+
+PLAIN = {**os.environ, "NINGBO_SCORE_PURE": "1"}
+
+
+def test_the_makefile_compiles_the_modules_the_package_lists():
+    makefile = (ROOT / "Makefile").read_text()
+    listed = re.search(r"COMPILED_SRC := \$\(addprefix ningbo_score/,\$\(addsuffix \.py,([a-z ]+)\)\)", makefile)
+    assert listed and tuple(listed.group(1).split()) == ningbo_score.COMPILED
+
+
+def test_make_install_built_the_compiled_modules():
+    # `make test` runs `make install-dev`, which compiles (this machine has a C compiler)
+    assert ningbo_score.USING_COMPILED
+    from ningbo_score import decompose
+
+    assert Path(decompose.__file__).parent == ningbo_score.COMPILED_DIR
+    assert Path(decompose.__file__).suffix == ".so"
+
+
+def _using_compiled(package_parent: Path, env=None) -> bool:
+    code = "import ningbo_score; print(ningbo_score.USING_COMPILED)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=package_parent, env=env, capture_output=True,
+                         text=True, check=True)
+    return out.stdout.strip() == "True"
+
+
+def test_a_stale_build_is_not_used(tmp_path):
+    if not ningbo_score.USING_COMPILED:
+        pytest.skip("not compiled here")
+    shutil.copytree(ROOT / "ningbo_score", tmp_path / "ningbo_score",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    assert _using_compiled(tmp_path)
+    assert not _using_compiled(tmp_path, PLAIN)                 # NINGBO_SCORE_PURE=1
+    source = tmp_path / "ningbo_score" / "payments.py"
+    source.write_text(source.read_text() + "\n# edited after the build\n")
+    assert not _using_compiled(tmp_path)                        # the edited module runs as written
+
+
+def test_compiled_and_plain_score_alike(tmp_path):
+    """The same 150 generated hands (and some refused ones), scored by the compiled modules here
+    and by the plain ones in another process: the same answers, the same problems."""
+    rng = random.Random(99)
+    requests = [handgen.random_request(rng, n_caishen=n, presets=(p,))
+                for n, p in ((0, "ningbo"), (1, "ningbo"), (3, "ningbo"), (7, "ningbo-7baida"), (2, "ningbo-456"))
+                for _ in range(30)]
+    requests += [{"seat_wind": "E"}, {"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "11111m"},
+                                      "win": {"by": "discard"}}]
+
+    def outcome(request):
+        try:
+            return ningbo_score.score(request)
+        except ningbo_score.ScoreError as err:
+            return err.to_problem("en")
+
+    here = [outcome(r) for r in requests]
+    data = tmp_path / "requests.json"
+    data.write_text(json.dumps(requests))
+    code = ("import json, sys, ningbo_score\n"
+            "assert not ningbo_score.USING_COMPILED\n"
+            "out = []\n"
+            "for r in json.load(open(sys.argv[1])):\n"
+            "    try: out.append(ningbo_score.score(r))\n"
+            "    except ningbo_score.ScoreError as e: out.append(e.to_problem('en'))\n"
+            "print(json.dumps(out))\n")
+    plain = subprocess.run([sys.executable, "-c", code, str(data)], cwd=ROOT, env=PLAIN, capture_output=True,
+                           text=True, check=True)
+    assert json.loads(plain.stdout) == json.loads(json.dumps(here))
