@@ -196,12 +196,13 @@ def parse_and_report(request, waiting: bool = False) -> Hand:
                 melds.append(_parse_meld(m, f"hand.melds.{i}", problems))
 
     # win
-    win = _object(req.get("win"), "win", WAITS_WIN_FIELDS if waiting else WIN_FIELDS, problems) or {}
+    given_win = _object(req.get("win"), "win", WAITS_WIN_FIELDS if waiting else WIN_FIELDS, problems)
+    win = given_win or {}
     by = win.get("by")
     if by is not None and by not in WIN_BY:
         _p(problems, "win.by", "must be one of self_draw, discard, robbing_kong",
            "必须是 self_draw、discard、robbing_kong 之一")
-    if win and by is None and not waiting:
+    if given_win is not None and by is None and not waiting:     # `win: {}` too
         _required(win, "by", "win", problems)
     win_from = _seat(win.get("from"), "win.from", problems)
     fed_by = _seat(win.get("kong_fed_by"), "win.kong_fed_by", problems)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import ningbo_score
+from ningbo_score import ScoreError
 from tools import examples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -341,6 +342,15 @@ def test_body_not_an_object_is_400(client, body):
 def test_missing_required_fields(client):
     problem = assert_problem(client.score({"hand": {}, "win": {}}), 400, "invalid_request")
     assert set(problem["errors"]) == {"seat_wind", "round_wind", "hand.concealed", "hand.winning_tile", "win.by"}
+
+
+def test_an_empty_win_is_refused_by_the_library_too():
+    # /v1/score asks the library first: `win: {}` must not slip through it as a win with no `by`
+    body = copy.deepcopy(examples.API_MD)
+    body["win"] = {}
+    with pytest.raises(ScoreError) as caught:
+        ningbo_score.score(body)
+    assert caught.value.status == 400 and [p.path for p in caught.value.problems] == ["win.by"]
 
 
 def test_caishen_needs_exactly_one_of_indicator_and_kinds(client):
