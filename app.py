@@ -74,6 +74,12 @@ def problem(code: str, en: str, zh: str) -> ScoreError:
 
 # --- request bodies ----------------------------------------------------------------------------
 
+#: Content-Type values taken as they are (any other is parsed: parameters, +json types, charsets)
+_PLAIN_JSON_TYPES = frozenset({"application/json", "application/json; charset=utf-8",
+                               "application/json;charset=utf-8", "application/json; charset=UTF-8",
+                               "application/json;charset=UTF-8"})
+
+
 def _is_json_type(mimetype: str) -> bool:
     return mimetype == JSON_TYPE or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
@@ -109,13 +115,18 @@ def json_body(limit: int | None = None) -> typing.Any:
     limit = request.max_content_length
     if limit is not None and request.content_length is not None and request.content_length > limit:
         raise _too_large(limit)
-    charset = request.mimetype_params.get("charset", "utf-8").lower()
-    if not _is_json_type(request.mimetype) or charset not in ("utf-8", "utf8"):
-        shown = request.content_type or "none"
-        raise problem("unsupported_media_type",
-                      f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
-                      f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {shown}。")
-    data = _read_body(limit)
+    environ = request.environ
+    if environ.get("CONTENT_TYPE") in _PLAIN_JSON_TYPES and request.content_length is not None:
+        # the usual request, read without parsing its Content-Type or wrapping its stream
+        data = environ["wsgi.input"].read(request.content_length)
+    else:
+        charset = request.mimetype_params.get("charset", "utf-8").lower()
+        if not _is_json_type(request.mimetype) or charset not in ("utf-8", "utf8"):
+            shown = request.content_type or "none"
+            raise problem("unsupported_media_type",
+                          f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
+                          f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {shown}。")
+        data = _read_body(limit)
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as err:
