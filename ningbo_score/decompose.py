@@ -13,7 +13,9 @@ the discard restriction of RULES.md §3 (`single_wait` / `any_group`).
 The natural tiles are taken lowest kind first; each forms a group with natural tiles and/or
 caishen.  Once no natural tile is left, the remaining caishen form *pure* blocks, which can take
 any face: those are not enumerated face by face but chosen among one face per scoring class
-(a suit pung, a dragon pung, the seat or round wind, ...), cached across requests.
+(a suit pung, a dragon pung, the seat or round wind, ...), cached across requests.  Where the
+winning tile sits is not searched: each partial reading carries the set of places it could take
+(see OPT_SHIFT), so readings that differ only in that are found once.
 """
 from __future__ import annotations
 
@@ -80,13 +82,54 @@ def _add(out: dict, key: tuple, dragons: int, rep) -> None:
         out[key] = (dragons, rep)
 
 
-def _build_templates(k: int) -> tuple:
-    """Every group that can hold the lowest natural tile k: (type, faces, cslots, naturals removed,
-    caishen used, is a set, copies of k needed, other kinds needed, natural slot per kind,
-    caishen slots, same as an earlier group unless it holds the winning tile, a cache of group
-    keys by (winning-tile slot, seat wind, round wind))."""
-    out = []
-    seen = set()
+# --- the search with caishen -----------------------------------------------------------------
+# The winning tile is not carried through the search.  A partial reading carries, besides its key,
+# the *options* of the winning tile: each way it could sit in one of the reading's groups (the
+# wait and the bad_single/bad_any bits that placing it there gives), one bit each above the key
+# (OPT_SHIFT).  Joining partial readings stays a bitwise OR; at the end a reading gives one key
+# per option.  So readings that differ only in where the winning tile sits are searched once.
+
+OPT_SHIFT = 16
+KEY_BITS = (1 << OPT_SHIFT) - 1
+_OPT_BITS = (7 << WAIT_SHIFT) | BAD_SINGLE | BAD_ANY        # the bits of a key an option decides
+
+
+def _opt_bit(placed_key: int) -> int:
+    """The option bit of a group holding the winning tile, from its key."""
+    return 1 << (OPT_SHIFT + ((placed_key >> WAIT_SHIFT) & 7) * 4 + ((placed_key >> 12) & 3))
+
+
+def _options(packed: int) -> list[int]:
+    """The option bits of a packed reading, as key bits (wait, bad_single, bad_any)."""
+    out, i, mask = [], 0, packed >> OPT_SHIFT
+    while mask:
+        if mask & 1:
+            out.append(((i // 4) << WAIT_SHIFT) | ((i % 4) << 12))
+        mask >>= 1
+        i += 1
+    return out
+
+
+class _Class:
+    """The groups that can hold the lowest natural tile k and take the same natural tiles and
+    the same number of caishen: they differ only in the faces their caishen take (k + caishen +
+    caishen as 1-2-3, 2-3-4 or 3-4-5), which matters only to where the winning tile can sit.
+    ``members``: (faces, caishen slots, natural slot per kind, caishen slots to hold the winning
+    tile); ``cache``: (leader group, packed key, dragons) by (mode, wk, seat wind, round wind)."""
+    __slots__ = ("gtype", "removed", "used", "is_set", "need_k", "need", "members", "cache")
+
+    def __init__(self, gtype: str, removed: tuple, k: int):
+        self.gtype, self.removed = gtype, removed
+        self.is_set = gtype != "pair"
+        self.need_k = removed.count(k)
+        self.need = tuple(sorted(set(removed) - {k}))
+        self.members: list = []
+        self.cache: dict = {}
+
+
+def _build_classes(k: int) -> tuple:
+    """Every group that can hold the lowest natural tile k, by class (:class:`_Class`)."""
+    classes: dict = {}
 
     def add(gtype, faces, cslots):
         removed = tuple(f for f, c in zip(faces, cslots) if not c)
@@ -97,10 +140,11 @@ def _build_templates(k: int) -> tuple:
         cai = tuple(i for i, c in enumerate(cslots) if c)
         if gtype != "chow":
             cai = cai[:1]                 # in a pair or pung every caishen slot is alike
-        alike = (gtype, removed)          # e.g. k+caishen+caishen as 1-2-3, 2-3-4 or 3-4-5
-        out.append((gtype, faces, cslots, removed, len(faces) - len(removed), gtype != "pair",
-                    removed.count(k), tuple(sorted(set(removed) - {k})), nat_slot, cai, alike in seen, {}))
-        seen.add(alike)
+        cls = classes.get((gtype, removed))
+        if cls is None:
+            cls = classes[(gtype, removed)] = _Class(gtype, removed, k)
+            cls.used = len(faces) - len(removed)
+        cls.members.append((faces, cslots, nat_slot, cai))
 
     add("pair", (k, k), (False, False))
     add("pair", (k, k), (False, True))
@@ -124,18 +168,26 @@ def _build_templates(k: int) -> tuple:
                     options = [o + (c,) for o in options for c in (True, False)]
             for o in options:
                 add("chow", faces, o)
+    for cls in classes.values():
+        cls.members = tuple(cls.members)
+    return tuple(classes.values())
+
+
+def _index_classes(classes: tuple) -> tuple:
+    """[copies of k (0-3)][caishen left (0-2)] -> (pair classes, set classes, both) that fit."""
+    out = []
+    for n in range(4):
+        row = []
+        for c in range(3):
+            fit = [cls for cls in classes if cls.need_k <= n and cls.used <= c]
+            pairs = tuple(cls for cls in fit if not cls.is_set)
+            sets = tuple(cls for cls in fit if cls.is_set)
+            row.append((pairs, sets, pairs + sets))
+        out.append(tuple(row))
     return tuple(out)
 
 
-def _index_templates(templates: tuple) -> tuple:
-    """[copies of k (1-3)][caishen left (0-2)] -> (pair groups, set groups) that fit."""
-    return tuple(tuple(
-        (tuple(t for t in templates if not t[5] and t[6] <= n and t[4] <= c),  # noqa: E501
-         tuple(t for t in templates if t[5] and t[6] <= n and t[4] <= c))
-        for c in range(3)) for n in range(4))
-
-
-_TEMPLATES = tuple(_index_templates(_build_templates(k)) for k in range(34))
+_CLASSES = tuple(_index_classes(_build_classes(k)) for k in range(34))
 _GROUP_KEYS: dict = {}
 
 
@@ -154,6 +206,25 @@ def _remove(tiles: tuple, removed: tuple) -> tuple:
     return tuple(rest)
 
 
+def _w_slots(mode: int, wk: int, nat_slot: dict, cai: tuple) -> tuple:
+    """The slots of a group the winning tile can take: mode 1, the natural slot of its kind;
+    mode 2 (a caishen winning tile), a caishen slot."""
+    if mode == 1:
+        slot = nat_slot.get(wk)
+        return () if slot is None else (slot,)
+    return cai if mode == 2 else ()
+
+
+def _contribution(cls: _Class, mode: int, wk: int, seat_t: int, round_t: int) -> tuple:
+    faces, cslots = cls.members[0][0], cls.members[0][1]
+    leader = (cls.gtype, faces, cslots, -1)
+    gkey, gdr = group_key(leader, seat_t, round_t)
+    for faces, cslots, nat_slot, cai in cls.members:
+        for slot in _w_slots(mode, wk, nat_slot, cai):
+            gkey |= _opt_bit(group_key((cls.gtype, faces, cslots, slot), seat_t, round_t)[0])
+    return leader, gkey, gdr
+
+
 def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bool,
               seat_t: int, round_t: int, memo: dict | None = None) -> dict:
     """Summaries of every reading of the concealed part.
@@ -161,63 +232,101 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     tiles: the natural concealed tiles, sorted kinds; c: the caishen among them; sets: how many
     sets the concealed part must make (4 − melds; it also makes the pair); w_kind: the winning
     tile's kind when it is natural; w_caishen: the winning tile is a caishen.
-    Returns {key: (dragon pungs, representative)}.  ``memo`` may be shared by calls with the same
-    seat and round winds (the waits of one hand).
+    Returns {key: (dragon pungs, representative)}, the representative a :class:`Placed` (read
+    by :func:`groups_of`).  ``memo`` may be shared by calls with the same seat and round winds
+    (the waits of one hand).
 
-    The lowest natural tile goes into some group (a pair, pung or chow, completed by caishen where
-    needed); ws tracks the winning tile: 0 placed (or none), 1 a natural of kind wk still to
-    place, 2 a caishen still to place.
+    The lowest natural tile goes into some group (a pair, pung or chow, completed by caishen
+    where needed), with the options of the winning tile in it (mode 1: a natural of kind wk,
+    mode 2: a caishen, mode 0: none).
     """
-    env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, seat_t, round_t)
-    return _solve(tiles, c, sets, 1, 2 if w_caishen else (1 if w_kind is not None else 0), env)
+    mode = 2 if w_caishen else (1 if w_kind is not None else 0)
+    env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t)
+    out: dict = {}
+    for packed, (dragons, rep) in _solve(tiles, c, sets, 1, env).items():
+        flags = packed & KEY_BITS
+        for opt in (_options(packed) if mode else (None,)):
+            key = flags | (opt or 0)
+            old = out.get(key)
+            if old is None or dragons > old[0]:
+                out[key] = (dragons, Placed(rep, opt, env))
+    return out
 
 
-def _solve(tiles: tuple, c: int, sets: int, pair: int, ws: int, env: tuple) -> dict:
-    memo, wk, seat_t, round_t = env
-    mk = (tiles, c, sets, pair, ws, wk if ws == 1 else -1)
+def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
+    memo, wk, mode, seat_t, round_t = env
+    m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)   # what the options depend on
+    mk = (tiles, c, sets, pair, m, wk if m == 1 else -1)
     hit = memo.get(mk)
     if hit is not None:
         return hit
     if not tiles:
-        out = pure(sets, pair, ws, seat_t, round_t) if ws != 1 else {}
+        out = _pure_masked(sets, pair, mode == 2, seat_t, round_t)
         memo[mk] = out
         return out
     out: dict = {}
     k = tiles[0]
-    pairs, set_groups = _TEMPLATES[k][min(tiles.count(k), 3)][min(c, 2)]
-    for gtype, faces, cslots, removed, used, is_set, need_k, need, nat_slot, cai, dup, keys in \
-            (pairs if pair else ()) + (set_groups if sets else ()):
+    pairs, set_classes, both = _CLASSES[k][min(tiles.count(k), 3)][min(c, 2)]
+    ck = (m, wk, seat_t, round_t)
+    for cls in (both if sets else pairs) if pair else (set_classes if sets else ()):
+        need = cls.need
         if need and (need[0] not in tiles or (len(need) == 2 and need[1] not in tiles)):
             continue
-        remaining = tiles[need_k:]       # the copies of k lead the sorted tiles
+        remaining = tiles[cls.need_k:]       # the copies of k lead the sorted tiles
         if need:
             remaining = _remove(remaining, need)
-        base = () if dup else ((-1, ws),)
-        if ws == 0:
-            placements = base
-        elif ws == 1:
-            slot = nat_slot.get(wk)
-            placements = ((slot, 0),) if slot is not None else ()
-            if wk in remaining:
-                placements += base
-        else:
-            placements = tuple((i, 0) for i in cai) + base
-        nsets, npair = sets - is_set, pair - (not is_set)
-        for slot, nws in placements:
-            ck = (slot, seat_t, round_t)
-            hit = keys.get(ck)
-            if hit is None:
-                group = (gtype, faces, cslots, slot)
-                hit = keys[ck] = (group,) + group_key(group, seat_t, round_t)
-            group, gkey, gdr = hit
-            sub = _solve(remaining, c - used, nsets, npair, nws, env)
-            for skey, (sdr, srep) in sub.items():
-                key = gkey | skey
-                old = out.get(key)
-                if old is None or gdr + sdr > old[0]:
-                    out[key] = (gdr + sdr, (group, srep))
+        hit = cls.cache.get(ck)
+        if hit is None:
+            hit = cls.cache[ck] = _contribution(cls, m, wk, seat_t, round_t)
+        leader, gkey, gdr = hit
+        node = (cls, leader)
+        for skey, (sdr, srep) in _solve(remaining, c - cls.used, sets - cls.is_set, pair - (not cls.is_set),
+                                        env).items():
+            key = gkey | skey
+            old = out.get(key)
+            if old is None or gdr + sdr > old[0]:
+                out[key] = (gdr + sdr, (node, srep))
     memo[mk] = out
     return out
+
+
+class Placed:
+    """A representative decomposition (a linked list of (class or None, group)) and the option
+    of the winning tile it was chosen for; :func:`groups_of` puts the winning tile in place."""
+    __slots__ = ("rep", "opt", "env")
+
+    def __init__(self, rep, opt: int | None, env: tuple):
+        self.rep, self.opt, self.env = rep, opt, env
+
+    def groups(self) -> list[tuple]:
+        _, wk, mode, seat_t, round_t = self.env
+        out, rep, todo = [], self.rep, self.opt is not None
+        while rep is not None:
+            (cls, group), rep = rep
+            if todo:
+                for candidate in _placements(cls, group, mode, wk):
+                    if group_key(candidate, seat_t, round_t)[0] & _OPT_BITS == self.opt:
+                        group, todo = candidate, False
+                        break
+            out.append(group)
+        return out
+
+
+def _placements(cls, group: tuple, mode: int, wk: int):
+    """The group with the winning tile in each place it can take (the search's order)."""
+    gtype = group[0]
+    if cls is None:                       # made only of caishen: only a caishen winning tile
+        if mode == 2:
+            faces, cslots = group[1], group[2]
+            for slot in (_CHOW_SLOTS if gtype == "chow" else _FIRST_SLOT):
+                yield (gtype, faces, cslots, slot)
+            if gtype == "chow":           # as 1-2-3 of the suit: an edge wait
+                low = faces[0] - 3
+                yield (gtype, (low, low + 1, low + 2), cslots, 2)
+        return
+    for faces, cslots, nat_slot, cai in cls.members:
+        for slot in _w_slots(mode, wk, nat_slot, cai):
+            yield (gtype, faces, cslots, slot)
 
 
 def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> dict:
@@ -311,30 +420,31 @@ _CHOW_SLOTS, _FIRST_SLOT = (0, 1, 2), (0,)
 
 
 @lru_cache(maxsize=4096)
-def pure(sets: int, pair: int, ws: int, seat_t: int, round_t: int) -> dict:
-    """Summaries for `sets` sets and `pair` pairs made only of caishen (ws: 2 = w is one of them)."""
+def _pure_masked(sets: int, pair: int, with_w: bool, seat_t: int, round_t: int) -> dict:
+    """{packed reading: (dragon pungs, representative)} for `sets` sets and `pair` pairs made
+    only of caishen, with the options of a caishen winning tile among them when ``with_w``."""
     if not sets and not pair:
-        return {} if ws == 2 else {_NOWAIT: (0, None)}
+        return {_NOWAIT: (0, None)}
     set_classes, pair_classes = _pure_classes(seat_t, round_t)
-    classes = set_classes if sets else pair_classes
     out: dict = {}
-    for gtype, faces in classes:
+    for gtype, faces in (set_classes if sets else pair_classes):
+        if gtype == "chow" and faces[0] in (0, 9, 18):
+            continue                      # 1-2-3 is only an option of 4-5-6 (an edge wait)
         cslots = (True,) * len(faces)
-        groups = [((gtype, faces, cslots, -1), ws)]
-        if ws == 2:
-            slots = _CHOW_SLOTS if gtype == "chow" else _FIRST_SLOT
-            groups += [((gtype, faces, cslots, i), 0) for i in slots]
-        for group, nws in groups:
-            if group[3] < 0 and gtype == "chow" and faces[0] in (0, 9, 18):
-                continue                 # 123 only matters as the winning tile's edge
-            gkey, gdr = group_key(group, seat_t, round_t)
-            sub = pure(sets - (gtype != "pair"), pair - (gtype == "pair"), nws, seat_t, round_t)
-            for skey, (sdr, srep) in sub.items():
-                _add(out, gkey | skey, gdr + sdr, (group, srep))
+        group = (gtype, faces, cslots, -1)
+        gkey, gdr = group_key(group, seat_t, round_t)
+        if with_w:
+            for placed in _placements(None, group, 2, -1):
+                gkey |= _opt_bit(group_key(placed, seat_t, round_t)[0])
+        sub = _pure_masked(sets - (gtype != "pair"), pair - (gtype == "pair"), with_w, seat_t, round_t)
+        for skey, (sdr, srep) in sub.items():
+            _add(out, gkey | skey, gdr + sdr, ((None, group), srep))
     return out
 
 
 def groups_of(rep) -> list[tuple]:
+    if type(rep) is Placed:
+        return rep.groups()
     out = []
     while rep is not None:
         out.append(rep[0])
