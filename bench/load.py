@@ -521,6 +521,9 @@ def profile(n: int, report: Report) -> dict:
         if not frame.children:
             comp = _component(here_path) if not ("orjson" in func or "json" in func.split(" ")[0]) \
                 else "json encoding/decoding (orjson, json)"
+            if func == "checked_by_library_first":
+                # compiled library functions leave no Python frame: their time is the caller's own
+                comp = "ningbo_score (scoring engine)"
             by_component[comp] = by_component.get(comp, 0.0) + frame.time
             where = f"{Path(here_path).parent.name}/{Path(here_path).name}" if here_path else ""
             by_function[(func, where)] = by_function.get((func, where), 0.0) + frame.time
@@ -677,6 +680,10 @@ def main() -> int:
     report(f"gunicorn: {args.workers} workers × {conf.get('threads')} threads ({conf.get('worker_class')}), "
            f"timeout {conf.get('timeout')} s{extra}; wrk: {args.threads} threads, {args.connections} connections, "
            f"{args.duration:g} s per target after {args.warmup:g} s warm-up")
+    import ningbo_score
+    report("scoring library: " + ("compiled with Cython (ningbo_score/_compiled)" if ningbo_score.USING_COMPILED
+                                  else "plain Python (not compiled)"))
+    results["config"]["library_compiled"] = ningbo_score.USING_COMPILED
 
     server = Server(args.workers, OUT / "gunicorn-load.log", args.gunicorn_arg)
     failed = False

@@ -302,6 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# ningbo_score.score latency — {args.n} hands per class, seed {args.seed}, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
           f"{load[0]:.2f} at start\n")
+    import ningbo_score
+    print("library: " + ("compiled with Cython (ningbo_score/_compiled, `make compile`)"
+                         if ningbo_score.USING_COMPILED else
+                         "plain Python (not compiled, or NINGBO_SCORE_PURE=1)") + "\n")
     titles = {"first": "wall clock, the first run of each hand (no repeats: what one request sees)",
               "wall": f"wall clock, each hand's best of {args.rounds} runs (time.perf_counter_ns)",
               "cpu": "CPU time of the thread (time.thread_time_ns; not inflated by other processes)"}

@@ -238,36 +238,31 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
 
     The lowest natural tile goes into some group (a pair, pung or chow, completed by caishen
     where needed), with the options of the winning tile in it (mode 1: a natural of kind wk,
-    mode 2: a caishen, mode 0: none).
+    mode 2: a caishen, mode 0: none).  The search keeps only the dragon pungs of each packed
+    reading; the one decomposition the answer shows is found again afterwards (:class:`Placed`).
     """
     mode = 2 if w_caishen else (1 if w_kind is not None else 0)
     env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t)
     out: dict = {}
-    for packed, (dragons, rep) in _solve(tiles, c, sets, 1, env).items():
+    for packed, dragons in _solve(tiles, c, sets, 1, env).items():
         flags = packed & KEY_BITS
         for opt in (_options(packed) if mode else (None,)):
             key = flags | (opt or 0)
             old = out.get(key)
             if old is None or dragons > old[0]:
-                out[key] = (dragons, Placed(rep, opt, env))
+                out[key] = (dragons, Placed((tiles, c, sets, 1, env), packed, dragons, opt))
     return out
 
 
-def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
-    memo, wk, mode, seat_t, round_t = env
+def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
+    """The groups the lowest natural tile can go into: ((class, leader group), packed key, dragon
+    pungs, and what is left: tiles, caishen, sets, pairs), in the search's order."""
+    wk, mode, seat_t, round_t = env[1], env[2], env[3], env[4]
     m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)   # what the options depend on
-    mk = (tiles, c, sets, pair, m, wk if m == 1 else -1)
-    hit = memo.get(mk)
-    if hit is not None:
-        return hit
-    if not tiles:
-        out = _pure_masked(sets, pair, mode == 2, seat_t, round_t)
-        memo[mk] = out
-        return out
-    out: dict = {}
     k = tiles[0]
     pairs, set_classes, both = _CLASSES[k][min(tiles.count(k), 3)][min(c, 2)]
     ck = (m, wk, seat_t, round_t)
+    out = []
     for cls in (both if sets else pairs) if pair else (set_classes if sets else ()):
         need = cls.need
         if need and (need[0] not in tiles or (len(need) == 2 and need[1] not in tiles)):
@@ -278,29 +273,55 @@ def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
         hit = cls.cache.get(ck)
         if hit is None:
             hit = cls.cache[ck] = _contribution(cls, m, wk, seat_t, round_t)
-        leader, gkey, gdr = hit
-        node = (cls, leader)
-        for skey, (sdr, srep) in _solve(remaining, c - cls.used, sets - cls.is_set, pair - (not cls.is_set),
-                                        env).items():
-            key = gkey | skey
-            old = out.get(key)
-            if old is None or gdr + sdr > old[0]:
-                out[key] = (gdr + sdr, (node, srep))
+        out.append((cls, hit, (remaining, c - cls.used, sets - cls.is_set, pair - (not cls.is_set))))
+    return out
+
+
+def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
+    """{packed reading: most dragon pungs} of a sub-problem, memoised in env."""
+    memo, wk, mode = env[0], env[1], env[2]
+    m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)
+    mk = (tiles, c, sets, pair, m, wk if m == 1 else -1)
+    hit = memo.get(mk)
+    if hit is not None:
+        return hit
+    if not tiles:
+        out = _pure_dragons(sets, pair, mode == 2, env[3], env[4])
+    else:
+        out = {}
+        for _, (_, gkey, gdr), sub_problem in _subproblems(tiles, c, sets, pair, env):
+            for skey, sdr in _solve(*sub_problem, env).items():
+                key = gkey | skey
+                if out.get(key, -1) < gdr + sdr:
+                    out[key] = gdr + sdr
     memo[mk] = out
     return out
 
 
-class Placed:
-    """A representative decomposition (a linked list of (class or None, group)) and the option
-    of the winning tile it was chosen for; :func:`groups_of` puts the winning tile in place."""
-    __slots__ = ("rep", "opt", "env")
+def _rebuild(tiles: tuple, c: int, sets: int, pair: int, env: tuple, packed: int, dragons: int):
+    """The first decomposition, in the search's order, with this packed reading and dragon pungs:
+    a linked list of ((class or None, group), rest)."""
+    if not tiles:
+        return _pure_masked(sets, pair, env[2] == 2, env[3], env[4])[packed][1]
+    for cls, (leader, gkey, gdr), sub_problem in _subproblems(tiles, c, sets, pair, env):
+        for skey, sdr in _solve(*sub_problem, env).items():
+            if gkey | skey == packed and gdr + sdr == dragons:
+                return ((cls, leader), _rebuild(*sub_problem, env, skey, sdr))
+    raise AssertionError("a reading the search found has no decomposition")
 
-    def __init__(self, rep, opt: int | None, env: tuple):
-        self.rep, self.opt, self.env = rep, opt, env
+
+class Placed:
+    """The representative decomposition of one packed reading (found again on demand) and the
+    option of the winning tile it was chosen for; :func:`groups_of` puts the tile in place."""
+    __slots__ = ("problem", "packed", "dragons", "opt")
+
+    def __init__(self, problem: tuple, packed: int, dragons: int, opt: int | None):
+        self.problem, self.packed, self.dragons, self.opt = problem, packed, dragons, opt
 
     def groups(self) -> list[tuple]:
-        _, wk, mode, seat_t, round_t = self.env
-        out, rep, todo = [], self.rep, self.opt is not None
+        env = self.problem[-1]
+        _, wk, mode, seat_t, round_t = env
+        out, rep, todo = [], _rebuild(*self.problem, self.packed, self.dragons), self.opt is not None
         while rep is not None:
             (cls, group), rep = rep
             if todo:
@@ -440,6 +461,12 @@ def _pure_masked(sets: int, pair: int, with_w: bool, seat_t: int, round_t: int) 
         for skey, (sdr, srep) in sub.items():
             _add(out, gkey | skey, gdr + sdr, ((None, group), srep))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _pure_dragons(sets: int, pair: int, with_w: bool, seat_t: int, round_t: int) -> dict:
+    """:func:`_pure_masked` as the search keeps it: {packed reading: dragon pungs}."""
+    return {packed: dragons for packed, (dragons, _) in _pure_masked(sets, pair, with_w, seat_t, round_t).items()}
 
 
 def groups_of(rep) -> list[tuple]:
