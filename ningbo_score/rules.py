@@ -155,6 +155,36 @@ def resolve_rules(value, problems: list[Problem]) -> Rules | None:
         problems.append(Problem("invalid_request", "rules", "must be a preset id or an object",
                                 "必须是规则 id 或对象"))
         return None
+    frozen = _freeze(value)
+    try:
+        hit = _OBJECT_CACHE.get(frozen)
+    except TypeError:                    # not JSON (a set, say): no cache, the checks say why
+        return _resolve_object(value, problems)
+    if hit is not None:
+        return hit
+    rules = _resolve_object(value, problems)
+    if rules is not None:
+        if len(_OBJECT_CACHE) >= _OBJECT_CACHE_LIMIT:
+            _OBJECT_CACHE.clear()
+        _OBJECT_CACHE[frozen] = rules
+    return rules
+
+
+# Rules objects already resolved (a Rules is immutable), by the exact JSON value that gave them.
+_OBJECT_CACHE: dict = {}
+_OBJECT_CACHE_LIMIT = 1024
+
+
+def _freeze(value):
+    """A hashable form of a JSON value that tells apart what JSON tells apart (1, 1.0, true)."""
+    if isinstance(value, dict):
+        return ("{", tuple((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("[", tuple(_freeze(v) for v in value))
+    return (type(value), value)
+
+
+def _resolve_object(value: dict, problems: list[Problem]) -> Rules | None:
     n = len(problems)
     preset_id = value.get("preset", DEFAULT_PRESET)
     if preset_id is None:

@@ -674,3 +674,20 @@ def test_item_names_in_responses_match_table():
     for it in r["items"]:
         assert (it["name"], it["name_en"], it["bonus"]) == (
             table[it["id"]]["name"], table[it["id"]]["name_en"], table[it["id"]]["bonus"])
+
+
+def test_a_rules_object_is_resolved_once_and_told_apart_exactly():
+    from ningbo_score.rules import resolve_rules
+
+    problems = []
+    a = resolve_rules({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}, problems)
+    b = resolve_rules({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}, problems)
+    assert a is b and not problems and a.min_tai == 3 and a.item_tai["all_honors"] == 20
+    # JSON values that Python finds equal are not the same request: true is not 1, 1.0 is not 1
+    assert resolve_rules({"min_tai": 1}, problems).min_tai == 1 and not problems   # now cached
+    assert resolve_rules({"min_tai": True}, problems) is None and problems
+    problems.clear()
+    assert resolve_rules({"min_tai": 1.0}, problems) is None and problems
+    problems.clear()
+    # a value that is no JSON at all still gets its problem, not an exception
+    assert resolve_rules({"required_patterns": {"all_pungs"}}, problems) is None and problems
