@@ -65,7 +65,7 @@ def group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int]:
     key = SUIT_BIT[f] << SUITS_SHIFT
     if wslot >= 0:
         key |= _WAIT_CODE[_wait_of(gtype, faces, wslot)] << WAIT_SHIFT
-        if not cslots[wslot] and any(c for i, c in enumerate(cslots) if i != wslot):
+        if not cslots[wslot] and True in cslots:
             # a caishen beside a natural winning tile (a caishen winning tile never wins on a discard)
             key |= BAD_ANY | (BAD_SINGLE if gtype == "pair" else 0)
     if gtype == "pung":
@@ -255,14 +255,13 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
 
 
 def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
-    """The groups the lowest natural tile can go into: ((class, leader group), packed key, dragon
-    pungs, and what is left: tiles, caishen, sets, pairs), in the search's order."""
+    """The groups the lowest natural tile can go into, in the search's order: (class, (leader
+    group, packed key, dragon pungs), what is left: (tiles, caishen, sets, pairs))."""
     wk, mode, seat_t, round_t = env[1], env[2], env[3], env[4]
     m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)   # what the options depend on
     k = tiles[0]
     pairs, set_classes, both = _CLASSES[k][min(tiles.count(k), 3)][min(c, 2)]
     ck = (m, wk, seat_t, round_t)
-    out = []
     for cls in (both if sets else pairs) if pair else (set_classes if sets else ()):
         need = cls.need
         if need and (need[0] not in tiles or (len(need) == 2 and need[1] not in tiles)):
@@ -273,8 +272,7 @@ def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
         hit = cls.cache.get(ck)
         if hit is None:
             hit = cls.cache[ck] = _contribution(cls, m, wk, seat_t, round_t)
-        out.append((cls, hit, (remaining, c - cls.used, sets - cls.is_set, pair - (not cls.is_set))))
-    return out
+        yield cls, hit, (remaining, c - cls.used, sets - cls.is_set, pair - (not cls.is_set))
 
 
 def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:

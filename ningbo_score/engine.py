@@ -86,13 +86,41 @@ _shape_cache: dict = {}
 _SOME_DRAGONS = tuple((DRAGONS[0],) * n for n in range(9))   # stand-ins: only the count is read
 
 
-def _memo(cache: dict, key, compute):
-    hit = cache.get(key)
+def _context_items(ctx: Context, sig: tuple, item_tai) -> tuple[int, list, set]:
+    """The context items of a hand (memoised on what they read)."""
+    ck = (ctx.by, ctx.kong_replacement, ctx.last_tile, ctx.heavenly, ctx.earthly, ctx.n_caishen, ctx.flowers,
+          ctx.seat, sig)
+    hit = _context_cache.get(ck)
     if hit is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        hit = cache[key] = compute()
+        if len(_context_cache) >= _CACHE_LIMIT:
+            _context_cache.clear()
+        hit = _context_cache[ck] = _evaluate(CONTEXT_ITEMS, ctx, item_tai)
     return hit
+
+
+def _shape_items(ctx: Context, full_key: int, dragon_tiles: tuple, sig: tuple, item_tai) -> tuple[int, list, set]:
+    """The shape items of one reading (memoised on its key, its dragon tiles and the winds)."""
+    ck = (full_key, dragon_tiles, ctx.n_melds, ctx.seat_tile, ctx.round_tile, sig)
+    hit = _shape_cache.get(ck)
+    if hit is None:
+        if len(_shape_cache) >= _CACHE_LIMIT:
+            _shape_cache.clear()
+        hit = _shape_cache[ck] = _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), item_tai)
+    return hit
+
+
+def _meets(required: tuple, holds: set, ctx_holds: set) -> bool:
+    """Whether a reading has one of the required patterns (none required: it does)."""
+    if not required:
+        return True
+    for p in required:
+        if p in holds or p in ctx_holds:
+            return True
+    return False
+
+
+def _order_of(found: tuple) -> int:
+    return _ORDER[found[0].id]
 
 
 def _meld_groups(h: Hand) -> list[tuple]:
@@ -128,24 +156,17 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}.get(restriction, 0)
-    sig = rules.signature
-    ctx_total, ctx_found, ctx_holds = _memo(
-        _context_cache, (ctx.by, ctx.kong_replacement, ctx.last_tile, ctx.heavenly, ctx.earthly, ctx.n_caishen,
-                         ctx.flowers, ctx.seat, sig),
-        lambda: _evaluate(CONTEXT_ITEMS, ctx, rules.item_tai))
+    sig, item_tai = rules.signature, rules.item_tai
+    ctx_total, ctx_found, ctx_holds = _context_items(ctx, sig, item_tai)
     required = rules.required_patterns
-
-    def shape(full_key: int, dragon_tiles: tuple):
-        return _memo(_shape_cache, (full_key, dragon_tiles, ctx.n_melds, seat_t, round_t, sig),
-                     lambda: _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), rules.item_tai))
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
     best = None
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
-        total, _, holds = shape(key | meld_key, _SOME_DRAGONS[dragons + len(meld_dragons)])
-        rank = (total, not required or any(p in holds or p in ctx_holds for p in required))
+        total, _, holds = _shape_items(ctx, key | meld_key, _SOME_DRAGONS[dragons + len(meld_dragons)], sig, item_tai)
+        rank = (total, _meets(required, holds, ctx_holds))
         if best is None or rank > best[0]:
             best = (rank, key | meld_key, rep)
     if best is None:
@@ -161,12 +182,15 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     # ... then list the items of the best one with its own dragon tiles
     (_, meets), full_key, rep = best
     groups = groups_of(rep)
-    dragon_tiles = tuple(sorted(g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS)) \
+    dragon_tiles = tuple(sorted([g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS])) \
         + tuple(meld_dragons)
-    _, shape_found, _ = shape(full_key, dragon_tiles)
-    found = sorted(shape_found + ctx_found, key=lambda f: _ORDER[f[0].id])
-    tai = sum(t for _, _, t in found)
-    counted = tai - sum(t for it, _, t in found if it.bonus)
+    _, shape_found, _ = _shape_items(ctx, full_key, dragon_tiles, sig, item_tai)
+    found = sorted(shape_found + ctx_found, key=_order_of)
+    tai = counted = 0
+    for it, _, t in found:
+        tai += t
+        if not it.bonus:
+            counted += t
     reasons = []
     if counted < rules.min_tai:
         reasons.append(f"counted 台 {counted} is below the minimum of {rules.min_tai}")
@@ -217,7 +241,7 @@ def _decomposition_out(h: Hand, groups: list[tuple], wait: str) -> dict:
     if w_caishen:
         spare.remove(h.winning)
     caishen, pair, sets, winning_face = [], None, [], None
-    concealed = sorted((g for g in groups if g[0] != "pair"), key=itemgetter(1))
+    concealed = sorted([g for g in groups if g[0] != "pair"], key=itemgetter(1))
     concealed += [g for g in groups if g[0] == "pair"]
     for gtype, faces, cslots, wslot in concealed:
         if wslot >= 0:

@@ -563,7 +563,7 @@ def _check(h: Hand, waiting: bool = False) -> None:
 def _derive(h: Hand) -> None:
     """The caishen tiles held and the faces of the natural ones."""
     kinds = h.caishen_kinds
-    h.caishen_tiles = sorted(t for t in h.concealed if t in kinds) if kinds else []
+    h.caishen_tiles = sorted([t for t in h.concealed if t in kinds]) if kinds else []
     naturals = [t for t in h.concealed if t not in kinds] if kinds else h.concealed
     if h.substitute is not None:
         naturals = [h.face(t) for t in naturals]
