@@ -115,8 +115,12 @@ class _Class:
     the same number of caishen: they differ only in the faces their caishen take (k + caishen +
     caishen as 1-2-3, 2-3-4 or 3-4-5), which matters only to where the winning tile can sit.
     ``members``: (faces, caishen slots, natural slot per kind, caishen slots to hold the winning
-    tile); ``cache``: (leader group, packed key, dragons) by (mode, wk, seat wind, round wind)."""
-    __slots__ = ("gtype", "removed", "used", "is_set", "need_k", "need", "members", "cache")
+    tile).  Worked out once, at import (:meth:`prepare`): ``keyed``, (leader group, key, dragon
+    pungs) for each seat and round wind (index ``4 × seat + round``, winds counted from E), and the
+    options of the winning tile: ``natural_options`` by its kind (mode 1), ``caishen_options``
+    (mode 2); options don't depend on the winds."""
+    __slots__ = ("gtype", "removed", "used", "is_set", "need_k", "need", "members", "keyed",
+                 "natural_options", "caishen_options")
 
     def __init__(self, gtype: str, removed: tuple, k: int):
         self.gtype, self.removed = gtype, removed
@@ -124,7 +128,22 @@ class _Class:
         self.need_k = removed.count(k)
         self.need = tuple(sorted(set(removed) - {k}))
         self.members: list = []
-        self.cache: dict = {}
+
+    def prepare(self) -> None:
+        self.members = tuple(self.members)
+        faces, cslots = self.members[0][0], self.members[0][1]
+        leader = (self.gtype, faces, cslots, -1)
+        self.keyed = tuple((leader,) + group_key(leader, seat_t, round_t)
+                           for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
+        self.natural_options = {wk: self._options(1, wk) for wk in set(self.removed)}
+        self.caishen_options = self._options(2, -1)
+
+    def _options(self, mode: int, wk: int) -> int:
+        mask = 0
+        for faces, cslots, nat_slot, cai in self.members:
+            for slot in _w_slots(mode, wk, nat_slot, cai):
+                mask |= _opt_bit(group_key((self.gtype, faces, cslots, slot), EAST, EAST)[0])
+        return mask
 
 
 def _build_classes(k: int) -> tuple:
@@ -169,7 +188,7 @@ def _build_classes(k: int) -> tuple:
             for o in options:
                 add("chow", faces, o)
     for cls in classes.values():
-        cls.members = tuple(cls.members)
+        cls.prepare()
     return tuple(classes.values())
 
 
@@ -187,7 +206,6 @@ def _index_classes(classes: tuple) -> tuple:
     return tuple(out)
 
 
-_CLASSES = tuple(_index_classes(_build_classes(k)) for k in range(34))
 _GROUP_KEYS: dict = {}
 
 
@@ -215,14 +233,7 @@ def _w_slots(mode: int, wk: int, nat_slot: dict, cai: tuple) -> tuple:
     return cai if mode == 2 else ()
 
 
-def _contribution(cls: _Class, mode: int, wk: int, seat_t: int, round_t: int) -> tuple:
-    faces, cslots = cls.members[0][0], cls.members[0][1]
-    leader = (cls.gtype, faces, cslots, -1)
-    gkey, gdr = group_key(leader, seat_t, round_t)
-    for faces, cslots, nat_slot, cai in cls.members:
-        for slot in _w_slots(mode, wk, nat_slot, cai):
-            gkey |= _opt_bit(group_key((cls.gtype, faces, cslots, slot), seat_t, round_t)[0])
-    return leader, gkey, gdr
+_CLASSES = tuple(_index_classes(_build_classes(k)) for k in range(34))
 
 
 def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bool,
@@ -261,7 +272,7 @@ def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
     m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)   # what the options depend on
     k = tiles[0]
     pairs, set_classes, both = _CLASSES[k][min(tiles.count(k), 3)][min(c, 2)]
-    ck = (m, wk, seat_t, round_t)
+    winds = 4 * (seat_t - EAST) + (round_t - EAST)
     for cls in (both if sets else pairs) if pair else (set_classes if sets else ()):
         need = cls.need
         if need and (need[0] not in tiles or (len(need) == 2 and need[1] not in tiles)):
@@ -269,10 +280,12 @@ def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
         remaining = tiles[cls.need_k:]       # the copies of k lead the sorted tiles
         if need:
             remaining = _remove(remaining, need)
-        hit = cls.cache.get(ck)
-        if hit is None:
-            hit = cls.cache[ck] = _contribution(cls, m, wk, seat_t, round_t)
-        yield cls, hit, (remaining, c - cls.used, sets - cls.is_set, pair - (not cls.is_set))
+        leader, gkey, gdr = cls.keyed[winds]
+        if m == 1:
+            gkey |= cls.natural_options.get(wk, 0)
+        elif m == 2:
+            gkey |= cls.caishen_options
+        yield cls, (leader, gkey, gdr), (remaining, c - cls.used, sets - cls.is_set, pair - (not cls.is_set))
 
 
 def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
