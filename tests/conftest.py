@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import typing
 import urllib.error
@@ -180,3 +181,18 @@ def gunicorn_server(extra_env: dict[str, str] | None = None, log_path: Path | No
         if log_path:
             log.close()
             err.close()
+
+
+@contextlib.contextmanager
+def threaded_server(application) -> typing.Iterator[str]:
+    """``application`` on a free loopback port, served by werkzeug in a thread: its base URL."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(10)

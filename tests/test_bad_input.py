@@ -20,28 +20,12 @@ import time
 import pytest
 
 from app import create_app
+from tools import examples
 
 LIMIT = 64 * 1024
 
 # API.md's worked example (200; 4 台).
-VALID = {
-    "rules": "ningbo",
-    "seat_wind": "S",
-    "round_wind": "E",
-    "caishen": {"indicator": "5p"},
-    "hand": {
-        "concealed": ["2m", "3m", "4m", "6m", "7m", "8m", "9s", "9s"],
-        "winning_tile": "4m",
-        "melds": [
-            {"type": "pung", "tiles": ["C", "C", "C"], "from": "E"},
-            {"type": "kong", "tiles": ["1s", "1s", "1s", "1s"], "concealed": True},
-        ],
-        "flowers": ["2f"],
-    },
-    "win": {"by": "self_draw"},
-    "claims_from_winner": {"E": 0, "W": 1, "N": 0},
-    "base_points": 1,
-}
+VALID = copy.deepcopy(examples.API_MD)
 # A discard win with every optional win flag and option present, so each can be given a wrong
 # type: South wins on West's 4m, 234m 678m 345p 567s 99s, nothing else (valid; min_tai 0).
 VALID_FULL = {

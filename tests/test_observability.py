@@ -3,6 +3,7 @@ Prometheus metrics (one process and across gunicorn workers), /readyz, CORS on /
 headers on every response, and a Content-Security-Policy the two pages of the app live with."""
 from __future__ import annotations
 
+import copy
 import io
 import json
 import logging
@@ -23,28 +24,13 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import observability
 from app import create_app
+from conftest import threaded_server
+from tools import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # API.md's worked example (4 台, 5 points; see API.md).
-API_MD = {
-    "rules": "ningbo",
-    "seat_wind": "S",
-    "round_wind": "E",
-    "caishen": {"indicator": "5p"},
-    "hand": {
-        "concealed": ["2m", "3m", "4m", "6m", "7m", "8m", "9s", "9s"],
-        "winning_tile": "4m",
-        "melds": [
-            {"type": "pung", "tiles": ["C", "C", "C"], "from": "E"},
-            {"type": "kong", "tiles": ["1s", "1s", "1s", "1s"], "concealed": True},
-        ],
-        "flowers": ["2f"],
-    },
-    "win": {"by": "self_draw"},
-    "claims_from_winner": {"E": 0, "W": 1, "N": 0},
-    "base_points": 1,
-}
+API_MD = copy.deepcopy(examples.API_MD)
 HEX32 = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")  # a version-4 UUID, hex
 
 
@@ -427,24 +413,8 @@ def test_no_debug_and_no_stack_trace(app, monkeypatch):
 
 @pytest.fixture(scope="module")
 def live_server():
-    from flask import send_from_directory
-    from werkzeug.serving import make_server
-
-    application = create_app()
-    rules = {r.rule for r in application.url_map.iter_rules()}
-    static = ROOT / "static"
-    if "/" not in rules:  # until the app serves the calculator page itself (as in test_page.py)
-        application.add_url_rule("/", "calculator_page_for_csp_test",
-                                 lambda: send_from_directory(static, "index.html"))
-    if not any(rule.startswith("/static/") for rule in rules):
-        application.add_url_rule("/static/<path:filename>", "calculator_static_for_csp_test",
-                                 lambda filename: send_from_directory(static, filename))
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(10)
+    with threaded_server(create_app()) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

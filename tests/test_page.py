@@ -13,21 +13,18 @@ import pathlib
 import re
 import struct
 import subprocess
-import threading
 import urllib.error
 import urllib.request
 import warnings
 
 import pytest
-from flask import send_from_directory
 from playwright.sync_api import expect, sync_playwright
-from werkzeug.serving import make_server
 
 import app as app_module
+from conftest import threaded_server
 
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-STATIC = ROOT / "static"
 SHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -60,19 +57,8 @@ def application():
 
 @pytest.fixture(scope="module")
 def base_url(application):
-    rules = {r.rule for r in application.url_map.iter_rules()}
-    if "/" not in rules:  # until the app serves the page itself
-        application.add_url_rule("/", "calculator_page_for_tests",
-                                 lambda: send_from_directory(STATIC, "index.html"))
-    if not any(rule.startswith("/static/") for rule in rules):
-        application.add_url_rule("/static/<path:filename>", "calculator_static_for_tests",
-                                 lambda filename: send_from_directory(STATIC, filename))
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(10)
+    with threaded_server(application) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
