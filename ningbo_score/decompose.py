@@ -253,7 +253,8 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     reading; the one decomposition the answer shows is found again afterwards (:class:`Placed`).
     """
     mode = 2 if w_caishen else (1 if w_kind is not None else 0)
-    env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t)
+    env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t,
+           4 * (seat_t - EAST) + (round_t - EAST))           # the index of the winds in _Class.keyed
     out: dict = {}
     for packed, dragons in _solve(tiles, c, sets, 1, env).items():
         flags = packed & KEY_BITS
@@ -265,14 +266,20 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     return out
 
 
-def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
+def _options_mode(tiles: tuple, env: tuple) -> int:
+    """What the winning tile's options in these tiles depend on: 2 a caishen winning tile, 1 a
+    natural one of a kind among them, 0 neither."""
+    mode = env[2]
+    return 2 if mode == 2 else (1 if mode == 1 and env[1] in tiles else 0)
+
+
+def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple, m: int):
     """The groups the lowest natural tile can go into, in the search's order: (class, (leader
-    group, packed key, dragon pungs), what is left: (tiles, caishen, sets, pairs))."""
-    wk, mode, seat_t, round_t = env[1], env[2], env[3], env[4]
-    m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)   # what the options depend on
+    group, packed key, dragon pungs), what is left: (tiles, caishen, sets, pairs)); m is
+    :func:`_options_mode` of the tiles."""
+    wk, winds = env[1], env[5]
     k = tiles[0]
     pairs, set_classes, both = _CLASSES[k][min(tiles.count(k), 3)][min(c, 2)]
-    winds = 4 * (seat_t - EAST) + (round_t - EAST)
     for cls in (both if sets else pairs) if pair else (set_classes if sets else ()):
         need = cls.need
         if need and (need[0] not in tiles or (len(need) == 2 and need[1] not in tiles)):
@@ -290,17 +297,17 @@ def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
 
 def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
     """{packed reading: most dragon pungs} of a sub-problem, memoised in env."""
-    memo, wk, mode = env[0], env[1], env[2]
-    m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)
-    mk = (tiles, c, sets, pair, m, wk if m == 1 else -1)
+    memo = env[0]
+    m = _options_mode(tiles, env)
+    mk = (tiles, c, sets, pair, m, env[1] if m == 1 else -1)
     hit = memo.get(mk)
     if hit is not None:
         return hit
     if not tiles:
-        out = _pure_dragons(sets, pair, mode == 2, env[3], env[4])
+        out = _pure_dragons(sets, pair, env[2] == 2, env[3], env[4])
     else:
         out = {}
-        for _, (_, gkey, gdr), sub_problem in _subproblems(tiles, c, sets, pair, env):
+        for _, (_, gkey, gdr), sub_problem in _subproblems(tiles, c, sets, pair, env, m):
             for skey, sdr in _solve(*sub_problem, env).items():
                 key = gkey | skey
                 if out.get(key, -1) < gdr + sdr:
@@ -314,7 +321,8 @@ def _rebuild(tiles: tuple, c: int, sets: int, pair: int, env: tuple, packed: int
     a linked list of ((class or None, group), rest)."""
     if not tiles:
         return _pure_masked(sets, pair, env[2] == 2, env[3], env[4])[packed][1]
-    for cls, (leader, gkey, gdr), sub_problem in _subproblems(tiles, c, sets, pair, env):
+    for cls, (leader, gkey, gdr), sub_problem in _subproblems(tiles, c, sets, pair, env,
+                                                              _options_mode(tiles, env)):
         for skey, sdr in _solve(*sub_problem, env).items():
             if gkey | skey == packed and gdr + sdr == dragons:
                 return ((cls, leader), _rebuild(*sub_problem, env, skey, sdr))
@@ -331,7 +339,7 @@ class Placed:
 
     def groups(self) -> list[tuple]:
         env = self.problem[-1]
-        _, wk, mode, seat_t, round_t = env
+        _, wk, mode, seat_t, round_t, _ = env
         out, rep, todo = [], _rebuild(*self.problem, self.packed, self.dragons), self.opt is not None
         while rep is not None:
             (cls, group), rep = rep
