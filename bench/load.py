@@ -17,7 +17,7 @@ Run from the project root:  ``.venv/bin/python bench/load.py``  (``--help`` for 
 4. The worst inputs, timed one request at a time on the same server: 200 seeded hands with 7
    caishen (preset ningbo-7baida) one by one, the same 200 as one ``/v1/score/batch`` (the
    largest batch allowed), and ``/v1/waits`` on seeded hands holding 7 caishen.  Each must
-   finish far inside gunicorn's worker timeout; a route that answers 404 is skipped with a note.
+   finish far inside gunicorn's worker timeout.
 5. Profiles ``POST /v1/score`` (the same mix) inside one process with pyinstrument, calling the
    WSGI app directly, and writes the time by component and the heaviest functions.
 
@@ -395,6 +395,16 @@ def summary(times: list[float]) -> dict[str, float]:
 
 # --- worst inputs ------------------------------------------------------------------------------
 
+def one_at_a_time(url: str, bodies: list[bytes]) -> tuple[dict, list]:
+    """POST each body in turn: the latency summary, the statuses seen and the last answer."""
+    times, statuses, data = [], set(), b""
+    for body in bodies:
+        status, data, sec = http("POST", url, body)
+        times.append(sec)
+        statuses.add(status)
+    return {**summary(times), "statuses": sorted(statuses)}, data
+
+
 def worst_inputs(base: str, seed: int, report: Report) -> dict:
     import handgen
 
@@ -404,32 +414,18 @@ def worst_inputs(base: str, seed: int, report: Report) -> dict:
     hands = [handgen.compact_form(h) for h in hands]
     out: dict = {"seed": seed}
 
-    times, statuses = [], []
-    for h in hands:
-        status, _, sec = http("POST", base + "/v1/score", json.dumps(h).encode())
-        times.append(sec)
-        statuses.append(status)
-    out["score_7_caishen"] = {**summary(times), "statuses": sorted(set(statuses))}
+    out["score_7_caishen"], _ = one_at_a_time(base + "/v1/score", [json.dumps(h).encode() for h in hands])
     report(f"  /v1/score, 200 hands with 7 caishen (ningbo-7baida), one at a time: "
            f"median {out['score_7_caishen']['median_ms']} ms, p99 {out['score_7_caishen']['p99_ms']} ms, "
            f"worst {out['score_7_caishen']['max_ms']} ms, statuses {out['score_7_caishen']['statuses']}")
 
     body = json.dumps({"requests": hands}, separators=(",", ":")).encode()
-    status, data, sec = http("POST", base + "/v1/score/batch", body)
-    if status == 404:
-        out["batch_200"] = {"skipped": "POST /v1/score/batch answered 404 (no such route yet)"}
-        report("  /v1/score/batch: SKIPPED, the route answers 404 (not in the app yet)")
-    else:
-        times = [sec]
-        for _ in range(4):
-            status2, data, sec = http("POST", base + "/v1/score/batch", body)
-            times.append(sec)
-        parsed = json.loads(data) if status == 200 else {}
-        out["batch_200"] = {**summary(times), "status": status, "body_bytes": len(body),
-                            "ok": parsed.get("ok"), "failed": parsed.get("failed")}
-        report(f"  /v1/score/batch, the same 200 hands in one body ({len(body)} bytes), 5 times: status {status}, "
-               f"median {out['batch_200']['median_ms']} ms, worst {out['batch_200']['max_ms']} ms "
-               f"(ok {parsed.get('ok')}, failed {parsed.get('failed')})")
+    batch, data = one_at_a_time(base + "/v1/score/batch", [body] * 5)
+    parsed = json.loads(data) if batch["statuses"] == [200] else {}
+    out["batch_200"] = {**batch, "body_bytes": len(body), "ok": parsed.get("ok"), "failed": parsed.get("failed")}
+    report(f"  /v1/score/batch, the same 200 hands in one body ({len(body)} bytes), 5 times: "
+           f"statuses {batch['statuses']}, median {batch['median_ms']} ms, worst {batch['max_ms']} ms "
+           f"(ok {parsed.get('ok')}, failed {parsed.get('failed')})")
 
     waits_hands = []
     for _ in range(40):
@@ -437,20 +433,10 @@ def worst_inputs(base: str, seed: int, report: Report) -> dict:
         # a waits request: the hand before its winning tile; `win` may only say who discards
         req["win"] = {k: v for k, v in req["win"].items() if k in ("from", "discarded_caishen")}
         waits_hands.append(handgen.compact_form(req))
-    status, _, _ = http("POST", base + "/v1/waits", json.dumps(waits_hands[0]).encode())
-    if status == 404:
-        out["waits_7_caishen"] = {"skipped": "POST /v1/waits answered 404 (no such route yet)"}
-        report("  /v1/waits: SKIPPED, the route answers 404 (not in the app yet)")
-    else:
-        times, statuses = [], []
-        for h in waits_hands:
-            status, _, sec = http("POST", base + "/v1/waits", json.dumps(h).encode())
-            times.append(sec)
-            statuses.append(status)
-        out["waits_7_caishen"] = {**summary(times), "statuses": sorted(set(statuses))}
-        report(f"  /v1/waits, 40 hands holding 7 caishen before the winning tile: median "
-               f"{out['waits_7_caishen']['median_ms']} ms, worst {out['waits_7_caishen']['max_ms']} ms, "
-               f"statuses {out['waits_7_caishen']['statuses']}")
+    out["waits_7_caishen"], _ = one_at_a_time(base + "/v1/waits", [json.dumps(h).encode() for h in waits_hands])
+    report(f"  /v1/waits, 40 hands holding 7 caishen before the winning tile: median "
+           f"{out['waits_7_caishen']['median_ms']} ms, worst {out['waits_7_caishen']['max_ms']} ms, "
+           f"statuses {out['waits_7_caishen']['statuses']}")
     return out
 
 
