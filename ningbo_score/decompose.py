@@ -99,7 +99,7 @@ def _opt_bit(placed_key: int) -> int:
     return 1 << (OPT_SHIFT + ((placed_key >> WAIT_SHIFT) & 7) * 4 + ((placed_key >> 12) & 3))
 
 
-def _options(packed: int) -> list[int]:
+def _options(packed: int) -> tuple:
     """The option bits of a packed reading, as key bits (wait, bad_single, bad_any)."""
     out, i, mask = [], 0, packed >> OPT_SHIFT
     while mask:
@@ -107,7 +107,7 @@ def _options(packed: int) -> list[int]:
             out.append(((i // 4) << WAIT_SHIFT) | ((i % 4) << 12))
         mask >>= 1
         i += 1
-    return out
+    return tuple(out)
 
 
 class _Class:
@@ -118,9 +118,10 @@ class _Class:
     tile).  Worked out once, at import (:meth:`prepare`): ``keyed``, (leader group, key, dragon
     pungs) for each seat and round wind (index ``4 × seat + round``, winds counted from E), and the
     options of the winning tile: ``natural_options`` by its kind (mode 1), ``caishen_options``
-    (mode 2); options don't depend on the winds."""
+    (mode 2); options don't depend on the winds.  ``row``: all the search reads of the class, as
+    one tuple (unpacking it is cheaper than reading attributes in the inner loop)."""
     __slots__ = ("gtype", "removed", "used", "is_set", "need_k", "need", "members", "keyed",
-                 "natural_options", "caishen_options")
+                 "natural_options", "caishen_options", "row")
 
     def __init__(self, gtype: str, removed: tuple, k: int):
         self.gtype, self.removed = gtype, removed
@@ -137,6 +138,9 @@ class _Class:
                            for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
         self.natural_options = {wk: self._options(1, wk) for wk in set(self.removed)}
         self.caishen_options = self._options(2, -1)
+        self.row = (self.need_k, self.need, self.used, self.is_set,
+                    tuple(key for _, key, _ in self.keyed), tuple(dr for _, _, dr in self.keyed),
+                    self.natural_options, self.caishen_options, self)
 
     def _options(self, mode: int, wk: int) -> int:
         mask = 0
@@ -234,6 +238,9 @@ def _w_slots(mode: int, wk: int, nat_slot: dict, cai: tuple) -> tuple:
 
 
 _CLASSES = tuple(_index_classes(_build_classes(k)) for k in range(34))
+# The same, each class as its row (what the search reads of it, :attr:`_Class.row`)
+_ROWS = tuple(tuple(tuple(tuple(tuple(cls.row for cls in part) for part in cell) for cell in by_caishen)
+                    for by_caishen in by_copies) for by_copies in _CLASSES)
 
 
 def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bool,
@@ -256,62 +263,95 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t,
            4 * (seat_t - EAST) + (round_t - EAST))           # the index of the winds in _Class.keyed
     out: dict = {}
+    problem = (tiles, c, sets, 1, env)
     for packed, dragons in _solve(tiles, c, sets, 1, env).items():
         flags = packed & KEY_BITS
-        for opt in (_options(packed) if mode else (None,)):
+        if mode:
+            opts = _OPTIONS.get(packed >> OPT_SHIFT)
+            if opts is None:
+                if len(_OPTIONS) >= 4096:
+                    _OPTIONS.clear()
+                opts = _OPTIONS[packed >> OPT_SHIFT] = _options(packed)
+        else:
+            opts = _NO_OPTION
+        for opt in opts:
             key = flags | (opt or 0)
             old = out.get(key)
             if old is None or dragons > old[0]:
-                out[key] = (dragons, Placed((tiles, c, sets, 1, env), packed, dragons, opt))
+                out[key] = (dragons, Placed(problem, packed, dragons, opt))
     return out
 
 
-def _options_mode(tiles: tuple, env: tuple) -> int:
-    """What the winning tile's options in these tiles depend on: 2 a caishen winning tile, 1 a
-    natural one of a kind among them, 0 neither."""
-    mode = env[2]
-    return 2 if mode == 2 else (1 if mode == 1 and env[1] in tiles else 0)
+_NO_OPTION = (None,)
+#: :func:`_options` by the option bits (bounded; few masks occur)
+_OPTIONS: dict = {}
 
 
-def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple, m: int):
-    """The groups the lowest natural tile can go into, in the search's order: (class, (leader
-    group, packed key, dragon pungs), what is left: (tiles, caishen, sets, pairs)); m is
-    :func:`_options_mode` of the tiles."""
-    wk, winds = env[1], env[5]
+def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
+    """The groups the lowest natural tile can go into, in the search's order: (class, packed key,
+    dragon pungs, what is left: (tiles, caishen, sets, pairs)).  :func:`_solve` runs the same
+    loop written out (it is the search's inner loop); this one serves :func:`_rebuild`."""
+    wk, mode, winds = env[1], env[2], env[5]
+    m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)
     k = tiles[0]
-    pairs, set_classes, both = _CLASSES[k][min(tiles.count(k), 3)][min(c, 2)]
-    for cls in (both if sets else pairs) if pair else (set_classes if sets else ()):
-        need = cls.need
-        if need and (need[0] not in tiles or (len(need) == 2 and need[1] not in tiles)):
-            continue
-        remaining = tiles[cls.need_k:]       # the copies of k lead the sorted tiles
+    n = tiles.count(k)
+    rows = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
+    for need_k, need, used, is_set, keys, drs, natural_options, caishen_options, cls in \
+            (rows[2] if sets else rows[0]) if pair else (rows[1] if sets else ()):
         if need:
-            remaining = _remove(remaining, need)
-        leader, gkey, gdr = cls.keyed[winds]
+            if need[0] not in tiles or (len(need) == 2 and need[1] not in tiles):
+                continue
+            remaining = _remove(tiles[need_k:], need)
+        else:
+            remaining = tiles[need_k:]
+        gkey = keys[winds]
         if m == 1:
-            gkey |= cls.natural_options.get(wk, 0)
+            gkey |= natural_options.get(wk, 0)
         elif m == 2:
-            gkey |= cls.caishen_options
-        yield cls, (leader, gkey, gdr), (remaining, c - cls.used, sets - cls.is_set, pair - (not cls.is_set))
+            gkey |= caishen_options
+        yield cls, gkey, drs[winds], (remaining, c - used, sets - is_set, pair - (not is_set))
 
 
 def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
-    """{packed reading: most dragon pungs} of a sub-problem, memoised in env."""
-    memo = env[0]
-    m = _options_mode(tiles, env)
-    mk = (tiles, c, sets, pair, m, env[1] if m == 1 else -1)
+    """{packed reading: most dragon pungs} of a sub-problem, memoised in env.  The loop is
+    :func:`_subproblems` written out, with the classes as rows (:attr:`_Class.row`)."""
+    memo, wk, mode = env[0], env[1], env[2]
+    m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)
+    mk = (tiles, (c << 6) | (sets << 3) | (pair << 2) | m, wk if m == 1 else -1)
     hit = memo.get(mk)
     if hit is not None:
         return hit
     if not tiles:
-        out = _pure_dragons(sets, pair, env[2] == 2, env[3], env[4])
-    else:
-        out = {}
-        for _, (_, gkey, gdr), sub_problem in _subproblems(tiles, c, sets, pair, env, m):
-            for skey, sdr in _solve(*sub_problem, env).items():
-                key = gkey | skey
-                if out.get(key, -1) < gdr + sdr:
-                    out[key] = gdr + sdr
+        out = _pure_dragons(sets, pair, mode == 2, env[3], env[4])
+        memo[mk] = out
+        return out
+    out = {}
+    k = tiles[0]
+    n = tiles.count(k)
+    rows = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
+    winds = env[5]
+    for need_k, need, used, is_set, keys, drs, natural_options, caishen_options, _ in \
+            (rows[2] if sets else rows[0]) if pair else (rows[1] if sets else ()):
+        if need:
+            if need[0] not in tiles or (len(need) == 2 and need[1] not in tiles):
+                continue
+            remaining = _remove(tiles[need_k:], need)
+        else:
+            remaining = tiles[need_k:]
+        gkey = keys[winds]
+        gdr = drs[winds]
+        if m == 1:
+            gkey |= natural_options.get(wk, 0)
+        elif m == 2:
+            gkey |= caishen_options
+        if is_set:
+            sub = _solve(remaining, c - used, sets - 1, pair, env)
+        else:
+            sub = _solve(remaining, c - used, sets, pair - 1, env)
+        for skey, sdr in sub.items():
+            key = gkey | skey
+            if out.get(key, -1) < gdr + sdr:
+                out[key] = gdr + sdr
     memo[mk] = out
     return out
 
@@ -321,11 +361,10 @@ def _rebuild(tiles: tuple, c: int, sets: int, pair: int, env: tuple, packed: int
     a linked list of ((class or None, group), rest)."""
     if not tiles:
         return _pure_masked(sets, pair, env[2] == 2, env[3], env[4])[packed][1]
-    for cls, (leader, gkey, gdr), sub_problem in _subproblems(tiles, c, sets, pair, env,
-                                                              _options_mode(tiles, env)):
+    for cls, gkey, gdr, sub_problem in _subproblems(tiles, c, sets, pair, env):
         for skey, sdr in _solve(*sub_problem, env).items():
             if gkey | skey == packed and gdr + sdr == dragons:
-                return ((cls, leader), _rebuild(*sub_problem, env, skey, sdr))
+                return ((cls, cls.keyed[env[5]][0]), _rebuild(*sub_problem, env, skey, sdr))
     raise AssertionError("a reading the search found has no decomposition")
 
 

@@ -83,6 +83,7 @@ _context_cache: dict = {}
 _shape_cache: dict = {}
 
 
+_ITEM_BITS = ~(BAD_SINGLE | BAD_ANY)
 _SOME_DRAGONS = tuple((DRAGONS[0],) * n for n in range(9))   # stand-ins: only the count is read
 
 
@@ -99,8 +100,10 @@ def _context_items(ctx: Context, sig: tuple, item_tai) -> tuple[int, list, set]:
 
 
 def _shape_items(ctx: Context, full_key: int, dragon_tiles: tuple, sig: tuple, item_tai) -> tuple[int, list, set]:
-    """The shape items of one reading (memoised on its key, its dragon tiles and the winds)."""
-    ck = (full_key, dragon_tiles, ctx.n_melds, ctx.seat_tile, ctx.round_tile, sig)
+    """The shape items of one reading (memoised on what they read: the key without the discard
+    restriction's bits, the dragon tiles, the melds, and a wind only when the reading pungs it)."""
+    ck = (full_key & _ITEM_BITS, dragon_tiles, ctx.n_melds, ctx.seat_tile if full_key & SEAT_PUNG else -1,
+          ctx.round_tile if full_key & ROUND_PUNG else -1, sig)
     hit = _shape_cache.get(ck)
     if hit is None:
         if len(_shape_cache) >= _CACHE_LIMIT:
