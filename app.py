@@ -110,19 +110,24 @@ def _read_body(limit: int | None) -> bytes:
 def json_body(limit: int | None = None) -> typing.Any:
     """The request's JSON body: 413 past the limit (the app's ``MAX_CONTENT_LENGTH`` unless the
     route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed."""
+    req = request._get_current_object()      # the request itself, not its proxy: read often here
     if limit is not None:
-        request.max_content_length = limit  # this request only (Flask ≥ 3.1)
-    limit = request.max_content_length
-    if limit is not None and request.content_length is not None and request.content_length > limit:
-        raise _too_large(limit)
-    environ = request.environ
-    if environ.get("CONTENT_TYPE") in _PLAIN_JSON_TYPES and request.content_length is not None:
+        req.max_content_length = limit       # this request only (Flask ≥ 3.1)
+    environ = req.environ
+    length = environ.get("CONTENT_LENGTH")
+    if environ.get("CONTENT_TYPE") in _PLAIN_JSON_TYPES and length and length.isascii() and length.isdigit():
         # the usual request, read without parsing its Content-Type or wrapping its stream
-        data = environ["wsgi.input"].read(request.content_length)
+        limit = req.max_content_length
+        if limit is not None and int(length) > limit:
+            raise _too_large(limit)
+        data = environ["wsgi.input"].read(int(length))
     else:
-        charset = request.mimetype_params.get("charset", "utf-8").lower()
-        if not _is_json_type(request.mimetype) or charset not in ("utf-8", "utf8"):
-            shown = request.content_type or "none"
+        limit = req.max_content_length
+        if limit is not None and req.content_length is not None and req.content_length > limit:
+            raise _too_large(limit)
+        charset = req.mimetype_params.get("charset", "utf-8").lower()
+        if not _is_json_type(req.mimetype) or charset not in ("utf-8", "utf8"):
+            shown = req.content_type or "none"
             raise problem("unsupported_media_type",
                           f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
                           f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {shown}。")

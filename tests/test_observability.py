@@ -345,6 +345,72 @@ def test_no_cors_outside_v1(client):
         assert "Access-Control-Allow-Origin" not in r.headers, path
 
 
+def _raw_cors(app):
+    """The app with flask-cors's own after_request function in place of its memo."""
+    funcs = app.after_request_funcs[None]
+    wrapped = [i for i, f in enumerate(funcs) if isinstance(f, observability.RememberedCors)]
+    assert len(wrapped) == 1, "flask-cors's after_request function is not wrapped"
+    funcs[wrapped[0]] = funcs[wrapped[0]].after_request
+    return app
+
+
+CORS_REQUESTS = [
+    ("POST", "/v1/score", {"json": API_MD}),
+    ("POST", "/v1/score", {"data": "{", "content_type": "application/json"}),
+    ("GET", "/v1/rules", {}),
+    ("GET", "/v1/rules/ningbo", {}),
+    ("GET", "/v1/nothing-here", {}),
+    ("GET", "/healthz", {}),
+    ("GET", "/metrics", {}),
+    ("OPTIONS", "/v1/score", {}),
+    ("OPTIONS", "/v1/score", {"headers": {"Access-Control-Request-Method": "POST"}}),
+    ("OPTIONS", "/v1/score", {"headers": {"Access-Control-Request-Method": "POST",
+                                          "Access-Control-Request-Headers": "content-type, x-request-id"}}),
+    ("OPTIONS", "/v1/score", {"headers": {"Access-Control-Request-Method": "PUT"}}),
+    ("OPTIONS", "/v1/waits", {"headers": {"Access-Control-Request-Method": "POST",
+                                          "Access-Control-Request-Headers": "X-Other"}}),
+    ("GET", "/v1/levels", {"headers": {"Access-Control-Request-Private-Network": "true"}}),
+    ("DELETE", "/v1/score", {}),
+]
+
+
+@pytest.mark.parametrize("origins", ["*", ["https://a.example", "https://b.example"]])
+def test_cors_memo_adds_what_flask_cors_adds(origins):
+    """The memo (observability.RememberedCors) answers every request, the first time (flask-cors
+    runs) and again (replayed), with exactly the headers of flask-cors without the memo."""
+    memo = create_app({"CORS_ORIGINS": origins}).test_client()
+    raw = _raw_cors(create_app({"CORS_ORIGINS": origins})).test_client()
+
+    def headers(client, method, path, origin, kwargs):
+        extra = dict(kwargs.get("headers", {}))
+        if origin:
+            extra["Origin"] = origin
+        r = client.open(path, method=method, **{**kwargs, "headers": extra})
+        # (the body may differ: /metrics counts, problems name their request)
+        return r.status_code, sorted((k, v) for k, v in r.headers if k not in ("X-Request-ID", "Content-Length"))
+
+    for origin in (None, "https://a.example", "https://b.example", "https://elsewhere.example"):
+        for method, path, kwargs in CORS_REQUESTS:
+            want = headers(raw, method, path, origin, kwargs)
+            for attempt in ("first", "replayed"):
+                assert headers(memo, method, path, origin, kwargs) == want, (attempt, method, path, origin)
+    # the memo saw each shape once
+    wrapped = next(f for f in memo.application.after_request_funcs[None]
+                   if isinstance(f, observability.RememberedCors))
+    assert 0 < len(wrapped.memo) <= 4 * len(CORS_REQUESTS)
+
+
+def test_cors_memo_is_bounded(monkeypatch):
+    monkeypatch.setattr(observability, "CORS_MEMO_LIMIT", 3)
+    app = create_app()
+    client = app.test_client()
+    wrapped = next(f for f in app.after_request_funcs[None] if isinstance(f, observability.RememberedCors))
+    for i in range(10):
+        r = client.get("/v1/rules", headers={"Origin": f"https://{i}.example"})
+        assert r.headers["Access-Control-Allow-Origin"] == "*"
+        assert len(wrapped.memo) <= 3
+
+
 # --- security headers ---------------------------------------------------------------------------
 
 EXPECTED_HEADERS = {
