@@ -23,7 +23,7 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 	touch $@
 
 # The library's hot modules compiled with Cython (build_ext.py), rebuilt when a source
-# changes.  Without a C compiler the build fails and the same modules run as plain Python
+# or its Cython declarations (ningbo_score/*.pxd) change.  Without a C compiler the build fails and the same modules run as plain Python
 # (slower, same results): make says so and goes on.
 # (the list of ningbo_score.COMPILED; tests/test_build.py checks they agree)
 COMPILED_SRC := $(addprefix ningbo_score/,$(addsuffix .py,caishen decompose engine hand items payments rules tiles))
@@ -32,7 +32,7 @@ $(VENV)/.build: requirements-build.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q --require-hashes -r requirements-build.txt
 	touch $@
 
-ningbo_score/_compiled/SOURCES: $(VENV)/.build build_ext.py $(COMPILED_SRC)
+ningbo_score/_compiled/SOURCES: $(VENV)/.build build_ext.py $(COMPILED_SRC) $(wildcard ningbo_score/*.pxd)
 	@echo "compiling the library with Cython (about a minute; log: $(VENV)/build_ext.log)"
 	@$(PY) build_ext.py > $(VENV)/build_ext.log 2>&1 \
 	  || { tail -20 $(VENV)/build_ext.log; echo "WARNING: compiling failed; the library runs as plain Python"; }

@@ -1,6 +1,8 @@
 """Compile the scoring library's hot modules with Cython (``make install`` runs this).
 
 The modules stay plain Python: Cython compiles the same source, nothing in it is Cython-only.
+A module may have a ``.pxd`` beside it (``decompose.pxd``): C types for some functions' arguments
+and locals, read only by Cython; the plain module ignores it.
 The extension modules go to ``ningbo_score/_compiled/`` with ``SOURCES``, the SHA-256 of every
 source they were built from; ``ningbo_score/__init__.py`` puts that folder first on the package's
 path only when ``SOURCES`` still matches the sources, so an edited module is never shadowed by a
@@ -38,6 +40,9 @@ def build() -> None:
         src.mkdir()
         for name in COMPILED:
             shutil.copy2(ROOT / "ningbo_score" / f"{name}.py", src / f"{name}.py")
+            declarations = ROOT / "ningbo_score" / f"{name}.pxd"      # C types of some locals
+            if declarations.exists():
+                shutil.copy2(declarations, src / declarations.name)
         exts = cythonize([Extension(f"ningbo_score.{name}", [str(src / f"{name}.py")]) for name in COMPILED],
                          compiler_directives=DIRECTIVES, quiet=True, nthreads=0)
         dist = Distribution({"ext_modules": exts, "script_args": ["build_ext"]})

@@ -14,10 +14,15 @@ COMPILED_DIR = Path(__file__).resolve().parent / "_compiled"
 
 
 def sources_digest() -> str:
-    """SHA-256 of each compiled module's source, one line each (COMPILED_DIR/SOURCES)."""
+    """SHA-256 of each compiled module's source, one line each (COMPILED_DIR/SOURCES), and of
+    its Cython declarations (``.pxd``) where it has some."""
     here = Path(__file__).resolve().parent
-    return "".join(f"{name} {hashlib.sha256((here / f'{name}.py').read_bytes()).hexdigest()}\n"
-                   for name in COMPILED)
+    lines = []
+    for name in COMPILED:
+        for label, path in ((name, here / f"{name}.py"), (f"{name}.pxd", here / f"{name}.pxd")):
+            if label == name or path.exists():
+                lines.append(f"{label} {hashlib.sha256(path.read_bytes()).hexdigest()}\n")
+    return "".join(lines)
 
 
 def _compiled_is_current() -> bool:

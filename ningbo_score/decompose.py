@@ -250,14 +250,15 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     tiles: the natural concealed tiles, sorted kinds; c: the caishen among them; sets: how many
     sets the concealed part must make (4 − melds; it also makes the pair); w_kind: the winning
     tile's kind when it is natural; w_caishen: the winning tile is a caishen.
-    Returns {key: (dragon pungs, representative)}, the representative a :class:`Placed` (read
-    by :func:`groups_of`).  ``memo`` may be shared by calls with the same seat and round winds
+    Returns {key: (dragon pungs, representative)}, the representative (problem, packed reading,
+    option of the winning tile), made into groups by :func:`groups_of` when it is chosen.  ``memo`` may be shared by calls with the same seat and round winds
     (the waits of one hand).
 
     The lowest natural tile goes into some group (a pair, pung or chow, completed by caishen
     where needed), with the options of the winning tile in it (mode 1: a natural of kind wk,
     mode 2: a caishen, mode 0: none).  The search keeps only the dragon pungs of each packed
-    reading; the one decomposition the answer shows is found again afterwards (:class:`Placed`).
+    reading, and where it first found them (:func:`_solve`); the one decomposition the answer
+    shows is followed from there afterwards (:func:`_rebuild`).
     """
     mode = 2 if w_caishen else (1 if w_kind is not None else 0)
     env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t,
@@ -278,7 +279,7 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
             key = flags | (opt or 0)
             old = out.get(key)
             if old is None or dragons > old[0]:
-                out[key] = (dragons, Placed(problem, packed, dragons, opt))
+                out[key] = (dragons, (problem, packed, opt))
     return out
 
 
@@ -287,50 +288,34 @@ _NO_OPTION = (None,)
 _OPTIONS: dict = {}
 
 
-def _subproblems(tiles: tuple, c: int, sets: int, pair: int, env: tuple):
-    """The groups the lowest natural tile can go into, in the search's order: (class, packed key,
-    dragon pungs, what is left: (tiles, caishen, sets, pairs)).  :func:`_solve` runs the same
-    loop written out (it is the search's inner loop); this one serves :func:`_rebuild`."""
-    wk, mode, winds = env[1], env[2], env[5]
+def _memo_key(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> tuple:
+    """A sub-problem's key in the memo: its tiles, caishen, sets and pairs, and what the winning
+    tile's options in these tiles depend on (m: 2 a caishen winning tile, 1 a natural one of a
+    kind among them, 0 neither)."""
+    wk, mode = env[1], env[2]
     m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)
+    return (tiles, (c << 6) | (sets << 3) | (pair << 2) | m, wk if m == 1 else -1)
+
+
+def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
+    """{packed reading: most dragon pungs} of a sub-problem, memoised in env with, for each packed
+    reading, where it was first found with them: (class, sub-problem, packed reading there)."""
+    memo = env[0]
+    mk = _memo_key(tiles, c, sets, pair, env)
+    hit = memo.get(mk)
+    if hit is not None:
+        return hit[0]
+    if not tiles:
+        out = _pure_dragons(sets, pair, env[2] == 2, env[3], env[4])
+        memo[mk] = (out, None)
+        return out
+    out = {}
+    back = {}
+    wk, m, winds = env[1], mk[1] & 3, env[5]
     k = tiles[0]
     n = tiles.count(k)
     rows = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
     for need_k, need, used, is_set, keys, drs, natural_options, caishen_options, cls in \
-            (rows[2] if sets else rows[0]) if pair else (rows[1] if sets else ()):
-        if need:
-            if need[0] not in tiles or (len(need) == 2 and need[1] not in tiles):
-                continue
-            remaining = _remove(tiles[need_k:], need)
-        else:
-            remaining = tiles[need_k:]
-        gkey = keys[winds]
-        if m == 1:
-            gkey |= natural_options.get(wk, 0)
-        elif m == 2:
-            gkey |= caishen_options
-        yield cls, gkey, drs[winds], (remaining, c - used, sets - is_set, pair - (not is_set))
-
-
-def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
-    """{packed reading: most dragon pungs} of a sub-problem, memoised in env.  The loop is
-    :func:`_subproblems` written out, with the classes as rows (:attr:`_Class.row`)."""
-    memo, wk, mode = env[0], env[1], env[2]
-    m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)
-    mk = (tiles, (c << 6) | (sets << 3) | (pair << 2) | m, wk if m == 1 else -1)
-    hit = memo.get(mk)
-    if hit is not None:
-        return hit
-    if not tiles:
-        out = _pure_dragons(sets, pair, mode == 2, env[3], env[4])
-        memo[mk] = out
-        return out
-    out = {}
-    k = tiles[0]
-    n = tiles.count(k)
-    rows = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
-    winds = env[5]
-    for need_k, need, used, is_set, keys, drs, natural_options, caishen_options, _ in \
             (rows[2] if sets else rows[0]) if pair else (rows[1] if sets else ()):
         if need:
             if need[0] not in tiles or (len(need) == 2 and need[1] not in tiles):
@@ -345,50 +330,42 @@ def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
         elif m == 2:
             gkey |= caishen_options
         if is_set:
-            sub = _solve(remaining, c - used, sets - 1, pair, env)
+            sub_problem = (remaining, c - used, sets - 1, pair)
         else:
-            sub = _solve(remaining, c - used, sets, pair - 1, env)
-        for skey, sdr in sub.items():
+            sub_problem = (remaining, c - used, sets, pair - 1)
+        for skey, sdr in _solve(remaining, sub_problem[1], sub_problem[2], sub_problem[3], env).items():
             key = gkey | skey
             if out.get(key, -1) < gdr + sdr:
                 out[key] = gdr + sdr
-    memo[mk] = out
+                back[key] = (cls, sub_problem, skey)
+    memo[mk] = (out, back)
     return out
 
 
-def _rebuild(tiles: tuple, c: int, sets: int, pair: int, env: tuple, packed: int, dragons: int):
-    """The first decomposition, in the search's order, with this packed reading and dragon pungs:
-    a linked list of ((class or None, group), rest)."""
+def _rebuild(tiles: tuple, c: int, sets: int, pair: int, env: tuple, packed: int):
+    """The decomposition the search first found with this packed reading and its most dragon
+    pungs: a linked list of ((class or None, group), rest)."""
     if not tiles:
         return _pure_masked(sets, pair, env[2] == 2, env[3], env[4])[packed][1]
-    for cls, gkey, gdr, sub_problem in _subproblems(tiles, c, sets, pair, env):
-        for skey, sdr in _solve(*sub_problem, env).items():
-            if gkey | skey == packed and gdr + sdr == dragons:
-                return ((cls, cls.keyed[env[5]][0]), _rebuild(*sub_problem, env, skey, sdr))
-    raise AssertionError("a reading the search found has no decomposition")
+    cls, sub_problem, skey = env[0][_memo_key(tiles, c, sets, pair, env)][1][packed]
+    return ((cls, cls.keyed[env[5]][0]), _rebuild(*sub_problem, env, skey))
 
 
-class Placed:
-    """The representative decomposition of one packed reading (found again on demand) and the
-    option of the winning tile it was chosen for; :func:`groups_of` puts the tile in place."""
-    __slots__ = ("problem", "packed", "dragons", "opt")
-
-    def __init__(self, problem: tuple, packed: int, dragons: int, opt: int | None):
-        self.problem, self.packed, self.dragons, self.opt = problem, packed, dragons, opt
-
-    def groups(self) -> list[tuple]:
-        env = self.problem[-1]
-        _, wk, mode, seat_t, round_t, _ = env
-        out, rep, todo = [], _rebuild(*self.problem, self.packed, self.dragons), self.opt is not None
-        while rep is not None:
-            (cls, group), rep = rep
-            if todo:
-                for candidate in _placements(cls, group, mode, wk):
-                    if group_key(candidate, seat_t, round_t)[0] & _OPT_BITS == self.opt:
-                        group, todo = candidate, False
-                        break
-            out.append(group)
-        return out
+def _placed_groups(problem: tuple, packed: int, opt: int | None) -> list[tuple]:
+    """The groups of one packed reading (:func:`_rebuild`), the winning tile put in the place of
+    the option it was chosen for."""
+    env = problem[-1]
+    _, wk, mode, seat_t, round_t, _ = env
+    out, rep, todo = [], _rebuild(*problem, packed), opt is not None
+    while rep is not None:
+        (cls, group), rep = rep
+        if todo:
+            for candidate in _placements(cls, group, mode, wk):
+                if group_key(candidate, seat_t, round_t)[0] & _OPT_BITS == opt:
+                    group, todo = candidate, False
+                    break
+        out.append(group)
+    return out
 
 
 def _placements(cls, group: tuple, mode: int, wk: int):
@@ -528,8 +505,10 @@ def _pure_dragons(sets: int, pair: int, with_w: bool, seat_t: int, round_t: int)
 
 
 def groups_of(rep) -> list[tuple]:
-    if type(rep) is Placed:
-        return rep.groups()
+    """The groups of a representative: (problem, packed reading, option) from :func:`decompose`,
+    or a linked list (group, rest) from :func:`plain`."""
+    if len(rep) == 3:
+        return _placed_groups(*rep)
     out = []
     while rep is not None:
         out.append(rep[0])
