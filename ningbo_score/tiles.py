@@ -5,6 +5,8 @@ Internally a tile kind is an index: 0-8 ``1m``-``9m``, 9-17 ``1p``-``9p``, 18-26
 """
 from __future__ import annotations
 
+import re
+
 from .errors import Problem, ScoreError
 
 CODES: tuple[str, ...] = tuple(
@@ -141,10 +143,35 @@ def _parse_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
     return out
 
 
+# The usual compact string (digits and a suit letter, honour letters, white space) read by two
+# regular expressions; anything else (names, white space between digits, mistakes) is left to
+# _parse_compact, which reads every form and says what is wrong.
+_PLAIN_COMPACT = re.compile(r"(?:\s*(?:[1-9]+[mps]|[1-8]+f|[ESWNCFP]))*\s*")
+_COMPACT_PART = re.compile(r"([1-9]+)([mpsf])|[ESWNCFP]")
+
+
+def compact_or_none(text: str) -> list[int] | None:
+    """A plain compact string's tiles, as :func:`_parse_compact` reads them; None if the string
+    is not plain (then ask _parse_compact)."""
+    if _PLAIN_COMPACT.fullmatch(text) is None:
+        return None
+    out: list[int] = []
+    for part in _COMPACT_PART.finditer(text):
+        digits = part.group(1)
+        if digits is None:
+            out.append(INDEX[part.group()])
+        else:
+            suit = part.group(2)
+            for d in digits:
+                out.append(INDEX[d + suit])
+    return out
+
+
 def tile_indices(value: object, path: str, problems: list[Problem]) -> list[int]:
     """A tile list (array of codes/names or a compact string) as indices; problems appended."""
     if isinstance(value, str):
-        return _parse_compact(value, path, problems)
+        plain = compact_or_none(value)
+        return plain if plain is not None else _parse_compact(value, path, problems)
     if isinstance(value, list):
         try:
             return [_SINGLE[item] for item in value]

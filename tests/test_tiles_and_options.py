@@ -7,10 +7,12 @@ indicator 9p (no 9p in hand).  On a discard that is ping_hu 1 + no_caishen 1 = 2
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ningbo_score
 from ningbo_score import ScoreError
-from ningbo_score.tiles import parse_tile, parse_tiles
+from ningbo_score.tiles import _parse_compact, compact_or_none, parse_tile, parse_tiles
 
 NEXT = {"E": "S", "S": "W", "W": "N", "N": "E"}
 PLAIN = "234m 678m 345p 567s 99s"
@@ -691,3 +693,24 @@ def test_a_rules_object_is_resolved_once_and_told_apart_exactly():
     problems.clear()
     # a value that is no JSON at all still gets its problem, not an exception
     assert resolve_rules({"required_patterns": {"all_pungs"}}, problems) is None and problems
+
+
+# --- the plain compact string's quick reader ----------------------------------------------------
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="0123456789mpsfESWNCFPx 东\t\u3000", max_size=24))
+def test_quick_compact_reader_reads_like_the_full_one(text):
+    """compact_or_none reads a plain string exactly as _parse_compact does, and leaves every
+    other string (names, digits split by spaces, mistakes) to it."""
+    problems = []
+    full = _parse_compact(text, "hand.concealed", problems)
+    quick = compact_or_none(text)
+    if quick is not None:
+        assert not problems and quick == full
+
+
+def test_quick_compact_reader_takes_the_usual_strings():
+    assert compact_or_none("123m 456p EE C") == [0, 1, 2, 12, 13, 14, 27, 27, 31]
+    assert compact_or_none(" 19s\t5f ") == [18, 26, 38]
+    for other in ("1 2 3m", "一万", "0m", "9f", "12", "x"):
+        assert compact_or_none(other) is None, other
