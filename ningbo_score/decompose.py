@@ -89,14 +89,18 @@ def _add(out: dict, key: tuple, dragons: int, rep) -> None:
 # (OPT_SHIFT).  Joining partial readings stays a bitwise OR; at the end a reading gives one key
 # per option.  So readings that differ only in where the winning tile sits are searched once.
 
-OPT_SHIFT = 16
+OPT_SHIFT = 14                      # keys use bits 0-13, so a packed reading fits in 24 bits
 KEY_BITS = (1 << OPT_SHIFT) - 1
 _OPT_BITS = (7 << WAIT_SHIFT) | BAD_SINGLE | BAD_ANY        # the bits of a key an option decides
+_SINGLE_WAIT = _WAIT_CODE["single"]
 
 
 def _opt_bit(placed_key: int) -> int:
-    """The option bit of a group holding the winning tile, from its key."""
-    return 1 << (OPT_SHIFT + ((placed_key >> WAIT_SHIFT) & 7) * 4 + ((placed_key >> 12) & 3))
+    """The option bit of a group holding the winning tile, from its key: two per wait, without
+    and with the discard restriction's bits (BAD_ANY, and BAD_SINGLE too for a pair, whose wait
+    is single), so that a packed reading stays below 2^30, one digit of a Python int."""
+    wait = (placed_key >> WAIT_SHIFT) & 7
+    return 1 << (OPT_SHIFT + (wait - 1) * 2 + (1 if placed_key & BAD_ANY else 0))
 
 
 def _options(packed: int) -> tuple:
@@ -104,7 +108,9 @@ def _options(packed: int) -> tuple:
     out, i, mask = [], 0, packed >> OPT_SHIFT
     while mask:
         if mask & 1:
-            out.append(((i // 4) << WAIT_SHIFT) | ((i % 4) << 12))
+            wait = i // 2 + 1
+            bad = (BAD_ANY | (BAD_SINGLE if wait == _SINGLE_WAIT else 0)) if i % 2 else 0
+            out.append((wait << WAIT_SHIFT) | bad)
         mask >>= 1
         i += 1
     return tuple(out)

@@ -89,3 +89,24 @@ def test_pure_caishen_hand_takes_its_best_faces():
     # pungs + a single/dual-pung wait 1 = 15 shape 台 (no copy limit on faces, RULES.md §10.1)
     readings = decompose((), 14, 4, None, True, 28, 27)
     assert best_shape_tai(readings, 28, 27) == 8 + 2 + 4 + 1
+
+
+def test_every_placement_of_the_winning_tile_round_trips_through_its_option_bit():
+    """A group holding the winning tile is carried as one option bit (decompose._opt_bit) and
+    turned back into key bits (decompose._options): wait and discard-restriction bits survive."""
+    from ningbo_score import decompose as d
+
+    seen = set()
+    for by_copies in d._CLASSES:
+        for cell in (c for by_caishen in by_copies for c in by_caishen):
+            for cls in cell[2]:
+                for faces, cslots, nat_slot, cai in cls.members:
+                    for mode, wk in [(2, -1)] + [(1, kind) for kind in nat_slot]:
+                        for slot in d._w_slots(mode, wk, nat_slot, cai):
+                            key = d.group_key((cls.gtype, faces, cslots, slot), d.EAST, d.EAST)[0]
+                            bit = d._opt_bit(key)
+                            assert d._options(bit) == (key & d._OPT_BITS,), (cls.gtype, faces, cslots, slot)
+                            seen.add(key & d._OPT_BITS)
+    # every wait occurs, with and without a caishen beside a natural winning tile
+    assert len(seen) == 10
+    assert max(d._opt_bit(k) for k in seen) < 1 << 30
