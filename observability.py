@@ -31,7 +31,8 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   failing checks under ``errors``.
 - **CORS** on ``/v1/*`` (flask-cors): any origin by default (``app.config["CORS_ORIGINS"]``), no
   credentials, methods GET/POST/OPTIONS, request headers Content-Type, Accept-Language and
-  X-Request-ID, response header X-Request-ID exposed, preflight cached 10 minutes.
+  X-Request-ID, response header X-Request-ID exposed, preflight cached 10 minutes.  What
+  flask-cors adds for a request shape is remembered and replayed (:class:`RememberedCors`).
 - **Security headers** on every response: :data:`SECURITY_HEADERS` (a Content-Security-Policy
   that allows only same-origin scripts, styles, images, fonts and fetches, no framing), plus
   ``Strict-Transport-Security`` when the request came over HTTPS.
