@@ -22,9 +22,9 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 	$(PY) -m pip install -q --require-hashes -r requirements.txt -r requirements-dev.txt
 	touch $@
 
-# The library's hot modules compiled with Cython (build_ext.py), rebuilt when a source
-# or its Cython declarations (ningbo_score/*.pxd) change.  Without a C compiler the build fails and the same modules run as plain Python
-# (slower, same results): make says so and goes on.
+# The library's hot modules compiled with Cython (build_ext.py), rebuilt when a source or its
+# Cython declarations (ningbo_score/*.pxd) change.  Without a C compiler the build fails and the
+# same modules run as plain Python (slower, same results): make says so and goes on.
 # (the list of ningbo_score.COMPILED; tests/test_build.py checks they agree)
 COMPILED_SRC := $(addprefix ningbo_score/,$(addsuffix .py,caishen decompose engine hand items payments rules tiles))
 

@@ -113,16 +113,16 @@ def json_body(limit: int | None = None) -> typing.Any:
     req = request._get_current_object()      # the request itself, not its proxy: read often here
     if limit is not None:
         req.max_content_length = limit       # this request only (Flask ≥ 3.1)
+    limit = req.max_content_length
     environ = req.environ
     length = environ.get("CONTENT_LENGTH")
     if environ.get("CONTENT_TYPE") in _PLAIN_JSON_TYPES and length and length.isascii() and length.isdigit():
         # the usual request, read without parsing its Content-Type or wrapping its stream
-        limit = req.max_content_length
-        if limit is not None and int(length) > limit:
+        size = int(length)
+        if limit is not None and size > limit:
             raise _too_large(limit)
-        data = environ["wsgi.input"].read(int(length))
+        data = environ["wsgi.input"].read(size)
     else:
-        limit = req.max_content_length
         if limit is not None and req.content_length is not None and req.content_length > limit:
             raise _too_large(limit)
         charset = req.mimetype_params.get("charset", "utf-8").lower()

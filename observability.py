@@ -508,11 +508,12 @@ class RememberedCors:
 
     Which CORS headers flask-cors adds to a response depends only on its options (fixed for the
     app) and on the request's path, method, Origin and preflight headers (the memo's key), unless
-    the response has an ``Access-Control-Allow-Origin`` of its own (then it adds nothing).  Working them out costs a third of a no-op request (a ``MultiDict``, its ``repr``
-    for a debug line, and a ``KeyError`` raised inside werkzeug for every header it finds
-    missing), so the headers it added are remembered by those inputs (at most
-    :data:`CORS_MEMO_LIMIT` shapes; the memo starts again when full) and added again as they were,
-    by :class:`ObservabilityMiddleware` with the security headers (werkzeug's ``Headers`` would
+    the response has an ``Access-Control-Allow-Origin`` of its own (then it adds nothing).
+    Working them out costs a third of a no-op request (a ``MultiDict``, its ``repr`` for a debug
+    line, and a ``KeyError`` raised inside werkzeug for every header it finds missing), so the
+    headers it added are remembered by those inputs (at most :data:`CORS_MEMO_LIMIT` shapes; the
+    memo starts again when full) and added again as they were, by
+    :class:`ObservabilityMiddleware` with the security headers (werkzeug's ``Headers`` would
     check each again).  tests/test_observability.py compares the headers with and without the
     memo on many requests.
     """

@@ -203,14 +203,15 @@ def _build_classes(k: int) -> tuple:
 
 
 def _index_classes(classes: tuple) -> tuple:
-    """[copies of k (0-3)][caishen left (0-2)] -> (pair classes, set classes, both) that fit."""
+    """[copies of k (0-3)][caishen left (0-2)] -> the rows (:attr:`_Class.row`) of the pair
+    classes, of the set classes, and of both, that fit."""
     out = []
     for n in range(4):
         row = []
         for c in range(3):
             fit = [cls for cls in classes if cls.need_k <= n and cls.used <= c]
-            pairs = tuple(cls for cls in fit if not cls.is_set)
-            sets = tuple(cls for cls in fit if cls.is_set)
+            pairs = tuple(cls.row for cls in fit if not cls.is_set)
+            sets = tuple(cls.row for cls in fit if cls.is_set)
             row.append((pairs, sets, pairs + sets))
         out.append(tuple(row))
     return tuple(out)
@@ -243,10 +244,7 @@ def _w_slots(mode: int, wk: int, nat_slot: dict, cai: tuple) -> tuple:
     return cai if mode == 2 else ()
 
 
-_CLASSES = tuple(_index_classes(_build_classes(k)) for k in range(34))
-# The same, each class as its row (what the search reads of it, :attr:`_Class.row`)
-_ROWS = tuple(tuple(tuple(tuple(tuple(cls.row for cls in part) for part in cell) for cell in by_caishen)
-                    for by_caishen in by_copies) for by_copies in _CLASSES)
+_ROWS = tuple(_index_classes(_build_classes(k)) for k in range(34))
 
 
 def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bool,
@@ -257,8 +255,8 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     sets the concealed part must make (4 − melds; it also makes the pair); w_kind: the winning
     tile's kind when it is natural; w_caishen: the winning tile is a caishen.
     Returns {key: (dragon pungs, representative)}, the representative (problem, packed reading,
-    option of the winning tile), made into groups by :func:`groups_of` when it is chosen.  ``memo`` may be shared by calls with the same seat and round winds
-    (the waits of one hand).
+    option of the winning tile), made into groups by :func:`groups_of` when it is chosen.
+    ``memo`` may be shared by calls with the same seat and round winds (the waits of one hand).
 
     The lowest natural tile goes into some group (a pair, pung or chow, completed by caishen
     where needed), with the options of the winning tile in it (mode 1: a natural of kind wk,

@@ -87,15 +87,21 @@ _ITEM_BITS = ~(BAD_SINGLE | BAD_ANY)
 _SOME_DRAGONS = tuple((DRAGONS[0],) * n for n in range(9))   # stand-ins: only the count is read
 
 
+def _store(cache: dict, key, value):
+    """Put a computed value in one of the bounded caches (emptied when full); return it."""
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def _context_items(ctx: Context, sig: tuple, item_tai) -> tuple[int, list, set]:
     """The context items of a hand (memoised on what they read)."""
     ck = (ctx.by, ctx.kong_replacement, ctx.last_tile, ctx.heavenly, ctx.earthly, ctx.n_caishen, ctx.flowers,
           ctx.seat, sig)
     hit = _context_cache.get(ck)
     if hit is None:
-        if len(_context_cache) >= _CACHE_LIMIT:
-            _context_cache.clear()
-        hit = _context_cache[ck] = _evaluate(CONTEXT_ITEMS, ctx, item_tai)
+        hit = _store(_context_cache, ck, _evaluate(CONTEXT_ITEMS, ctx, item_tai))
     return hit
 
 
@@ -106,9 +112,7 @@ def _shape_items(ctx: Context, full_key: int, dragon_tiles: tuple, sig: tuple, i
           ctx.round_tile if full_key & ROUND_PUNG else -1, sig)
     hit = _shape_cache.get(ck)
     if hit is None:
-        if len(_shape_cache) >= _CACHE_LIMIT:
-            _shape_cache.clear()
-        hit = _shape_cache[ck] = _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), item_tai)
+        hit = _store(_shape_cache, ck, _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), item_tai))
     return hit
 
 

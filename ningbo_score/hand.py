@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
 from .rules import Rules, resolve_rules
-from .tiles import (_SINGLE, CODES, FLOWER0, SEAT_INDEX, SEATS, _parse_compact, compact_or_none, is_flower,
-                    is_suited, rank, tile_index, tile_indices, wind_tile)
+from .tiles import (_SINGLE, CODES, FLOWER0, SEAT_INDEX, SEATS, _parse_compact, is_flower, is_suited, rank,
+                    tile_index, tile_indices, wind_tile)
 
 TOP_FIELDS = {"rules", "seat_wind", "round_wind", "caishen", "hand", "win", "claims_from_winner", "base_points"}
 HAND_FIELDS = {"concealed", "winning_tile", "melds", "flowers"}
@@ -284,9 +284,6 @@ def _tiles_or_none(value) -> list[int] | None:
         except (KeyError, TypeError):
             return None
     if type(value) is str:
-        out = compact_or_none(value)
-        if out is not None:
-            return out
         problems: list[Problem] = []
         out = _parse_compact(value, "", problems)
         return None if problems else out

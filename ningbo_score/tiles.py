@@ -93,6 +93,14 @@ def _show(value: object) -> str:
 
 
 def _parse_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
+    """A compact string's tiles (problems appended): a plain one by :func:`compact_or_none`,
+    any other by :func:`_read_compact`."""
+    plain = compact_or_none(text)
+    return plain if plain is not None else _read_compact(text, path, problems)
+
+
+def _read_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
+    """Every form of compact string, character by character, saying what is wrong."""
     out: list[int] = []
     i, n = 0, len(text)
     while i < n:
@@ -145,14 +153,14 @@ def _parse_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
 
 # The usual compact string (digits and a suit letter, honour letters, white space) read by two
 # regular expressions; anything else (names, white space between digits, mistakes) is left to
-# _parse_compact, which reads every form and says what is wrong.
+# _read_compact, which reads every form and says what is wrong.
 _PLAIN_COMPACT = re.compile(r"(?:\s*(?:[1-9]+[mps]|[1-8]+f|[ESWNCFP]))*\s*")
 _COMPACT_PART = re.compile(r"([1-9]+)([mpsf])|[ESWNCFP]")
 
 
 def compact_or_none(text: str) -> list[int] | None:
-    """A plain compact string's tiles, as :func:`_parse_compact` reads them; None if the string
-    is not plain (then ask _parse_compact)."""
+    """A plain compact string's tiles, as :func:`_read_compact` reads them; None if the string
+    is not plain."""
     if _PLAIN_COMPACT.fullmatch(text) is None:
         return None
     out: list[int] = []
@@ -170,8 +178,7 @@ def compact_or_none(text: str) -> list[int] | None:
 def tile_indices(value: object, path: str, problems: list[Problem]) -> list[int]:
     """A tile list (array of codes/names or a compact string) as indices; problems appended."""
     if isinstance(value, str):
-        plain = compact_or_none(value)
-        return plain if plain is not None else _parse_compact(value, path, problems)
+        return _parse_compact(value, path, problems)
     if isinstance(value, list):
         try:
             return [_SINGLE[item] for item in value]

@@ -97,9 +97,9 @@ def test_every_placement_of_the_winning_tile_round_trips_through_its_option_bit(
     from ningbo_score import decompose as d
 
     seen = set()
-    for by_copies in d._CLASSES:
+    for by_copies in d._ROWS:
         for cell in (c for by_caishen in by_copies for c in by_caishen):
-            for cls in cell[2]:
+            for cls in (row[-1] for row in cell[2]):
                 for faces, cslots, nat_slot, cai in cls.members:
                     for mode, wk in [(2, -1)] + [(1, kind) for kind in nat_slot]:
                         for slot in d._w_slots(mode, wk, nat_slot, cai):

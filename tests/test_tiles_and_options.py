@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import ningbo_score
 from ningbo_score import ScoreError
-from ningbo_score.tiles import _parse_compact, compact_or_none, parse_tile, parse_tiles
+from ningbo_score.tiles import _read_compact, compact_or_none, parse_tile, parse_tiles
 
 NEXT = {"E": "S", "S": "W", "W": "N", "N": "E"}
 PLAIN = "234m 678m 345p 567s 99s"
@@ -700,10 +700,10 @@ def test_a_rules_object_is_resolved_once_and_told_apart_exactly():
 @settings(max_examples=3000, deadline=None)
 @given(st.text(alphabet="0123456789mpsfESWNCFPx 东\t\u3000", max_size=24))
 def test_quick_compact_reader_reads_like_the_full_one(text):
-    """compact_or_none reads a plain string exactly as _parse_compact does, and leaves every
+    """compact_or_none reads a plain string exactly as _read_compact does, and leaves every
     other string (names, digits split by spaces, mistakes) to it."""
     problems = []
-    full = _parse_compact(text, "hand.concealed", problems)
+    full = _read_compact(text, "hand.concealed", problems)
     quick = compact_or_none(text)
     if quick is not None:
         assert not problems and quick == full
