@@ -95,24 +95,26 @@ def _store(cache: dict, key, value):
     return value
 
 
-def _context_items(ctx: Context, sig: tuple, item_tai) -> tuple[int, list, set]:
-    """The context items of a hand (memoised on what they read)."""
-    ck = (ctx.by, ctx.kong_replacement, ctx.last_tile, ctx.heavenly, ctx.earthly, ctx.n_caishen, ctx.flowers,
-          ctx.seat, sig)
+def _context_items(h: Hand, sig: tuple, item_tai) -> tuple[int, list, set]:
+    """The context items of a hand (memoised on what they read; the :class:`Context` is made only
+    when they are evaluated)."""
+    ck = (h.by, h.kong_replacement, h.last_tile, h.heavenly, h.earthly, len(h.caishen_tiles), tuple(h.flowers),
+          h.seat, sig)
     hit = _context_cache.get(ck)
     if hit is None:
-        hit = _store(_context_cache, ck, _evaluate(CONTEXT_ITEMS, ctx, item_tai))
+        hit = _store(_context_cache, ck, _evaluate(CONTEXT_ITEMS, Context(h), item_tai))
     return hit
 
 
-def _shape_items(ctx: Context, full_key: int, dragon_tiles: tuple, sig: tuple, item_tai) -> tuple[int, list, set]:
+def _shape_items(h: Hand, seat_t: int, round_t: int, full_key: int, dragon_tiles: tuple, sig: tuple,
+                 item_tai) -> tuple[int, list, set]:
     """The shape items of one reading (memoised on what they read: the key without the discard
     restriction's bits, the dragon tiles, the melds, and a wind only when the reading pungs it)."""
-    ck = (full_key & _ITEM_BITS, dragon_tiles, ctx.n_melds, ctx.seat_tile if full_key & SEAT_PUNG else -1,
-          ctx.round_tile if full_key & ROUND_PUNG else -1, sig)
+    ck = (full_key & _ITEM_BITS, dragon_tiles, len(h.melds), seat_t if full_key & SEAT_PUNG else -1,
+          round_t if full_key & ROUND_PUNG else -1, sig)
     hit = _shape_cache.get(ck)
     if hit is None:
-        hit = _store(_shape_cache, ck, _evaluate(SHAPE_ITEMS, View(ctx, full_key, dragon_tiles), item_tai))
+        hit = _store(_shape_cache, ck, _evaluate(SHAPE_ITEMS, View(Context(h), full_key, dragon_tiles), item_tai))
     return hit
 
 
@@ -138,8 +140,7 @@ def _meld_groups(h: Hand) -> list[tuple]:
 def score_hand(h: Hand, memo: dict | None = None) -> dict:
     """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds)."""
     rules = h.rules
-    ctx = Context(h)
-    seat_t, round_t = ctx.seat_tile, ctx.round_tile
+    seat_t, round_t = h.seat_tile, h.round_tile
     w_caishen = h.winning in h.caishen_kinds
     if h.caishen_tiles:
         readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
@@ -164,7 +165,7 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}.get(restriction, 0)
     sig, item_tai = rules.signature, rules.item_tai
-    ctx_total, ctx_found, ctx_holds = _context_items(ctx, sig, item_tai)
+    ctx_total, ctx_found, ctx_holds = _context_items(h, sig, item_tai)
     required = rules.required_patterns
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
@@ -172,7 +173,8 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
-        total, _, holds = _shape_items(ctx, key | meld_key, _SOME_DRAGONS[dragons + len(meld_dragons)], sig, item_tai)
+        total, _, holds = _shape_items(h, seat_t, round_t, key | meld_key, _SOME_DRAGONS[dragons + len(meld_dragons)],
+                                       sig, item_tai)
         rank = (total, _meets(required, holds, ctx_holds))
         if best is None or rank > best[0]:
             best = (rank, key | meld_key, rep)
@@ -191,7 +193,7 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     groups = groups_of(rep)
     dragon_tiles = tuple(sorted([g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS])) \
         + tuple(meld_dragons)
-    _, shape_found, _ = _shape_items(ctx, full_key, dragon_tiles, sig, item_tai)
+    _, shape_found, _ = _shape_items(h, seat_t, round_t, full_key, dragon_tiles, sig, item_tai)
     found = sorted(shape_found + ctx_found, key=_order_of)
     tai = counted = 0
     for it, _, t in found:
@@ -226,7 +228,8 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
 
 
 def _item_out(it, tiles: tuple, tai: int) -> dict:
-    out = {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": tai, "bonus": it.bonus}
+    out = dict(_ITEM_OUT[it.id])           # a copy of a prepared dict: cheaper than building one
+    out["tai"] = tai
     if tiles:
         out["tiles"] = [CODES[t] for t in tiles]
     return out
@@ -278,3 +281,6 @@ def score(request: dict) -> dict:
 
 
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}
+#: each item's answer but its 台 (and tiles), in the answer's key order
+_ITEM_OUT = {it.id: {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": 0, "bonus": it.bonus}
+             for it in ITEMS}

@@ -12,8 +12,9 @@ def hand_points(h: Hand, tai: int, counted_tai: int) -> int:
     return h.base_points * 2 ** max(0, counted_tai - h.rules.min_tai)
 
 
-def liability(h: Hand) -> dict[int, int]:
-    """0 unrelated, 1 related, 2 mutual (双包), for each seat other than the winner.
+def liability(h: Hand) -> list[int]:
+    """The relation of each seat to the winner, by seat (the winner's own is 0): 0 unrelated,
+    1 related, 2 mutual (双包).
 
     Related: the winner claimed ≥ 3 of its melds from that seat, or that seat claimed ≥ 3 melds
     from the winner (``claims_from_winner``, used as given).  Chows count only where
@@ -25,73 +26,97 @@ def liability(h: Hand) -> dict[int, int]:
         if m.from_seat is not None and (chi_counts or m.type != "chow"):
             claimed[m.from_seat] += 1
     claims = h.claims
-    return {s: (claimed[s] >= 3) + (claims.get(s, 0) >= 3) for s in _OTHERS[h.seat]}
+    rel = [0, 0, 0, 0]
+    for s in _OTHERS[h.seat]:
+        rel[s] = (claimed[s] >= 3) + (claims.get(s, 0) >= 3)
+    return rel
 
 
+#: the other seats of each winner, in seat order
 _OTHERS = tuple(tuple(s for s in range(4) if s != w) for w in range(4))
+_RELATION = (None, "related", "mutual")
 
 
-def multipliers(h: Hand) -> tuple[str, dict[int, int], dict[int, int]]:
-    """(event, multiplier per payer, relation per payer) before the caps."""
+def multipliers(h: Hand) -> tuple[str, list[int], list[int]]:
+    """(event, multiplier by seat, relation by seat) before the caps; the winner's entries are 0.
+    (Lists by seat rather than dicts: this runs for every scored hand.)"""
     rel = liability(h)
     r = h.rules
-    mult = {s: 0 for s in rel}
+    w = h.seat
+    mult = [0, 0, 0, 0]
     if h.by == "discard":
         event = "discard"
-        for s, lf in rel.items():
+        five = r.related_discarder == "five"
+        for s in _OTHERS[w]:
+            lf = rel[s]
             if s == h.win_from:
-                mult[s] = 5 * lf if (lf and r.related_discarder == "five") else 2 + 2 * lf
+                mult[s] = 5 * lf if (lf and five) else 2 + 2 * lf
             else:
                 mult[s] = 2 * lf
     elif h.by == "robbing_kong":
         event = "robbing_kong"
-        for s, lf in rel.items():
-            mult[s] = (5 if s == h.win_from else 0) + 5 * lf
+        for s in _OTHERS[w]:
+            mult[s] = (5 if s == h.win_from else 0) + 5 * rel[s]
     elif h.kong_fed_by is not None:
         event = "kong_bloom"
-        for s, lf in rel.items():
+        others_pay = 1 if r.kong_bloom_others_pay else 0
+        for s in _OTHERS[w]:
+            lf = rel[s]
             if s == h.kong_fed_by:
                 mult[s] = 5 + 5 * lf                 # §10.14: whatever related_discarder says
             else:
-                mult[s] = 5 * lf or (1 if r.kong_bloom_others_pay else 0)
+                mult[s] = 5 * lf or others_pay
     else:
         event = "self_draw"
-        if any(rel.values()):
-            mult = {s: 5 * lf for s, lf in rel.items()}
-        else:
-            mult = {s: 1 for s in rel}
-    if r.liability_cap is not None:
-        mult = {s: min(m, r.liability_cap) for s, m in mult.items()}
+        related = rel[0] or rel[1] or rel[2] or rel[3]
+        for s in _OTHERS[w]:
+            mult[s] = 5 * rel[s] if related else 1
+    cap = r.liability_cap
+    if cap is not None:
+        for s in _OTHERS[w]:
+            if mult[s] > cap:
+                mult[s] = cap
     return event, mult, rel
 
 
-def _apply_cap(amounts: dict[int, int], cap: int) -> dict[int, int]:
-    """§7 per-hand cap: each payer at most `cap`; a total over `cap` is scaled by cap/total, rounded
-    down, and the units left go one each to the largest remainders (ties in seat order)."""
-    amounts = {s: min(a, cap) for s, a in amounts.items()}
-    total = sum(amounts.values())
+def _apply_cap(amounts: list[int], payers: list[int], cap: int) -> None:
+    """§7 per-hand cap, in place on the payers' amounts (by seat): each payer at most `cap`; a
+    total over `cap` is scaled by cap/total, rounded down, and the units left go one each to the
+    largest remainders (ties in seat order)."""
+    total = 0
+    for s in payers:
+        if amounts[s] > cap:
+            amounts[s] = cap
+        total += amounts[s]
     if total <= cap:
-        return amounts
-    scaled = {s: a * cap // total for s, a in amounts.items()}
-    left = cap - sum(scaled.values())
-    by_remainder = sorted(amounts, key=lambda s: (-(amounts[s] * cap % total), s))
+        return
+    capped = list(amounts)
+    left = cap
+    for s in payers:
+        amounts[s] = capped[s] * cap // total
+        left -= amounts[s]
+    by_remainder = sorted(payers, key=lambda s: (-(capped[s] * cap % total), s))
     for s in by_remainder[:left]:
-        scaled[s] += 1
-    return scaled
+        amounts[s] += 1
 
 
 def settle(h: Hand, points: int) -> tuple[list[dict], dict[str, int]]:
     """The payment rows and the net of every seat."""
     event, mult, rel = multipliers(h)
-    payers = [s for s in sorted(mult) if mult[s] > 0]
-    amounts = {s: mult[s] * points for s in payers}
-    if h.rules.hand_cap is not None:
-        amounts = _apply_cap(amounts, h.rules.hand_cap)
-    winner = SEATS[h.seat]
-    rows = [{"from": SEATS[s], "to": winner, "amount": amounts[s], "multiplier": mult[s], "reason": event,
-             "liability": (None, "related", "mutual")[rel[s]]} for s in payers]
-    net = {seat: 0 for seat in SEATS}
+    payers = [s for s in _OTHERS[h.seat] if mult[s] > 0]
+    amounts = [0, 0, 0, 0]
     for s in payers:
-        net[SEATS[s]] -= amounts[s]
-        net[winner] += amounts[s]
-    return rows, net
+        amounts[s] = mult[s] * points
+    cap = h.rules.hand_cap
+    if cap is not None:
+        _apply_cap(amounts, payers, cap)
+    winner = SEATS[h.seat]
+    rows = []
+    net = [0, 0, 0, 0]
+    for s in payers:
+        amount = amounts[s]
+        rows.append({"from": SEATS[s], "to": winner, "amount": amount, "multiplier": mult[s], "reason": event,
+                     "liability": _RELATION[rel[s]]})
+        net[s] -= amount
+        net[h.seat] += amount
+    return rows, dict(zip(SEATS, net))
