@@ -169,15 +169,18 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     required = rules.required_patterns
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
-    best = None
+    best, best_total, meets = None, 0, False
+    n_meld_dragons = len(meld_dragons)
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
-        total, _, holds = _shape_items(h, seat_t, round_t, key | meld_key, _SOME_DRAGONS[dragons + len(meld_dragons)],
-                                       sig, item_tai)
-        rank = (total, _meets(required, holds, ctx_holds))
-        if best is None or rank > best[0]:
-            best = (rank, key | meld_key, rep)
+        full_key = key | meld_key
+        total, _, holds = _shape_items(h, seat_t, round_t, full_key, _SOME_DRAGONS[dragons + n_meld_dragons], sig,
+                                       item_tai)
+        this_meets = _meets(required, holds, ctx_holds) if required else True
+        # the most 台, then meeting the required patterns; the first found among equals
+        if best is None or total > best_total or (total == best_total and this_meets and not meets):
+            best, best_total, meets = (full_key, rep), total, this_meets
     if best is None:
         problems.append(Problem(
             "caishen_needs_self_draw", "win.by",
@@ -189,7 +192,7 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
         raise ScoreError(problems)
 
     # ... then list the items of the best one with its own dragon tiles
-    (_, meets), full_key, rep = best
+    full_key, rep = best
     groups = groups_of(rep)
     dragon_tiles = tuple(sorted([g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS])) \
         + tuple(meld_dragons)
