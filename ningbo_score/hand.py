@@ -296,7 +296,11 @@ def _tiles_or_none(value) -> list[int] | None:
 
 
 def _seat_or_none(value) -> int | None:
-    return SEAT_INDEX.get(value) if type(value) is str else None
+    return SEAT_INDEX[value] if type(value) is str and value in SEAT_INDEX else None
+
+
+def _tile_or_none(value) -> int | None:
+    return _SINGLE[value] if type(value) is str and value in _SINGLE else None
 
 
 def _flag(obj: dict, key: str) -> bool | None:
@@ -307,9 +311,19 @@ def _flag(obj: dict, key: str) -> bool | None:
     return v if type(v) is bool else None
 
 
-def _read_valid(req) -> Hand | None:
-    if type(req) is not dict or not req.keys() <= TOP_FIELDS:
+def _keys_in(obj: dict, fields: set) -> bool:
+    """Whether every key of ``obj`` is one of ``fields``."""
+    for key in obj:
+        if key not in fields:
+            return False
+    return True
+
+
+def _read_valid(request) -> Hand | None:
+    # hand.pxd types the objects read here as dicts: each is checked before it is named
+    if type(request) is not dict or not _keys_in(request, TOP_FIELDS):
         return None
+    req = request
     value = req.get("rules")
     if value is None:
         rules = preset_rules(DEFAULT_PRESET)
@@ -325,15 +339,16 @@ def _read_valid(req) -> Hand | None:
         return None
 
     indicator, kinds = None, None
-    cs = req.get("caishen")
-    if cs is not None:
-        if type(cs) is not dict or not cs.keys() <= CAISHEN_FIELDS:
+    value = req.get("caishen")
+    if value is not None:
+        if type(value) is not dict or not _keys_in(value, CAISHEN_FIELDS):
             return None
+        cs = value
         i, k = cs.get("indicator"), cs.get("kinds")
         if (i is None) == (k is None):
             return None
         if i is not None:
-            indicator = _SINGLE.get(i) if type(i) is str else None
+            indicator = _tile_or_none(i)
             if indicator is None:
                 return None
         else:
@@ -343,12 +358,12 @@ def _read_valid(req) -> Hand | None:
     kinds = derive_kinds(rules.caishen_rule, indicator, kinds)
     substitute = substitute_kind(kinds) if rules.white_dragon_substitutes else None
 
-    hand = req.get("hand")
-    if type(hand) is not dict or not hand.keys() <= HAND_FIELDS:
+    value = req.get("hand")
+    if type(value) is not dict or not _keys_in(value, HAND_FIELDS):
         return None
+    hand = value
     concealed = _tiles_or_none(hand.get("concealed"))
-    w = hand.get("winning_tile")
-    winning = _SINGLE.get(w) if type(w) is str else None
+    winning = _tile_or_none(hand.get("winning_tile"))
     flowers = hand.get("flowers")
     flowers = [] if flowers is None else _tiles_or_none(flowers)
     if concealed is None or winning is None or flowers is None:
@@ -358,21 +373,23 @@ def _read_valid(req) -> Hand | None:
     if raw_melds is not None:
         if type(raw_melds) is not list:
             return None
-        for m in raw_melds:
-            if type(m) is not dict or not m.keys() <= MELD_FIELDS:
+        for value in raw_melds:
+            if type(value) is not dict or not _keys_in(value, MELD_FIELDS):
                 return None
-            t, tiles, frm = m.get("type"), _tiles_or_none(m.get("tiles")), m.get("from")
+            meld = value
+            t, tiles, frm = meld.get("type"), _tiles_or_none(meld.get("tiles")), meld.get("from")
             from_seat = None if frm is None else _seat_or_none(frm)
-            conc, added = _flag(m, "concealed"), _flag(m, "added")
+            conc, added = _flag(meld, "concealed"), _flag(meld, "added")
             if (t not in MELD_TYPES or tiles is None or (frm is not None and from_seat is None)
                     or conc is None or added is None):
                 return None
             faces = tiles if substitute is None else [substitute if f == WHITE else f for f in tiles]
             melds.append(Meld(t, tiles, faces, from_seat, conc, added, frm is not None))
 
-    win = req.get("win")
-    if type(win) is not dict or not win.keys() <= WIN_FIELDS:
+    value = req.get("win")
+    if type(value) is not dict or not _keys_in(value, WIN_FIELDS):
         return None
+    win = value
     by, frm, fed = win.get("by"), win.get("from"), win.get("kong_fed_by")
     win_from = None if frm is None else _seat_or_none(frm)
     fed_by = None if fed is None else _seat_or_none(fed)
@@ -385,10 +402,11 @@ def _read_valid(req) -> Hand | None:
         return None
 
     claims: dict[int, int] = {}
-    raw_claims = req.get("claims_from_winner")
-    if raw_claims is not None:
-        if type(raw_claims) is not dict:
+    value = req.get("claims_from_winner")
+    if value is not None:
+        if type(value) is not dict:
             return None
+        raw_claims = value
         for key, v in raw_claims.items():
             s = _seat_or_none(key)
             if s is None:
@@ -419,6 +437,7 @@ def _all_right(seat, kinds, concealed, winning, melds, flowers, indicator, by, c
     """:func:`_check` of a valid hand, with no message, on the fields read (the melds' faces
     set): True when it finds nothing wrong but for the win context (:func:`_check_win`), False
     at the first problem."""
+    flower0 = FLOWER0        # hand.pxd: the tiles and counts here are C ints
     counts = [0] * 42        # copies of each kind: at most 4 of a kind, 1 of a flower
     upper = (seat + 3) % 4
     for m in melds:
@@ -427,7 +446,7 @@ def _all_right(seat, kinds, concealed, winning, melds, flowers, indicator, by, c
         if n != (4 if mtype == "kong" else 3):
             return False
         for t in tiles:
-            if t >= FLOWER0 or t in kinds:
+            if t >= flower0 or t in kinds:
                 return False
             c = counts[t] + 1
             if c > 4:
@@ -452,23 +471,29 @@ def _all_right(seat, kinds, concealed, winning, melds, flowers, indicator, by, c
         elif m.concealed or m.added and mtype != "kong" or m.from_seat is None or m.from_seat == seat \
                 or (mtype == "chow" and m.from_seat != upper):
             return False
-    for f in flowers:
-        if f < FLOWER0 or f in kinds or counts[f]:
+    for t in flowers:
+        if t < flower0 or t in kinds or counts[t]:
             return False
-        counts[f] = 1
-    if len(melds) > 4 or len(concealed) != 14 - 3 * len(melds) or winning not in concealed \
-            or (winning in kinds and by != "self_draw") or seat in claims:
+        counts[t] = 1
+    if len(melds) > 4 or len(concealed) != 14 - 3 * len(melds) or (winning in kinds and by != "self_draw") \
+            or seat in claims:
         return False
+    held = False             # the winning tile among the concealed ones
     for t in concealed:
         c = counts[t] + 1
-        if t >= FLOWER0:
+        if t >= flower0:
             if c > 1 or t not in kinds:
                 return False
         elif c > 4:
             return False
         counts[t] = c
+        if t == winning:
+            held = True
+    if not held:
+        return False
     if indicator is not None:
-        return counts[indicator] < (1 if indicator >= FLOWER0 else 4)
+        t = indicator
+        return counts[t] < (1 if t >= flower0 else 4)
     return True
 
 
@@ -594,19 +619,23 @@ def _derive(h: Hand) -> None:
 def _derived(concealed: list[int], kinds: frozenset, substitute: int | None) -> tuple[list[int], tuple]:
     """:func:`_derive`'s two fields: the caishen among the concealed tiles, sorted, and the sorted
     faces of the others (P as ``substitute`` when there is one)."""
-    if not kinds:
-        caishen, naturals = [], concealed
-    else:
-        caishen, naturals = [], []
+    caishen: list[int] = []
+    if kinds:
+        others = []
         for t in concealed:
             if t in kinds:
                 caishen.append(t)
             else:
-                naturals.append(t)
+                others.append(t)
         caishen.sort()
+    else:
+        others = list(concealed)
     if substitute is not None:
-        naturals = [substitute if t == WHITE else t for t in naturals]
-    return caishen, tuple(sorted(naturals))
+        for i in range(len(others)):
+            if others[i] == WHITE:
+                others[i] = substitute
+    others.sort()
+    return caishen, tuple(others)
 
 
 # problems after which the tiles can't be read as a hand at all
