@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
-from .rules import Rules, resolve_rules
-from .tiles import (_SINGLE, CODES, FLOWER0, SEAT_INDEX, SEATS, _parse_compact, is_flower, is_suited, rank,
-                    tile_index, tile_indices, wind_tile)
+from .rules import DEFAULT_PRESET, PRESETS, Rules, preset_rules, resolve_rules
+from .tiles import (_SINGLE, CODES, FLOWER0, SEAT_INDEX, SEATS, WHITE, _read_compact, compact_or_none, is_flower,
+                    is_suited, rank, tile_index, tile_indices, wind_tile)
 
 TOP_FIELDS = {"rules", "seat_wind", "round_wind", "caishen", "hand", "win", "claims_from_winner", "base_points"}
 HAND_FIELDS = {"concealed", "winning_tile", "melds", "flowers"}
 MELD_FIELDS = {"type", "tiles", "from", "concealed", "added"}
+CAISHEN_FIELDS = {"indicator", "kinds"}
 WIN_FIELDS = {"by", "from", "kong_replacement", "kong_fed_by", "last_tile", "heavenly", "earthly",
               "discarded_caishen"}
 WAITS_WIN_FIELDS = {"from", "discarded_caishen"}   # a waits request: the hand before its winning tile
@@ -284,14 +285,22 @@ def _tiles_or_none(value) -> list[int] | None:
         except (KeyError, TypeError):
             return None
     if type(value) is str:
-        problems: list[Problem] = []
-        out = _parse_compact(value, "", problems)
-        return None if problems else out
+        out = compact_or_none(value)
+        if out is None:                   # names, or a mistake: the full reader
+            problems: list[Problem] = []
+            out = _read_compact(value, "", problems)
+            if problems:
+                return None
+        return out
     return None
 
 
 def _seat_or_none(value) -> int | None:
-    return SEAT_INDEX.get(value) if type(value) is str else None
+    return SEAT_INDEX[value] if type(value) is str and value in SEAT_INDEX else None
+
+
+def _tile_or_none(value) -> int | None:
+    return _SINGLE[value] if type(value) is str and value in _SINGLE else None
 
 
 def _flag(obj: dict, key: str) -> bool | None:
@@ -302,38 +311,59 @@ def _flag(obj: dict, key: str) -> bool | None:
     return v if type(v) is bool else None
 
 
-def _read_valid(req) -> Hand | None:
-    if type(req) is not dict or not req.keys() <= TOP_FIELDS:
+def _keys_in(obj: dict, fields: set) -> bool:
+    """Whether every key of ``obj`` is one of ``fields``."""
+    for key in obj:
+        if key not in fields:
+            return False
+    return True
+
+
+def _read_valid(request) -> Hand | None:
+    # hand.pxd types the objects read here as dicts: each is checked before it is named
+    if type(request) is not dict or not _keys_in(request, TOP_FIELDS):
         return None
-    problems: list[Problem] = []
-    rules = resolve_rules(req.get("rules"), problems)
+    req = request
+    value = req.get("rules")
+    if value is None:
+        rules = preset_rules(DEFAULT_PRESET)
+    elif type(value) is str and value in PRESETS:     # a preset id, as resolve_rules reads it
+        rules = preset_rules(value)
+    else:
+        problems: list[Problem] = []
+        rules = resolve_rules(value, problems)
+        if problems:
+            return None
     seat, round_ = _seat_or_none(req.get("seat_wind")), _seat_or_none(req.get("round_wind"))
-    if problems or seat is None or round_ is None:
+    if seat is None or round_ is None:
         return None
 
     indicator, kinds = None, None
-    cs = req.get("caishen")
-    if cs is not None:
-        if type(cs) is not dict or not cs.keys() <= {"indicator", "kinds"}:
+    value = req.get("caishen")
+    if value is not None:
+        if type(value) is not dict or not _keys_in(value, CAISHEN_FIELDS):
             return None
+        cs = value
         i, k = cs.get("indicator"), cs.get("kinds")
         if (i is None) == (k is None):
             return None
         if i is not None:
-            indicator = _SINGLE.get(i) if type(i) is str else None
+            indicator = _tile_or_none(i)
             if indicator is None:
                 return None
         else:
             kinds = _tiles_or_none(k)
             if kinds is None:
                 return None
+    kinds = derive_kinds(rules.caishen_rule, indicator, kinds)
+    substitute = substitute_kind(kinds) if rules.white_dragon_substitutes else None
 
-    hand = req.get("hand")
-    if type(hand) is not dict or not hand.keys() <= HAND_FIELDS:
+    value = req.get("hand")
+    if type(value) is not dict or not _keys_in(value, HAND_FIELDS):
         return None
+    hand = value
     concealed = _tiles_or_none(hand.get("concealed"))
-    w = hand.get("winning_tile")
-    winning = _SINGLE.get(w) if type(w) is str else None
+    winning = _tile_or_none(hand.get("winning_tile"))
     flowers = hand.get("flowers")
     flowers = [] if flowers is None else _tiles_or_none(flowers)
     if concealed is None or winning is None or flowers is None:
@@ -343,33 +373,40 @@ def _read_valid(req) -> Hand | None:
     if raw_melds is not None:
         if type(raw_melds) is not list:
             return None
-        for m in raw_melds:
-            if type(m) is not dict or not m.keys() <= MELD_FIELDS:
+        for value in raw_melds:
+            if type(value) is not dict or not _keys_in(value, MELD_FIELDS):
                 return None
-            t, tiles, frm = m.get("type"), _tiles_or_none(m.get("tiles")), m.get("from")
+            meld = value
+            t, tiles, frm = meld.get("type"), _tiles_or_none(meld.get("tiles")), meld.get("from")
             from_seat = None if frm is None else _seat_or_none(frm)
-            conc, added = _flag(m, "concealed"), _flag(m, "added")
+            conc, added = _flag(meld, "concealed"), _flag(meld, "added")
             if (t not in MELD_TYPES or tiles is None or (frm is not None and from_seat is None)
                     or conc is None or added is None):
                 return None
-            melds.append(Meld(t, tiles, tiles, from_seat, conc, added, frm is not None))
+            faces = tiles if substitute is None else [substitute if f == WHITE else f for f in tiles]
+            melds.append(Meld(t, tiles, faces, from_seat, conc, added, frm is not None))
 
-    win = req.get("win")
-    if type(win) is not dict or not win.keys() <= WIN_FIELDS:
+    value = req.get("win")
+    if type(value) is not dict or not _keys_in(value, WIN_FIELDS):
         return None
+    win = value
     by, frm, fed = win.get("by"), win.get("from"), win.get("kong_fed_by")
     win_from = None if frm is None else _seat_or_none(frm)
     fed_by = None if fed is None else _seat_or_none(fed)
-    flags = [_flag(win, f) for f in WIN_FLAGS]
-    if by not in WIN_BY or (frm is not None and win_from is None) or (fed is not None and fed_by is None) \
-            or None in flags:
+    kong_replacement, last_tile = _flag(win, "kong_replacement"), _flag(win, "last_tile")
+    heavenly, earthly = _flag(win, "heavenly"), _flag(win, "earthly")
+    discarded_caishen = _flag(win, "discarded_caishen")
+    if (by not in WIN_BY or (frm is not None and win_from is None) or (fed is not None and fed_by is None)
+            or kong_replacement is None or last_tile is None or heavenly is None or earthly is None
+            or discarded_caishen is None):
         return None
 
     claims: dict[int, int] = {}
-    raw_claims = req.get("claims_from_winner")
-    if raw_claims is not None:
-        if type(raw_claims) is not dict:
+    value = req.get("claims_from_winner")
+    if value is not None:
+        if type(value) is not dict:
             return None
+        raw_claims = value
         for key, v in raw_claims.items():
             s = _seat_or_none(key)
             if s is None:
@@ -384,65 +421,79 @@ def _read_valid(req) -> Hand | None:
     elif type(base) is not int or not 1 <= base <= MAX_BASE_POINTS:
         return None
 
-    kong_replacement, last_tile, heavenly, earthly, discarded_caishen = flags
-    h = Hand(rules=rules, seat=seat, round=round_, caishen_kinds=frozenset(), indicator=indicator,
-             concealed=concealed, winning=winning, melds=melds, flowers=flowers, by=by, win_from=win_from,
-             kong_replacement=kong_replacement, kong_fed_by=fed_by, last_tile=last_tile,
-             heavenly=heavenly, earthly=earthly, discarded_caishen=discarded_caishen, claims=claims,
-             base_points=base)
-    h.caishen_kinds = kinds = derive_kinds(rules.caishen_rule, indicator, kinds)
-    if rules.white_dragon_substitutes:
-        h.substitute = substitute_kind(kinds)
-        if h.substitute is not None:
-            for m in melds:
-                m.faces = [h.face(t) for t in m.tiles]
-    return h if _all_right(h) else None
+    if not _all_right(seat, kinds, concealed, winning, melds, flowers, indicator, by, claims):
+        return None
+    caishen_tiles, naturals = _derived(concealed, kinds, substitute)
+    # every field, in Hand's order (positional: the cheapest call of the dataclass's __init__)
+    h = Hand(rules, seat, round_, kinds, indicator, concealed, winning, melds, flowers, by, win_from,
+             kong_replacement, fed_by, last_tile, heavenly, earthly, discarded_caishen, claims, base,
+             substitute, naturals, caishen_tiles, [])
+    problems = []
+    _check_win(h, problems, SEATS[seat])
+    return None if problems else h
 
 
-def _all_right(h: Hand) -> bool:
-    """:func:`_check` of a valid hand, with no message: True (and the derived fields set) when
-    it finds nothing wrong, False at the first problem."""
-    seat, kinds = h.seat, h.caishen_kinds
-    counts = [0] * 42
-    for m in h.melds:
-        tiles, faces, mtype = m.tiles, m.faces, m.type
-        if (kinds and not kinds.isdisjoint(tiles)) or len(tiles) != (4 if mtype == "kong" else 3) \
-                or max(tiles) >= FLOWER0:
+def _all_right(seat, kinds, concealed, winning, melds, flowers, indicator, by, claims) -> bool:
+    """:func:`_check` of a valid hand, with no message, on the fields read (the melds' faces
+    set): True when it finds nothing wrong but for the win context (:func:`_check_win`), False
+    at the first problem."""
+    flower0 = FLOWER0        # hand.pxd: the tiles and counts here are C ints
+    counts = [0] * 42        # copies of each kind: at most 4 of a kind, 1 of a flower
+    upper = (seat + 3) % 4
+    for m in melds:
+        tiles, mtype = m.tiles, m.type
+        n = len(tiles)
+        if n != (4 if mtype == "kong" else 3):
             return False
-        if mtype == "chow":
-            f0, f1, f2 = sorted(faces)
-            if not (f2 < 27 and f1 == f0 + 1 and f2 == f0 + 2 and rank(f0) <= 7):
+        for t in tiles:
+            if t >= flower0 or t in kinds:
                 return False
-        elif faces.count(faces[0]) != len(faces):
+            c = counts[t] + 1
+            if c > 4:
+                return False
+            counts[t] = c
+        faces = m.faces
+        f0 = faces[0]
+        if mtype == "chow":
+            f1, f2 = faces[1], faces[2]
+            low = f0 if f0 < f1 else f1
+            if f2 < low:
+                low = f2
+            # three different faces from low to low + 2, of one suit
+            if low + 2 >= 27 or low % 9 > 6 or f0 == f1 or f1 == f2 or f0 == f2 \
+                    or f0 > low + 2 or f1 > low + 2 or f2 > low + 2:
+                return False
+        elif faces.count(f0) != n:
             return False
         if mtype == "kong" and m.concealed:
             if m.added or m.from_given:
                 return False
         elif m.concealed or m.added and mtype != "kong" or m.from_seat is None or m.from_seat == seat \
-                or (mtype == "chow" and m.from_seat != (seat + 3) % 4):
+                or (mtype == "chow" and m.from_seat != upper):
             return False
-        for t in tiles:
-            counts[t] += 1
-    for f in h.flowers:
-        if f < FLOWER0 or f in kinds:
+    for t in flowers:
+        if t < flower0 or t in kinds or counts[t]:
             return False
-        counts[f] += 1
-    if len(h.melds) > 4 or len(h.concealed) != 14 - 3 * len(h.melds) or h.winning not in h.concealed \
-            or seat in h.claims:
+        counts[t] = 1
+    if len(melds) > 4 or len(concealed) != 14 - 3 * len(melds) or (winning in kinds and by != "self_draw") \
+            or seat in claims:
         return False
-    for t in h.concealed:
-        if t >= FLOWER0 and t not in kinds:
+    held = False             # the winning tile among the concealed ones
+    for t in concealed:
+        c = counts[t] + 1
+        if t >= flower0:
+            if c > 1 or t not in kinds:
+                return False
+        elif c > 4:
             return False
-        counts[t] += 1
-    if h.indicator is not None:
-        counts[h.indicator] += 1
-    if max(counts[:FLOWER0]) > 4 or max(counts[FLOWER0:]) > 1:
+        counts[t] = c
+        if t == winning:
+            held = True
+    if not held:
         return False
-    problems: list[Problem] = []
-    _check_win(h, problems, SEATS[seat])
-    if problems or (h.winning in kinds and h.by in ("discard", "robbing_kong")):
-        return False
-    _derive(h)
+    if indicator is not None:
+        t = indicator
+        return counts[t] < (1 if t >= flower0 else 4)
     return True
 
 
@@ -562,12 +613,29 @@ def _check(h: Hand, waiting: bool = False) -> None:
 
 def _derive(h: Hand) -> None:
     """The caishen tiles held and the faces of the natural ones."""
-    kinds = h.caishen_kinds
-    h.caishen_tiles = sorted([t for t in h.concealed if t in kinds]) if kinds else []
-    naturals = [t for t in h.concealed if t not in kinds] if kinds else h.concealed
-    if h.substitute is not None:
-        naturals = [h.face(t) for t in naturals]
-    h.naturals = tuple(sorted(naturals))
+    h.caishen_tiles, h.naturals = _derived(h.concealed, h.caishen_kinds, h.substitute)
+
+
+def _derived(concealed: list[int], kinds: frozenset, substitute: int | None) -> tuple[list[int], tuple]:
+    """:func:`_derive`'s two fields: the caishen among the concealed tiles, sorted, and the sorted
+    faces of the others (P as ``substitute`` when there is one)."""
+    caishen: list[int] = []
+    if kinds:
+        others = []
+        for t in concealed:
+            if t in kinds:
+                caishen.append(t)
+            else:
+                others.append(t)
+        caishen.sort()
+    else:
+        others = list(concealed)
+    if substitute is not None:
+        for i in range(len(others)):
+            if others[i] == WHITE:
+                others[i] = substitute
+    others.sort()
+    return caishen, tuple(others)
 
 
 # problems after which the tiles can't be read as a hand at all
@@ -575,62 +643,81 @@ _BLOCKING = {"caishen_in_meld", "invalid_meld", "invalid_flowers", "wrong_tile_c
              "winning_tile_not_in_hand"}
 
 
-def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
-    def bad(path, en, zh):
-        _p(problems, path, en, zh, "inconsistent_win_context")
+def _win_bad(problems: list[Problem], path: str, en: str, zh: str) -> None:
+    _p(problems, path, en, zh, "inconsistent_win_context")
 
-    if h.by in ("discard", "robbing_kong"):
-        if h.win_from is None:
-            bad("win.from", f"a {h.by} win needs `from`: the seat that "
-                + ("discarded" if h.by == "discard" else "added to its pung"),
-                "捉冲/抢杠必须给出 from：" + ("放冲者" if h.by == "discard" else "被抢杠者"))
-        elif h.win_from == h.seat:
-            bad("win.from", f"`from` is another player, not the winner's own seat {seat_code}",
-                f"from 必须是别家，不能是胡牌者自己 {seat_code}")
-    elif h.win_from is not None:
-        bad("win.from", "a self-drawn win has no `from`", "自摸没有 from")
+
+def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
+    by, win_from, seat, melds = h.by, h.win_from, h.seat, h.melds
+    if by == "discard" or by == "robbing_kong":
+        if win_from is None:
+            _win_bad(problems, "win.from",
+                     f"a {by} win needs `from`: the seat that " + ("discarded" if by == "discard" else "added to its pung"),
+                     "捉冲/抢杠必须给出 from：" + ("放冲者" if by == "discard" else "被抢杠者"))
+        elif win_from == seat:
+            _win_bad(problems, "win.from", f"`from` is another player, not the winner's own seat {seat_code}",
+                     f"from 必须是别家，不能是胡牌者自己 {seat_code}")
+    elif win_from is not None:
+        _win_bad(problems, "win.from", "a self-drawn win has no `from`", "自摸没有 from")
     if h.kong_replacement:
-        if h.by != "self_draw":
-            bad("win.kong_replacement", "a kong-replacement win is a self-draw", "杠上开花必须是自摸")
-        elif not any(m.type == "kong" for m in h.melds) and not h.flowers:
-            bad("win.kong_replacement", "a kong-replacement win needs a kong among the melds or a flower",
-                "杠上开花需要副露中有杠或有花牌")
-    if h.kong_fed_by is not None:
+        if by != "self_draw":
+            _win_bad(problems, "win.kong_replacement", "a kong-replacement win is a self-draw", "杠上开花必须是自摸")
+        elif not h.flowers and not _has_kong(melds, None):
+            _win_bad(problems, "win.kong_replacement",
+                     "a kong-replacement win needs a kong among the melds or a flower", "杠上开花需要副露中有杠或有花牌")
+    fed_by = h.kong_fed_by
+    if fed_by is not None:
         if not h.kong_replacement:
-            bad("win.kong_fed_by", "kong_fed_by needs kong_replacement", "kong_fed_by 需要 kong_replacement")
-        elif h.kong_fed_by == h.seat:
-            bad("win.kong_fed_by", "the kong was fed by another player", "放杠的必须是别家")
-        elif not any(m.exposed_kong and m.from_seat == h.kong_fed_by for m in h.melds):
-            who = SEATS[h.kong_fed_by]
-            bad("win.kong_fed_by", f"needs an exposed kong claimed from {who}'s discard (not concealed, not added)",
-                f"需要一个明杠来自 {who} 打出的牌（不是暗杠或加杠）")
-    if h.last_tile and h.by != "self_draw":
-        bad("win.last_tile", "海底 is a self-draw of the wall's last tile", "海底捞月必须是自摸")
+            _win_bad(problems, "win.kong_fed_by", "kong_fed_by needs kong_replacement",
+                     "kong_fed_by 需要 kong_replacement")
+        elif fed_by == seat:
+            _win_bad(problems, "win.kong_fed_by", "the kong was fed by another player", "放杠的必须是别家")
+        elif not _has_kong(melds, fed_by):
+            who = SEATS[fed_by]
+            _win_bad(problems, "win.kong_fed_by",
+                     f"needs an exposed kong claimed from {who}'s discard (not concealed, not added)",
+                     f"需要一个明杠来自 {who} 打出的牌（不是暗杠或加杠）")
+    if h.last_tile and by != "self_draw":
+        _win_bad(problems, "win.last_tile", "海底 is a self-draw of the wall's last tile", "海底捞月必须是自摸")
     if h.heavenly:
-        if h.seat != 0:
-            bad("win.heavenly", "only the dealer (seat E) wins a heavenly hand", "天胡只能是庄家（东）")
-        if h.by != "self_draw":
-            bad("win.heavenly", "a heavenly hand is won on the dealt hand, by self-draw", "天胡必须是自摸")
-        if h.melds:
-            bad("win.heavenly", "a heavenly hand has no melds", "天胡不能有副露")
+        if seat != 0:
+            _win_bad(problems, "win.heavenly", "only the dealer (seat E) wins a heavenly hand", "天胡只能是庄家（东）")
+        if by != "self_draw":
+            _win_bad(problems, "win.heavenly", "a heavenly hand is won on the dealt hand, by self-draw", "天胡必须是自摸")
+        if melds:
+            _win_bad(problems, "win.heavenly", "a heavenly hand has no melds", "天胡不能有副露")
     if h.earthly:
-        if h.seat == 0:
-            bad("win.earthly", "an earthly hand is won by a non-dealer", "地胡只能是闲家")
-        if h.by != "discard" or h.win_from != 0:
-            bad("win.earthly", "an earthly hand is won on the dealer's (E) first discard", "地胡必须胡庄家（东）打出的第一张牌")
-        if h.melds:
-            bad("win.earthly", "an earthly hand has no melds", "地胡不能有副露")
-    if h.by == "robbing_kong" and h.winning is not None:
+        if seat == 0:
+            _win_bad(problems, "win.earthly", "an earthly hand is won by a non-dealer", "地胡只能是闲家")
+        if by != "discard" or win_from != 0:
+            _win_bad(problems, "win.earthly", "an earthly hand is won on the dealer's (E) first discard",
+                     "地胡必须胡庄家（东）打出的第一张牌")
+        if melds:
+            _win_bad(problems, "win.earthly", "an earthly hand has no melds", "地胡不能有副露")
+    if by == "robbing_kong" and h.winning is not None:
         w = h.face(h.winning)
-        held = sum(1 for t in h.concealed if t not in h.caishen_kinds and h.face(t) == w) \
-            + sum(1 for m in h.melds for t in m.faces if t == w)
+        held = 0
+        for t in h.concealed:
+            if t not in h.caishen_kinds and h.face(t) == w:
+                held += 1
+        for m in melds:
+            held += m.faces.count(w)
         if held > 1:
-            bad("hand.winning_tile", f"robbing a kong of {CODES[w]}: the robbed player held three, so the winner "
-                f"holds only the robbed copy, not {held}", f"抢 {CODES[w]} 的杠：被抢者已有三张，胡牌者只能有被抢的那一张，而不是 {held} 张")
+            _win_bad(problems, "hand.winning_tile",
+                     f"robbing a kong of {CODES[w]}: the robbed player held three, so the winner holds only the "
+                     f"robbed copy, not {held}", f"抢 {CODES[w]} 的杠：被抢者已有三张，胡牌者只能有被抢的那一张，而不是 {held} 张")
     rules = h.rules
-    if h.by == "discard" and not rules.discard_wins:
+    if by == "discard" and not rules.discard_wins:
         _p(problems, "win.by", "these rules allow no win on a discard (只有自摸才可以胡牌)",
            "本规则不允许捉冲（只有自摸才可以胡牌）", "discard_win_not_allowed")
-    if h.by == "robbing_kong" and h.discarded_caishen and rules.robbing_needs_no_caishen_discarded:
+    if by == "robbing_kong" and h.discarded_caishen and rules.robbing_needs_no_caishen_discarded:
         _p(problems, "win.discarded_caishen", "a player who discarded a caishen can't rob a kong (抛百搭的不能拉别人的杠)",
            "抛过百搭的不能抢杠", "discard_win_not_allowed")
+
+
+def _has_kong(melds: list[Meld], fed_by: int | None) -> bool:
+    """Whether a meld is a kong (``fed_by`` None) or an exposed kong claimed from ``fed_by``."""
+    for m in melds:
+        if m.type == "kong" and (fed_by is None or (not m.concealed and not m.added and m.from_seat == fed_by)):
+            return True
+    return False

@@ -5,8 +5,6 @@ Internally a tile kind is an index: 0-8 ``1m``-``9m``, 9-17 ``1p``-``9p``, 18-26
 """
 from __future__ import annotations
 
-import re
-
 from .errors import Problem, ScoreError
 
 CODES: tuple[str, ...] = tuple(
@@ -151,27 +149,53 @@ def _read_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
     return out
 
 
-# The usual compact string (digits and a suit letter, honour letters, white space) read by two
-# regular expressions; anything else (names, white space between digits, mistakes) is left to
-# _read_compact, which reads every form and says what is wrong.
-_PLAIN_COMPACT = re.compile(r"(?:\s*(?:[1-9]+[mps]|[1-8]+f|[ESWNCFP]))*\s*")
-_COMPACT_PART = re.compile(r"([1-9]+)([mpsf])|[ESWNCFP]")
+# The usual compact string (digits and a suit letter, honour letters, white space) is read by
+# compact_or_none in one pass; anything else (names, white space between digits, mistakes) is left
+# to _read_compact, which reads every form and says what is wrong.  The plain strings are exactly
+# those this regular expression matches in full (tests/test_tiles_and_options.py):
+#     (?:\s*(?:[1-9]+[mps]|[1-8]+f|[ESWNCFP]))*\s*
+# (\s, like str.isspace, is any Unicode white space).  tiles.pxd gives the loop C types.
 
 
 def compact_or_none(text: str) -> list[int] | None:
     """A plain compact string's tiles, as :func:`_read_compact` reads them; None if the string
     is not plain."""
-    if _PLAIN_COMPACT.fullmatch(text) is None:
-        return None
+    s = text if type(text) is str else str.__str__(text)     # a str subclass: its characters
     out: list[int] = []
-    for part in _COMPACT_PART.finditer(text):
-        digits = part.group(1)
-        if digits is None:
-            out.append(INDEX[part.group()])
+    i, n = 0, len(s)
+    while i < n:
+        ch = s[i]
+        if "1" <= ch <= "9":
+            j = i + 1                       # the run of digits is s[i:j], its suit s[j]
+            while j < n and "1" <= s[j] <= "9":
+                j += 1
+            if j == n:
+                return None
+            suit = s[j]
+            if suit == "m":
+                first = 0                   # the index of 1m
+            elif suit == "p":
+                first = 9
+            elif suit == "s":
+                first = 18
+            elif suit == "f":
+                first = FLOWER0
+            else:
+                return None
+            while i < j:
+                d = ord(s[i]) - 49          # "1" is 0
+                if d == 8 and suit == "f":  # no 9f
+                    return None
+                out.append(first + d)
+                i += 1
+            i = j + 1
+        elif ch in "ESWNCFP":
+            out.append(INDEX[ch])
+            i += 1
+        elif ch.isspace():
+            i += 1
         else:
-            suit = part.group(2)
-            for d in digits:
-                out.append(INDEX[d + suit])
+            return None
     return out
 
 

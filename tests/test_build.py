@@ -49,12 +49,14 @@ def test_a_stale_build_is_not_used(tmp_path):
                     ignore=shutil.ignore_patterns("__pycache__"))
     assert _using_compiled(tmp_path)
     assert not _using_compiled(tmp_path, PLAIN)                 # NINGBO_SCORE_PURE=1
-    declarations = tmp_path / "ningbo_score" / "decompose.pxd"
-    text = declarations.read_text()
-    declarations.write_text(text + "\n# edited after the build\n")
-    assert not _using_compiled(tmp_path)                        # C types changed: rebuild first
-    declarations.write_text(text)
-    assert _using_compiled(tmp_path)
+    pxd = sorted((tmp_path / "ningbo_score").glob("*.pxd"))
+    assert {p.name for p in pxd} >= {"decompose.pxd", "hand.pxd", "tiles.pxd"}
+    for declarations in pxd:
+        text = declarations.read_text()
+        declarations.write_text(text + "\n# edited after the build\n")
+        assert not _using_compiled(tmp_path), declarations.name     # C types changed: rebuild first
+        declarations.write_text(text)
+        assert _using_compiled(tmp_path)
     source = tmp_path / "ningbo_score" / "payments.py"
     source.write_text(source.read_text() + "\n# edited after the build\n")
     assert not _using_compiled(tmp_path)                        # the edited module runs as written

@@ -6,13 +6,15 @@ indicator 9p (no 9p in hand).  On a discard that is ping_hu 1 + no_caishen 1 = 2
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ningbo_score
 from ningbo_score import ScoreError
-from ningbo_score.tiles import _read_compact, compact_or_none, parse_tile, parse_tiles
+from ningbo_score.tiles import INDEX, _read_compact, compact_or_none, parse_tile, parse_tiles
 
 NEXT = {"E": "S", "S": "W", "W": "N", "N": "E"}
 PLAIN = "234m 678m 345p 567s 99s"
@@ -707,6 +709,37 @@ def test_quick_compact_reader_reads_like_the_full_one(text):
     quick = compact_or_none(text)
     if quick is not None:
         assert not problems and quick == full
+
+
+# What "plain" means: the strings this expression matches in full (tiles.py's comment), read part
+# by part; compact_or_none reads them in one pass without it.
+_PLAIN_COMPACT = re.compile(r"(?:\s*(?:[1-9]+[mps]|[1-8]+f|[ESWNCFP]))*\s*")
+_COMPACT_PART = re.compile(r"([1-9]+)([mpsf])|[ESWNCFP]")
+
+
+def _plain_by_regex(text):
+    if _PLAIN_COMPACT.fullmatch(text) is None:
+        return None
+    out = []
+    for part in _COMPACT_PART.finditer(text):
+        if part.group(1) is None:
+            out.append(INDEX[part.group()])
+        else:
+            out.extend(INDEX[d + part.group(2)] for d in part.group(1))
+    return out
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="0123456789mpsfESWNCFPx 东\t\n\u3000\u00a0\x1c", max_size=24))
+def test_quick_compact_reader_takes_exactly_the_plain_strings(text):
+    assert compact_or_none(text) == _plain_by_regex(text)
+
+
+def test_quick_compact_reader_reads_a_str_subclass():
+    class Text(str):
+        pass
+
+    assert compact_or_none(Text("19s 5f E")) == [18, 26, 38, 27]
 
 
 def test_quick_compact_reader_takes_the_usual_strings():
