@@ -3,15 +3,27 @@
 # Python; without Cython this file is not read.
 cimport cython
 
-@cython.locals(rest=list)
-cpdef tuple _remove(tuple tiles, tuple removed)
+cdef int _count(unsigned long long lo, unsigned long long hi, int kind) noexcept
 
-@cython.locals(wk=cython.int, mode=cython.int, m=cython.int)
-cdef tuple _memo_key(tuple tiles, int c, int sets, int pair, tuple env)
+cdef tuple _memo_key(unsigned long long lo, unsigned long long hi, int m, int wk, int c, int sets, int pair)
 
-@cython.locals(m=cython.int, n=cython.int, k=cython.int, winds=cython.int, need_k=cython.int, used=cython.int,
-               is_set=cython.int, gdr=cython.int, sdr=cython.int, wk=cython.int, memo=dict, out=dict, back=dict,
-               rows=tuple, need=tuple, keys=tuple, drs=tuple, remaining=tuple, sub_problem=tuple, mk=tuple)
-cpdef dict _solve(tuple tiles, int c, int sets, int pair, tuple env)
+@cython.locals(m=cython.int, mode=cython.int, n=cython.int, winds=cython.int, word=cython.int,
+               take=cython.ulonglong, s1=cython.int, s2=cython.int, sub_lo=cython.ulonglong,
+               sub_hi=cython.ulonglong, used=cython.int, is_set=cython.int, gdr=cython.int, sdr=cython.int,
+               dr=cython.int, old=cython.int, wk=cython.int, gkey=cython.long, skey=cython.long,
+               key=cython.long, caishen_options=cython.long, memo=dict, out=dict, sub=dict, cell=tuple, pk=cython.int,
+               keys=tuple, drs=tuple, natural_options=tuple, mk=tuple)
+cpdef dict _solve(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair, tuple env)
 
-cpdef tuple _rebuild(tuple tiles, int c, int sets, int pair, tuple env, object packed)
+@cython.locals(m=cython.int, mode=cython.int, n=cython.int, winds=cython.int, word=cython.int,
+               take=cython.ulonglong, s1=cython.int, s2=cython.int, sub_lo=cython.ulonglong,
+               sub_hi=cython.ulonglong, used=cython.int, is_set=cython.int, gdr=cython.int, sdr=cython.int,
+               wk=cython.int, best=cython.int, gkey=cython.long, skey=cython.long,
+               caishen_options=cython.long, sc=cython.int, ss=cython.int, sp=cython.int, cell=tuple,
+               keys=tuple, drs=tuple, natural_options=tuple)
+cpdef tuple _rebuild(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair, tuple env,
+                     object packed)
+
+@cython.locals(mode=cython.int, out=dict, options=dict, lo=cython.ulonglong, hi=cython.ulonglong, flags=cython.long,
+               dragons=cython.int, env=tuple, problem=tuple)
+cpdef dict decompose(tiles, c, sets, w_kind, w_caishen, seat_t, round_t, memo=*)

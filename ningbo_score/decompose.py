@@ -116,6 +116,13 @@ def _options(packed: int) -> tuple:
     return tuple(out)
 
 
+# The search's tiles are counts, 3 bits a kind, in two ints below 2^64 (typed as C integers when
+# compiled): kinds 0-17 (characters and dots) in ``lo`` (kind i: bits 3i .. 3i+2), kinds 18-33
+# (bamboos and honours) in ``hi`` (bits 3(i-18) ..).  A group never spans the two, so taking it
+# out is one subtraction from one of them.
+_SPLIT = 18
+
+
 class _Class:
     """The groups that can hold the lowest natural tile k and take the same natural tiles and
     the same number of caishen: they differ only in the faces their caishen take (k + caishen +
@@ -125,7 +132,9 @@ class _Class:
     pungs) for each seat and round wind (index ``4 × seat + round``, winds counted from E), and the
     options of the winning tile: ``natural_options`` by its kind (mode 1), ``caishen_options``
     (mode 2); options don't depend on the winds.  ``row``: all the search reads of the class, as
-    one tuple (unpacking it is cheaper than reading attributes in the inner loop)."""
+    one tuple (unpacking it is cheaper than reading attributes in the inner loop): which count
+    int of :func:`_counts` it takes from, what it subtracts, the shifts of the kinds it needs
+    besides k (-1: none), and ``natural_options`` as a tuple by kind."""
     __slots__ = ("gtype", "removed", "used", "is_set", "need_k", "need", "members", "keyed",
                  "natural_options", "caishen_options", "row")
 
@@ -136,7 +145,7 @@ class _Class:
         self.need = tuple(sorted(set(removed) - {k}))
         self.members: list = []
 
-    def prepare(self) -> None:
+    def prepare(self, k: int) -> None:
         self.members = tuple(self.members)
         faces, cslots = self.members[0][0], self.members[0][1]
         leader = (self.gtype, faces, cslots, -1)
@@ -144,9 +153,13 @@ class _Class:
                            for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
         self.natural_options = {wk: self._options(1, wk) for wk in set(self.removed)}
         self.caishen_options = self._options(2, -1)
-        self.row = (self.need_k, self.need, self.used, self.is_set,
+        # see _counts: which int, what to subtract from it, where the needed kinds but k are
+        word, base = (0, 0) if k < _SPLIT else (1, _SPLIT)
+        take = sum(1 << (3 * (kind - base)) for kind in self.removed)
+        shifts = tuple(3 * (kind - base) for kind in self.need) + (-1, -1)
+        self.row = (word, take, shifts[0], shifts[1], self.used, self.is_set,
                     tuple(key for _, key, _ in self.keyed), tuple(dr for _, _, dr in self.keyed),
-                    self.natural_options, self.caishen_options, self)
+                    tuple(self.natural_options.get(wk, 0) for wk in range(34)), self.caishen_options, self)
 
     def _options(self, mode: int, wk: int) -> int:
         mask = 0
@@ -198,7 +211,7 @@ def _build_classes(k: int) -> tuple:
             for o in options:
                 add("chow", faces, o)
     for cls in classes.values():
-        cls.prepare()
+        cls.prepare(k)
     return tuple(classes.values())
 
 
@@ -228,13 +241,6 @@ def _cached_group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int
     return hit
 
 
-def _remove(tiles: tuple, removed: tuple) -> tuple:
-    rest = list(tiles)
-    for t in removed:
-        rest.remove(t)
-    return tuple(rest)
-
-
 def _w_slots(mode: int, wk: int, nat_slot: dict, cai: tuple) -> tuple:
     """The slots of a group the winning tile can take: mode 1, the natural slot of its kind;
     mode 2 (a caishen winning tile), a caishen slot."""
@@ -260,23 +266,26 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
 
     The lowest natural tile goes into some group (a pair, pung or chow, completed by caishen
     where needed), with the options of the winning tile in it (mode 1: a natural of kind wk,
-    mode 2: a caishen, mode 0: none).  The search keeps only the dragon pungs of each packed
-    reading, and where it first found them (:func:`_solve`); the one decomposition the answer
-    shows is followed from there afterwards (:func:`_rebuild`).
+    mode 2: a caishen, mode 0: none).  The search works on the tiles as counts in two ints
+    (:func:`_counts`: taking a group out is a subtraction) and keeps only the dragon pungs of
+    each packed reading (:func:`_solve`); the one decomposition the answer shows is found
+    afterwards by following that reading down the memo (:func:`_rebuild`).
     """
     mode = 2 if w_caishen else (1 if w_kind is not None else 0)
     env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t,
            4 * (seat_t - EAST) + (round_t - EAST))           # the index of the winds in _Class.keyed
     out: dict = {}
-    problem = (tiles, c, sets, 1, env)
-    for packed, dragons in _solve(tiles, c, sets, 1, env).items():
+    options = _OPTIONS
+    lo, hi = _counts(tiles)
+    problem = (lo, hi, 0, c, sets, 1, env)
+    for packed, dragons in _solve(lo, hi, 0, c, sets, 1, env).items():
         flags = packed & KEY_BITS
         if mode:
-            opts = _OPTIONS.get(packed >> OPT_SHIFT)
+            opts = options.get(packed >> OPT_SHIFT)
             if opts is None:
-                if len(_OPTIONS) >= 4096:
-                    _OPTIONS.clear()
-                opts = _OPTIONS[packed >> OPT_SHIFT] = _options(packed)
+                if len(options) >= 4096:
+                    options.clear()
+                opts = options[packed >> OPT_SHIFT] = _options(packed)
         else:
             opts = _NO_OPTION
         for opt in opts:
@@ -292,67 +301,124 @@ _NO_OPTION = (None,)
 _OPTIONS: dict = {}
 
 
-def _memo_key(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> tuple:
-    """A sub-problem's key in the memo: its tiles, caishen, sets and pairs, and what the winning
-    tile's options in these tiles depend on (m: 2 a caishen winning tile, 1 a natural one of a
-    kind among them, 0 neither)."""
-    wk, mode = env[1], env[2]
-    m = 2 if mode == 2 else (1 if mode == 1 and wk in tiles else 0)
-    return (tiles, (c << 6) | (sets << 3) | (pair << 2) | m, wk if m == 1 else -1)
 
 
-def _solve(tiles: tuple, c: int, sets: int, pair: int, env: tuple) -> dict:
-    """{packed reading: most dragon pungs} of a sub-problem, memoised in env with, for each packed
-    reading, where it was first found with them: (class, sub-problem, packed reading there)."""
+def _counts(tiles: tuple) -> tuple:
+    """(lo, hi): the search's counts (above) of some kinds."""
+    lo = hi = 0
+    for kind in tiles:
+        if kind < _SPLIT:
+            lo += 1 << (3 * kind)
+        else:
+            hi += 1 << (3 * (kind - _SPLIT))
+    return lo, hi
+
+
+def _count(lo: int, hi: int, kind: int) -> int:
+    """The copies of a kind in (lo, hi)."""
+    if kind < _SPLIT:
+        return (lo >> (3 * kind)) & 7
+    return (hi >> (3 * (kind - _SPLIT))) & 7
+
+
+def _memo_key(lo: int, hi: int, m: int, wk: int, c: int, sets: int, pair: int) -> tuple:
+    """A sub-problem's key in the memo: its tiles (counts), caishen, sets and pairs, and what
+    the winning tile's options in these tiles depend on (m: 2 a caishen winning tile, 1 a natural
+    one of kind wk, among them, 0 neither)."""
+    return (lo, hi, ((wk if m == 1 else 0) << 12) | (c << 6) | (sets << 3) | (pair << 2) | m)
+
+
+def _solve(lo: int, hi: int, k: int, c: int, sets: int, pair: int, env: tuple) -> dict:
+    """{packed reading: most dragon pungs} of a sub-problem (tiles lo, hi, none below kind k),
+    memoised in env."""
+    if not lo and not hi:
+        pk = (sets << 12) | (pair << 11) | ((env[2] == 2) << 10) | (env[3] << 5) | env[4]
+        out = _PURE.get(pk)
+        if out is None:
+            out = _PURE[pk] = _pure_dragons(sets, pair, env[2] == 2, env[3], env[4])
+        return out
     memo = env[0]
-    mk = _memo_key(tiles, c, sets, pair, env)
-    hit = memo.get(mk)
-    if hit is not None:
-        return hit[0]
-    if not tiles:
-        out = _pure_dragons(sets, pair, env[2] == 2, env[3], env[4])
-        memo[mk] = (out, None)
+    wk, mode, winds = env[1], env[2], env[5]
+    m = (1 if _count(lo, hi, wk) else 0) if mode == 1 else mode
+    mk = _memo_key(lo, hi, m, wk, c, sets, pair)
+    out = memo.get(mk)
+    if out is not None:
         return out
     out = {}
-    back = {}
-    wk, m, winds = env[1], mk[1] & 3, env[5]
-    k = tiles[0]
-    n = tiles.count(k)
-    rows = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
-    for need_k, need, used, is_set, keys, drs, natural_options, caishen_options, cls in \
-            (rows[2] if sets else rows[0]) if pair else (rows[1] if sets else ()):
-        if need:
-            if need[0] not in tiles or (len(need) == 2 and need[1] not in tiles):
-                continue
-            remaining = _remove(tiles[need_k:], need)
+    while not _count(lo, hi, k):
+        k += 1
+    n = _count(lo, hi, k)
+    cell = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
+    for word, take, s1, s2, used, is_set, keys, drs, natural_options, caishen_options, cls in \
+            ((cell[2] if sets else cell[0]) if pair else (cell[1] if sets else ())):
+        sub_lo, sub_hi = lo, hi
+        if word:
+            if (s1 >= 0 and not (hi >> s1) & 7) or (s2 >= 0 and not (hi >> s2) & 7):
+                continue                      # a tile the group needs is not there
+            sub_hi = hi - take
         else:
-            remaining = tiles[need_k:]
+            if (s1 >= 0 and not (lo >> s1) & 7) or (s2 >= 0 and not (lo >> s2) & 7):
+                continue
+            sub_lo = lo - take
         gkey = keys[winds]
         gdr = drs[winds]
         if m == 1:
-            gkey |= natural_options.get(wk, 0)
+            gkey |= natural_options[wk]
         elif m == 2:
             gkey |= caishen_options
         if is_set:
-            sub_problem = (remaining, c - used, sets - 1, pair)
+            sub = _solve(sub_lo, sub_hi, k, c - used, sets - 1, pair, env)
         else:
-            sub_problem = (remaining, c - used, sets, pair - 1)
-        for skey, sdr in _solve(remaining, sub_problem[1], sub_problem[2], sub_problem[3], env).items():
+            sub = _solve(sub_lo, sub_hi, k, c - used, sets, pair - 1, env)
+        for skey, sdr in sub.items():
             key = gkey | skey
-            if out.get(key, -1) < gdr + sdr:
-                out[key] = gdr + sdr
-                back[key] = (cls, sub_problem, skey)
-    memo[mk] = (out, back)
+            dr = gdr + sdr
+            old = out.setdefault(key, dr)
+            if old < dr:
+                out[key] = dr
+    memo[mk] = out
     return out
 
 
-def _rebuild(tiles: tuple, c: int, sets: int, pair: int, env: tuple, packed: int):
+#: :func:`_pure_dragons` by its arguments packed in an int (sets, pair, with_w, seat_t, round_t)
+_PURE: dict = {}
+
+
+def _rebuild(lo: int, hi: int, k: int, c: int, sets: int, pair: int, env: tuple, packed: int):
     """The decomposition the search first found with this packed reading and its most dragon
-    pungs: a linked list of ((class or None, group), rest)."""
-    if not tiles:
+    pungs (the first class and sub-reading, in :func:`_solve`'s order, that give both): a
+    linked list of ((class or None, group), rest)."""
+    if not lo and not hi:
         return _pure_masked(sets, pair, env[2] == 2, env[3], env[4])[packed][1]
-    cls, sub_problem, skey = env[0][_memo_key(tiles, c, sets, pair, env)][1][packed]
-    return ((cls, cls.keyed[env[5]][0]), _rebuild(*sub_problem, env, skey))
+    best = _solve(lo, hi, k, c, sets, pair, env)[packed]          # from the memo
+    wk, mode, winds = env[1], env[2], env[5]
+    m = (1 if _count(lo, hi, wk) else 0) if mode == 1 else mode
+    while not _count(lo, hi, k):
+        k += 1
+    n = _count(lo, hi, k)
+    cell = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
+    for word, take, s1, s2, used, is_set, keys, drs, natural_options, caishen_options, cls in \
+            ((cell[2] if sets else cell[0]) if pair else (cell[1] if sets else ())):
+        sub_lo, sub_hi = lo, hi
+        if word:
+            if (s1 >= 0 and not (hi >> s1) & 7) or (s2 >= 0 and not (hi >> s2) & 7):
+                continue
+            sub_hi = hi - take
+        else:
+            if (s1 >= 0 and not (lo >> s1) & 7) or (s2 >= 0 and not (lo >> s2) & 7):
+                continue
+            sub_lo = lo - take
+        gkey = keys[winds]
+        gdr = drs[winds]
+        if m == 1:
+            gkey |= natural_options[wk]
+        elif m == 2:
+            gkey |= caishen_options
+        sc, ss, sp = c - used, sets - is_set, pair - (not is_set)
+        for skey, sdr in _solve(sub_lo, sub_hi, k, sc, ss, sp, env).items():
+            if gkey | skey == packed and gdr + sdr == best:
+                return ((cls, cls.keyed[winds][0]), _rebuild(sub_lo, sub_hi, k, sc, ss, sp, env, skey))
+    raise AssertionError("a packed reading the search did not find")
 
 
 def _placed_groups(problem: tuple, packed: int, opt: int | None) -> list[tuple]:

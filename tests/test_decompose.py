@@ -110,3 +110,23 @@ def test_every_placement_of_the_winning_tile_round_trips_through_its_option_bit(
     # every wait occurs, with and without a caishen beside a natural winning tile
     assert len(seen) == 10
     assert max(d._opt_bit(k) for k in seen) < 1 << 30
+
+
+def test_counts_hold_every_kind_and_a_group_comes_out_by_subtraction():
+    """The search's tiles (decompose._counts): two ints of 3-bit counts, split between dots and
+    bamboos; a class's row subtracts its natural tiles from the right one."""
+    from ningbo_score import decompose as d
+
+    rng = random.Random(3)
+    for _ in range(200):
+        tiles = tuple(sorted(rng.choice(range(34)) for _ in range(rng.randrange(15))))
+        tiles = tuple(t for t in tiles if tiles.count(t) <= 4)
+        lo, hi = d._counts(tiles)
+        assert lo < 1 << 64 and hi < 1 << 64
+        assert all((lo >> (3 * kind)) & 7 == tiles.count(kind) for kind in range(d._SPLIT))
+        assert all((hi >> (3 * (kind - d._SPLIT))) & 7 == tiles.count(kind) for kind in range(d._SPLIT, 34))
+    for k, by_copies in enumerate(d._ROWS):
+        for row in by_copies[3][2][2]:
+            word, take, cls = row[0], row[1], row[-1]
+            lo, hi = d._counts(cls.removed)
+            assert (hi if word else lo) == take and (lo if word else hi) == 0, (k, cls.removed)
