@@ -27,3 +27,11 @@ cpdef tuple _rebuild(unsigned long long lo, unsigned long long hi, int k, int c,
 @cython.locals(mode=cython.int, out=dict, options=dict, lo=cython.ulonglong, hi=cython.ulonglong, flags=cython.long,
                dragons=cython.int, env=tuple, problem=tuple)
 cpdef dict decompose(tiles, c, sets, w_kind, w_caishen, seat_t, round_t, memo=*)
+
+@cython.locals(counts=list, kinds=list, found=list, out=dict, p=cython.int, j=Py_ssize_t, m=Py_ssize_t,
+               codes=tuple, all_codes=tuple, keys=tuple, placed_keys=tuple, faces=tuple, dragons=cython.int,
+               d2=cython.int)
+cpdef dict plain(tuple tiles, int sets, int w_kind, int seat_t, int round_t)
+
+@cython.locals(i=cython.int)
+cdef void _sets_of(list counts, list kinds, Py_ssize_t j, list acc, list found)

@@ -431,7 +431,7 @@ def _placed_groups(problem: tuple, packed: int, opt: int | None) -> list[tuple]:
         (cls, group), rep = rep
         if todo:
             for candidate in _placements(cls, group, mode, wk):
-                if group_key(candidate, seat_t, round_t)[0] & _OPT_BITS == opt:
+                if _cached_group_key(candidate, seat_t, round_t)[0] & _OPT_BITS == opt:
                     group, todo = candidate, False
                     break
         out.append(group)
@@ -457,13 +457,16 @@ def _placements(cls, group: tuple, mode: int, wk: int):
 
 def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> dict:
     """The same summaries as :func:`decompose` for a hand without caishen (the common case),
-    by the classic divider: a pair, then sets lowest kind first."""
+    by the classic divider: a pair, then sets lowest kind first.  Groups are handled by their
+    code (:data:`_PLAIN_GROUPS`) and their keys read from a table made once per seat and round
+    wind (:func:`_plain_table`)."""
     counts = [0] * 36
     for t in tiles:
         counts[t] += 1
     kinds = sorted(set(tiles))
     out: dict = {}
     found: list[tuple] = []
+    keys, placed_keys = _plain_table(seat_t, round_t)
 
     for p in kinds:
         if counts[p] < 2:
@@ -472,29 +475,28 @@ def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> di
         found.clear()
         _sets_of(counts, kinds, 0, [], found)
         counts[p] += 2
-        pair = _PAIRS[p]
-        for groups in found:
-            if len(groups) != sets:
+        for codes in found:
+            if len(codes) != sets:
                 continue
-            all_groups = groups + (pair,)
-            keys = [_cached_group_key(g, seat_t, round_t) for g in all_groups]
-            for j, g in enumerate(all_groups):
-                if w_kind not in g[1] or (j and g == all_groups[j - 1]):
+            all_codes = codes + (_PAIR0 + p,)
+            for j, code in enumerate(all_codes):
+                faces = _PLAIN_GROUPS[code][1]
+                if w_kind not in faces or (j and code == all_codes[j - 1]):
                     continue
-                placed = (g[0], g[1], g[2], g[1].index(w_kind))
-                key, dragons = _cached_group_key(placed, seat_t, round_t)
+                placed, key, dragons = placed_keys[code][faces.index(w_kind)]
                 rep = (placed, None)
-                for m, (k2, d2) in enumerate(keys):
+                for m, other in enumerate(all_codes):
                     if m != j:
+                        k2, d2 = keys[other]
                         key |= k2
                         dragons += d2
-                        rep = (all_groups[m], rep)
+                        rep = (_PLAIN_GROUPS[other], rep)
                 _add(out, key, dragons, rep)
     return out
 
 
 def _sets_of(counts: list, kinds: list, j: int, acc: list, found: list) -> None:
-    """Every way to split what is left in counts into sets, lowest kind first."""
+    """Every way to split what is left in counts into sets, lowest kind first (as group codes)."""
     while j < len(kinds) and not counts[kinds[j]]:
         j += 1
     if j == len(kinds):
@@ -503,15 +505,15 @@ def _sets_of(counts: list, kinds: list, j: int, acc: list, found: list) -> None:
     i = kinds[j]
     if counts[i] >= 3:
         counts[i] -= 3
-        acc.append(_PUNGS[i])
+        acc.append(_PUNG0 + i)
         _sets_of(counts, kinds, j, acc, found)
         acc.pop()
         counts[i] += 3
-    if i < 27 and counts[i + 1] and counts[i + 2] and rank(i) <= 7:
+    if i < 27 and counts[i + 1] and counts[i + 2] and i % 9 <= 6:      # rank(i) <= 7
         counts[i] -= 1
         counts[i + 1] -= 1
         counts[i + 2] -= 1
-        acc.append(_CHOWS[i])
+        acc.append(_CHOW0 + i)
         _sets_of(counts, kinds, j, acc, found)
         acc.pop()
         counts[i] += 1
@@ -524,6 +526,26 @@ _NAT3 = (False, False, False)
 _PUNGS = tuple(("pung", (i, i, i), _NAT3, -1) for i in range(34))
 _CHOWS = tuple(("chow", (i, i + 1, i + 2), _NAT3, -1) for i in range(34))
 _PAIRS = tuple(("pair", (i, i), _NAT2, -1) for i in range(34))
+#: the groups of the classic divider by code: pungs, chows, pairs of each kind
+_PLAIN_GROUPS = _PUNGS + _CHOWS + _PAIRS
+_PUNG0, _CHOW0, _PAIR0 = 0, 34, 68
+_PLAIN_TABLES: dict = {}
+
+
+def _plain_table(seat_t: int, round_t: int) -> tuple:
+    """For these winds: (key, dragon pungs) of each group code, and for each code and slot the
+    group holding the winning tile there with its (key, dragon pungs) — None where the code is
+    no group (a chow past 7, or of honours).  Made once per wind pair (16 at most)."""
+    table = _PLAIN_TABLES.get((seat_t, round_t))
+    if table is None:
+        keys, placed = [], []
+        for code, g in enumerate(_PLAIN_GROUPS):
+            real = code < _CHOW0 or code >= _PAIR0 or (g[1][0] < 27 and rank(g[1][0]) <= 7)
+            keys.append(group_key(g, seat_t, round_t) if real else None)
+            placed.append(tuple(((g[0], g[1], g[2], slot),) + group_key((g[0], g[1], g[2], slot), seat_t, round_t)
+                                for slot in range(len(g[1]))) if real else None)
+        table = _PLAIN_TABLES[(seat_t, round_t)] = (tuple(keys), tuple(placed))
+    return table
 
 
 def _other_wind(seat_t: int, round_t: int) -> int:
