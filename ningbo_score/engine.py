@@ -80,11 +80,13 @@ def _evaluate(items, h_view, item_tai) -> tuple[int, list, set]:
 # Item evaluations depend on a few small values only, so they are memoised (bounded).
 _CACHE_LIMIT = 20000
 _context_cache: dict = {}
-_shape_cache: dict = {}
+_shape_cache: dict = {}          # {(item values, melds, winds): {reading: items}} (_shape_table)
+_shape_entries = 0               # readings in all the tables of _shape_cache
 
 
 _ITEM_BITS = ~(BAD_SINGLE | BAD_ANY)
 _SOME_DRAGONS = tuple((DRAGONS[0],) * n for n in range(9))   # stand-ins: only the count is read
+_DRAGON_SHIFT = 14                                              # above the bits of a key
 
 
 def _store(cache: dict, key, value):
@@ -106,15 +108,40 @@ def _context_items(h: Hand, sig: tuple, item_tai) -> tuple[int, list, set]:
     return hit
 
 
-def _shape_items(h: Hand, seat_t: int, round_t: int, full_key: int, dragon_tiles: tuple, sig: tuple,
+def _shape_table(h: Hand, seat_t: int, round_t: int, sig: tuple) -> dict:
+    """The memo of the shape items for what is the same in every reading of a hand (the item
+    values, the number of melds, the winds); :func:`_shape_items` looks readings up in it."""
+    tk = (sig, len(h.melds), seat_t, round_t)
+    table = _shape_cache.get(tk)
+    if table is None:
+        table = _shape_cache[tk] = {}
+    return table
+
+
+def _dragon_code(dragon_tiles: tuple) -> int:
+    """A sequence of dragon kinds as an int (base 4, digits 1-3): one int per sequence."""
+    code = 0
+    for d in dragon_tiles:
+        code = code * 4 + (d - DRAGONS[0] + 1)
+    return code
+
+
+def _shape_items(table: dict, h: Hand, full_key: int, dragon_tiles: tuple, dragon_code: int,
                  item_tai) -> tuple[int, list, set]:
-    """The shape items of one reading (memoised on what they read: the key without the discard
-    restriction's bits, the dragon tiles, the melds, and a wind only when the reading pungs it)."""
-    ck = (full_key & _ITEM_BITS, dragon_tiles, len(h.melds), seat_t if full_key & SEAT_PUNG else -1,
-          round_t if full_key & ROUND_PUNG else -1, sig)
-    hit = _shape_cache.get(ck)
+    """The shape items of one reading, memoised in its hand's table (:func:`_shape_table`) on
+    what else they read: the key without the discard restriction's bits and the dragon tiles
+    (``dragon_code``), one int."""
+    ck = (full_key & _ITEM_BITS) | (dragon_code << _DRAGON_SHIFT)
+    hit = table.get(ck)
     if hit is None:
-        hit = _store(_shape_cache, ck, _evaluate(SHAPE_ITEMS, View(Context(h), full_key, dragon_tiles), item_tai))
+        hit = _evaluate(SHAPE_ITEMS, View(Context(h), full_key, dragon_tiles), item_tai)
+        global _shape_entries
+        _shape_entries += 1
+        if _shape_entries > _CACHE_LIMIT:          # all the tables together stay bounded
+            _shape_cache.clear()
+            table.clear()
+            _shape_entries = 1
+        table[ck] = hit
     return hit
 
 
@@ -170,12 +197,14 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
     best, best_total, meets = None, 0, False
+    table = _shape_table(h, seat_t, round_t, sig)
     n_meld_dragons = len(meld_dragons)
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
         full_key = key | meld_key
-        total, _, holds = _shape_items(h, seat_t, round_t, full_key, _SOME_DRAGONS[dragons + n_meld_dragons], sig,
+        stand_in = _SOME_DRAGONS[dragons + n_meld_dragons]
+        total, _, holds = _shape_items(table, h, full_key, stand_in, _SOME_DRAGON_CODES[dragons + n_meld_dragons],
                                        item_tai)
         this_meets = _meets(required, holds, ctx_holds) if required else True
         # the most 台, then meeting the required patterns; the first found among equals
@@ -196,7 +225,7 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     groups = groups_of(rep)
     dragon_tiles = tuple(sorted([g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS])) \
         + tuple(meld_dragons)
-    _, shape_found, _ = _shape_items(h, seat_t, round_t, full_key, dragon_tiles, sig, item_tai)
+    _, shape_found, _ = _shape_items(table, h, full_key, dragon_tiles, _dragon_code(dragon_tiles), item_tai)
     found = sorted(shape_found + ctx_found, key=_order_of)
     tai = counted = 0
     for it, _, t in found:
@@ -284,6 +313,7 @@ def score(request: dict) -> dict:
 
 
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}
+_SOME_DRAGON_CODES = tuple(_dragon_code(t) for t in _SOME_DRAGONS)
 #: each item's answer but its 台 (and tiles), in the answer's key order
 _ITEM_OUT = {it.id: {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": 0, "bonus": it.bonus}
              for it in ITEMS}
