@@ -301,8 +301,6 @@ _NO_OPTION = (None,)
 _OPTIONS: dict = {}
 
 
-
-
 def _counts(tiles: tuple) -> tuple:
     """(lo, hi): the search's counts (above) of some kinds."""
     lo = hi = 0
