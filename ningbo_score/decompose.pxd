@@ -5,6 +5,14 @@ cimport cython
 
 cdef int _count(unsigned long long lo, unsigned long long hi, int kind) noexcept
 
+@cython.locals(n=cython.int, cell=tuple)
+cdef tuple _rows(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair)
+
+cdef (unsigned long long, unsigned long long, bint) _take(unsigned long long lo, unsigned long long hi, int word,
+                                                          unsigned long long take, int s1, int s2) noexcept
+
+cdef long _with_options(long gkey, int m, int wk, tuple natural_options, long caishen_options) except? -1
+
 cdef tuple _memo_key(unsigned long long lo, unsigned long long hi, int m, int wk, int c, int sets, int pair)
 
 @cython.locals(m=cython.int, mode=cython.int, n=cython.int, winds=cython.int, word=cython.int,
@@ -12,7 +20,7 @@ cdef tuple _memo_key(unsigned long long lo, unsigned long long hi, int m, int wk
                sub_hi=cython.ulonglong, used=cython.int, is_set=cython.int, gdr=cython.int, sdr=cython.int,
                dr=cython.int, old=cython.int, wk=cython.int, gkey=cython.long, skey=cython.long,
                key=cython.long, caishen_options=cython.long, memo=dict, out=dict, sub=dict, cell=tuple, pk=cython.int,
-               keys=tuple, drs=tuple, natural_options=tuple, mk=tuple)
+               keys=tuple, drs=tuple, natural_options=tuple, rows=tuple, fits=bint, mk=tuple)
 cpdef dict _solve(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair, tuple env)
 
 @cython.locals(m=cython.int, mode=cython.int, n=cython.int, winds=cython.int, word=cython.int,
@@ -20,7 +28,7 @@ cpdef dict _solve(unsigned long long lo, unsigned long long hi, int k, int c, in
                sub_hi=cython.ulonglong, used=cython.int, is_set=cython.int, gdr=cython.int, sdr=cython.int,
                wk=cython.int, best=cython.int, gkey=cython.long, skey=cython.long,
                caishen_options=cython.long, sc=cython.int, ss=cython.int, sp=cython.int, cell=tuple,
-               keys=tuple, drs=tuple, natural_options=tuple)
+               keys=tuple, drs=tuple, natural_options=tuple, rows=tuple, fits=bint)
 cpdef tuple _rebuild(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair, tuple env,
                      object packed)
 

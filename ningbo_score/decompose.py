@@ -326,6 +326,39 @@ def _memo_key(lo: int, hi: int, m: int, wk: int, c: int, sets: int, pair: int) -
     return (lo, hi, ((wk if m == 1 else 0) << 12) | (c << 6) | (sets << 3) | (pair << 2) | m)
 
 
+def _rows(lo: int, hi: int, k: int, c: int, sets: int, pair: int) -> tuple:
+    """(the lowest kind present from k on, the rows of the classes that can hold it with the
+    caishen, sets and pairs left), in the search's order (the search and :func:`_rebuild`)."""
+    while not _count(lo, hi, k):
+        k += 1
+    n = _count(lo, hi, k)
+    cell = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
+    return k, ((cell[2] if sets else cell[0]) if pair else (cell[1] if sets else ()))
+
+
+def _take(lo: int, hi: int, word: int, take: int, s1: int, s2: int) -> tuple:
+    """(lo, hi, True) with a class's natural tiles taken out of the counts (``take`` from the
+    ``word`` that holds them), or (lo, hi, False) when a tile it needs (at shift s1, s2) is not
+    there."""
+    if word:
+        if (s1 >= 0 and not (hi >> s1) & 7) or (s2 >= 0 and not (hi >> s2) & 7):
+            return lo, hi, False
+        return lo, hi - take, True
+    if (s1 >= 0 and not (lo >> s1) & 7) or (s2 >= 0 and not (lo >> s2) & 7):
+        return lo, hi, False
+    return lo - take, hi, True
+
+
+def _with_options(gkey: int, m: int, wk: int, natural_options: tuple, caishen_options: int) -> int:
+    """A class's key with the options of the winning tile in it (m: 1 a natural one of kind wk,
+    2 a caishen, 0 none)."""
+    if m == 1:
+        return gkey | natural_options[wk]
+    if m == 2:
+        return gkey | caishen_options
+    return gkey
+
+
 def _solve(lo: int, hi: int, k: int, c: int, sets: int, pair: int, env: tuple) -> dict:
     """{packed reading: most dragon pungs} of a sub-problem (tiles lo, hi, none below kind k),
     memoised in env."""
@@ -343,27 +376,13 @@ def _solve(lo: int, hi: int, k: int, c: int, sets: int, pair: int, env: tuple) -
     if out is not None:
         return out
     out = {}
-    while not _count(lo, hi, k):
-        k += 1
-    n = _count(lo, hi, k)
-    cell = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
-    for word, take, s1, s2, used, is_set, keys, drs, natural_options, caishen_options, cls in \
-            ((cell[2] if sets else cell[0]) if pair else (cell[1] if sets else ())):
-        sub_lo, sub_hi = lo, hi
-        if word:
-            if (s1 >= 0 and not (hi >> s1) & 7) or (s2 >= 0 and not (hi >> s2) & 7):
-                continue                      # a tile the group needs is not there
-            sub_hi = hi - take
-        else:
-            if (s1 >= 0 and not (lo >> s1) & 7) or (s2 >= 0 and not (lo >> s2) & 7):
-                continue
-            sub_lo = lo - take
-        gkey = keys[winds]
+    k, rows = _rows(lo, hi, k, c, sets, pair)
+    for word, take, s1, s2, used, is_set, keys, drs, natural_options, caishen_options, cls in rows:
+        sub_lo, sub_hi, fits = _take(lo, hi, word, take, s1, s2)
+        if not fits:
+            continue
+        gkey = _with_options(keys[winds], m, wk, natural_options, caishen_options)
         gdr = drs[winds]
-        if m == 1:
-            gkey |= natural_options[wk]
-        elif m == 2:
-            gkey |= caishen_options
         if is_set:
             sub = _solve(sub_lo, sub_hi, k, c - used, sets - 1, pair, env)
         else:
@@ -391,27 +410,13 @@ def _rebuild(lo: int, hi: int, k: int, c: int, sets: int, pair: int, env: tuple,
     best = _solve(lo, hi, k, c, sets, pair, env)[packed]          # from the memo
     wk, mode, winds = env[1], env[2], env[5]
     m = (1 if _count(lo, hi, wk) else 0) if mode == 1 else mode
-    while not _count(lo, hi, k):
-        k += 1
-    n = _count(lo, hi, k)
-    cell = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
-    for word, take, s1, s2, used, is_set, keys, drs, natural_options, caishen_options, cls in \
-            ((cell[2] if sets else cell[0]) if pair else (cell[1] if sets else ())):
-        sub_lo, sub_hi = lo, hi
-        if word:
-            if (s1 >= 0 and not (hi >> s1) & 7) or (s2 >= 0 and not (hi >> s2) & 7):
-                continue
-            sub_hi = hi - take
-        else:
-            if (s1 >= 0 and not (lo >> s1) & 7) or (s2 >= 0 and not (lo >> s2) & 7):
-                continue
-            sub_lo = lo - take
-        gkey = keys[winds]
+    k, rows = _rows(lo, hi, k, c, sets, pair)
+    for word, take, s1, s2, used, is_set, keys, drs, natural_options, caishen_options, cls in rows:
+        sub_lo, sub_hi, fits = _take(lo, hi, word, take, s1, s2)
+        if not fits:
+            continue
+        gkey = _with_options(keys[winds], m, wk, natural_options, caishen_options)
         gdr = drs[winds]
-        if m == 1:
-            gkey |= natural_options[wk]
-        elif m == 2:
-            gkey |= caishen_options
         sc, ss, sp = c - used, sets - is_set, pair - (not is_set)
         for skey, sdr in _solve(sub_lo, sub_hi, k, sc, ss, sp, env).items():
             if gkey | skey == packed and gdr + sdr == best:

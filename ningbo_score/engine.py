@@ -114,8 +114,16 @@ def _shape_table(h: Hand, seat_t: int, round_t: int, sig: tuple) -> dict:
     tk = (sig, len(h.melds), seat_t, round_t)
     table = _shape_cache.get(tk)
     if table is None:
+        if len(_shape_cache) >= _CACHE_LIMIT:      # tables too: a hand may add none to its own
+            _clear_shape_cache()
         table = _shape_cache[tk] = {}
     return table
+
+
+def _clear_shape_cache() -> None:
+    global _shape_entries
+    _shape_cache.clear()
+    _shape_entries = 0
 
 
 def _dragon_code(dragon_tiles: tuple) -> int:
@@ -136,11 +144,10 @@ def _shape_items(table: dict, h: Hand, full_key: int, dragon_tiles: tuple, drago
     if hit is None:
         hit = _evaluate(SHAPE_ITEMS, View(Context(h), full_key, dragon_tiles), item_tai)
         global _shape_entries
+        if _shape_entries >= _CACHE_LIMIT:         # all the tables together stay bounded
+            _clear_shape_cache()
+            table.clear()                          # this hand's, no longer in the cache
         _shape_entries += 1
-        if _shape_entries > _CACHE_LIMIT:          # all the tables together stay bounded
-            _shape_cache.clear()
-            table.clear()
-            _shape_entries = 1
         table[ck] = hit
     return hit
 

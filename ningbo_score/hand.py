@@ -718,6 +718,6 @@ def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
 def _has_kong(melds: list[Meld], fed_by: int | None) -> bool:
     """Whether a meld is a kong (``fed_by`` None) or an exposed kong claimed from ``fed_by``."""
     for m in melds:
-        if m.type == "kong" and (fed_by is None or (not m.concealed and not m.added and m.from_seat == fed_by)):
+        if m.type == "kong" and (fed_by is None or (m.exposed_kong and m.from_seat == fed_by)):
             return True
     return False

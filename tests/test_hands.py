@@ -852,3 +852,4 @@ def test_the_item_memo_stays_bounded_and_answers_alike(monkeypatch):
     for r, want in zip(requests * 2, expected * 2):
         assert score(r) == want
         assert sum(len(t) for t in engine._shape_cache.values()) <= 5
+        assert len(engine._shape_cache) <= 5
