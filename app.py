@@ -301,7 +301,7 @@ def register_routes(app: Flask) -> None:
 
     @app.get("/v1/rules")
     def list_rules():
-        return json_response({"presets": ningbo_score.presets()})
+        return json_response(ningbo_score.rulebook())
 
     @app.get("/v1/rules/<preset_id>")
     def get_rules(preset_id: str):

@@ -2,7 +2,7 @@
 
 Front door: :func:`score` takes the JSON body of ``POST /v1/score`` and returns the 200 body;
 problems raise :class:`ScoreError` carrying the stable ``code`` of API.md.  :func:`presets` and
-:func:`preset` describe the rule presets of RULES.md §9.
+:func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook` the rule book.
 """
 import hashlib
 import os
@@ -44,13 +44,18 @@ if USING_COMPILED:
 from .batch import MAX_BATCH, score_batch  # noqa: E402
 from .engine import score  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
-from .rules import PRESETS, describe_preset  # noqa: E402
+from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
 from .waits import waits  # noqa: E402
 
 
 def presets() -> list[dict]:
     """Every preset: id, names, source document, options and the 台 item table."""
     return [describe_preset(p) for p in PRESETS]
+
+
+def rulebook() -> dict:
+    """The rule book: its version (``rulebook``), what it changed (``changes``), every preset."""
+    return describe_rulebook()
 
 
 def preset(preset_id: str) -> dict:
@@ -60,7 +65,7 @@ def preset(preset_id: str) -> dict:
     return describe_preset(preset_id)
 
 
-__all__ = ["score", "score_batch", "waits", "presets", "preset", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["score", "score_batch", "waits", "presets", "preset", "rulebook", "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
 
 
 def warm_up() -> None:

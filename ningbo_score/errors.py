@@ -28,6 +28,7 @@ CODES: dict[str, tuple[int, str, str]] = {
     "caishen_winning_tile": (422, "Caishen needs self-draw", "财神只能自摸"),
     "not_a_winning_hand": (422, "Not a winning hand", "不是胡牌"),
     "caishen_needs_self_draw": (422, "Caishen needs self-draw", "财神只能自摸"),
+    "points_too_large": (422, "Invalid request", "请求无效"),  # reported as invalid_request
     "not_found": (404, "Not found", "未找到"),
     "method_not_allowed": (405, "Method not allowed", "方法不允许"),
     "internal_error": (500, "Internal error", "内部错误"),
@@ -39,6 +40,7 @@ _PUBLIC = {
     "invalid_flowers": "invalid_request",
     "invalid_claims": "invalid_request",
     "caishen_winning_tile": "caishen_needs_self_draw",
+    "points_too_large": "invalid_request",
 }
 
 

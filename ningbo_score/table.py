@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import Problem, ScoreError
+from .rules import resolve_rules
 
 WINDS = ("E", "S", "W", "N")
 _WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -146,7 +147,7 @@ def next_hand(req: Any) -> dict:
     Request::
 
         {"dealer": 0-3, "round_wind": "E"|"S"|"W"|"N", "dealers_this_round": 1-4,
-         "result": {"winner": 0-3} | {"draw": true}}
+         "result": {"winner": 0-3} | {"draw": true}, "rules": preset id | rules object (optional)}
 
     The state is three fields.  ``dealer`` is the position of the player who dealt the hand just
     played.  ``round_wind`` is the wind of the round (圈风) that hand belonged to.
@@ -155,9 +156,14 @@ def next_hand(req: Any) -> dict:
     ``round_wind`` E and ``dealers_this_round`` 1, the first dealer chosen by dice.  (So the
     round's first dealer is position ``dealer - dealers_this_round + 1`` mod 4.)
 
-    Transitions, as in 000/002 ("庄家胡牌，则庄家坐庄；庄家没胡，则让给下家坐庄"; "流局则继续当庄家"):
+    Transitions, as in 001/002 ("庄家糊牌，则庄家继续做庄，闲家糊牌，则庄家的下一家坐庄。荒庄，则庄家
+    继续坐庄"):
 
-    - the dealer wins, or a draw (流局/荒庄): nothing changes (连庄);
+    - the dealer wins: nothing changes (连庄);
+    - a draw (流局/荒庄): nothing changes where the rules' ``draw_keeps_dealer`` is on (001, 002,
+      000's "流局算连庄"); where it is off (004: "莊家沒胡，則讓給下家坐莊…也無連莊"), the next
+      position deals, as when another player wins.  ``rules`` is a preset id or a rules object as
+      in ``/v1/score`` (default: the default preset);
     - another player wins: the dealer's next position (``dealer + 1`` mod 4, the 下家 — not
       necessarily the winner) deals and ``dealers_this_round`` grows by one; but when it was 4
       the deal returns to the round's first dealer, so the round wind advances
@@ -176,9 +182,10 @@ def next_hand(req: Any) -> dict:
     gives every position's wind for the next hand (its ``seat_wind`` for ``/v1/score``).
     """
     problems: list[Problem] = []
-    body = _object(problems, req, "", ("dealer", "round_wind", "dealers_this_round", "result"))
+    body = _object(problems, req, "", ("dealer", "round_wind", "dealers_this_round", "result", "rules"))
     if body is None:
         _raise(problems)
+    rules = resolve_rules(body.get("rules"), problems)
     dealer = _int_field(problems, body, "dealer", "", 0, 3)
     round_wind = _wind_field(problems, body, "round_wind", "")
     count = _int_field(problems, body, "dealers_this_round", "", 1, 4)
@@ -209,9 +216,9 @@ def next_hand(req: Any) -> dict:
                      "必须填 winner（位置 0-3）或 draw: true 之一")
     _raise(problems)
     assert dealer is not None and round_wind is not None and count is not None
-    assert draw or winner is not None
+    assert (draw or winner is not None) and rules is not None
 
-    if draw or winner == dealer:
+    if winner == dealer or (draw and rules.draw_keeps_dealer):
         new_dealer, new_wind, new_count = dealer, round_wind, count
     else:
         new_dealer = (dealer + 1) % 4

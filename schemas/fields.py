@@ -138,11 +138,15 @@ class Boolean(_Localized, fields.Boolean):
 
 
 class Integer(_Localized, fields.Integer):
-    """Only JSON integers: no booleans, no floats (not even ``2.0``), no strings."""
+    """JSON Schema's ``integer``: a number with no fractional part, so ``2.0`` is loaded as the
+    int 2 (docs/api.md, rule book 2); no booleans, no ``2.5``, no strings."""
 
-    default_error_messages = {"invalid": Msg("Not a valid integer.", "不是有效的整数。")}
+    default_error_messages = {"invalid": Msg("Not a valid integer (a number with no fractional part).",
+                                             "不是有效的整数（必须是没有小数部分的数）。")}
 
     def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.make_error("invalid")
         return value

@@ -90,7 +90,7 @@ class RulesObjectSchema(StrictSchema):
     robbing_needs_no_caishen_discarded = optional(Boolean, metadata={
         "description": "A player who discarded a caishen may not rob a kong."})
     points = optional(String, validate=OneOf(("linear", "doubling")), metadata={
-        "description": "`linear`: base × (1 + 台); `doubling`: base × 2^(counted 台 − min_tai)."})
+        "description": "`linear`: base × (1 + 台); `doubling`: base × 2^(台 − min_tai)."})
     chi_counts_for_liability = optional(Boolean, metadata={"description": "Chows count as claims for 包."})
     related_discarder = optional(String, validate=OneOf(("add", "five")), metadata={
         "description": "What a related discarder pays: 2 + 2 (`add`) or 5 (`five`)."})
@@ -100,6 +100,10 @@ class RulesObjectSchema(StrictSchema):
         "description": "Highest multiplier of one payer; `null` = none."})
     hand_cap = Integer(validate=Range(min=1, max=MAX_SAFE_INTEGER), required=False, allow_none=True, metadata={
         "description": "Most one payer pays and the winner receives in a hand; `null` = none."})
+    three_caishen_bonus = optional(Boolean, metadata={
+        "description": "三财神 is a bonus: not counted toward `min_tai` (only `ningbo-bianfeng`)."})
+    draw_keeps_dealer = optional(Boolean, metadata={
+        "description": "After a draw (流局) the dealer deals again; off: the next seat deals."})
     item_tai = optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
                         values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
                             "description": "New 台 per occurrence for any item of RULES.md §5; 0 drops it."})
@@ -268,6 +272,9 @@ class NextHandRequestSchema(StrictSchema):
         "description": "How many players have dealt in this round, the current dealer included "
                        "(1 for the round's first dealer). A game starts at `E`, 1."})
     result = Nested(HandResultSchema, required=True)
+    rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), required=False, allow_none=True, metadata={
+        "description": "A preset id or a rules object, as in `/v1/score`: its `draw_keeps_dealer` says who "
+                       "deals after a draw; default `ningbo`."})
 
 
 CLAIM_TYPES: tuple[str, ...] = tuple(_LIBRARY_CLAIM_TYPES)

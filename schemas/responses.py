@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, fields
 
 from ningbo_score.errors import CODES, public_code
+from ningbo_score.rules import RULEBOOK
 
 from .fields import OneOf, TileCode
 from .requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
@@ -62,10 +63,20 @@ class OptionsSchema(OutSchema):
     kong_bloom_others_pay = req(fields.Boolean())
     liability_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
     hand_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
+    three_caishen_bonus = req(fields.Boolean(metadata={
+        "description": "三财神 is a bonus: not counted toward `min_tai` (rule book 2)."}))
+    draw_keeps_dealer = req(fields.Boolean(metadata={
+        "description": "After a draw (流局) the dealer deals again; off: the next seat deals (rule book 2)."}))
+
+
+def _rulebook() -> fields.Integer:
+    return req(fields.Integer(validate=OneOf((RULEBOOK,)), metadata={
+        "description": "The version of the rule book scored by (docs/rules.md, \"Rule book versions\")."}))
 
 
 class _PresetIdSchema(OutSchema):
     preset = _str(*PRESET_IDS)
+    rulebook = _rulebook()
 
 
 class RulesEchoSchema(OptionsSchema, _PresetIdSchema):
@@ -91,7 +102,8 @@ class ItemSchema(OutSchema):
     name = _str(metadata={"description": "Chinese name."})
     name_en = _str(metadata={"description": "English name."})
     tai = req(fields.Integer(metadata={"minimum": 0}))
-    bonus = req(fields.Boolean(metadata={"description": "Not counted toward `min_tai`."}))
+    bonus = req(fields.Boolean(metadata={
+        "description": "Not counted toward `min_tai` (三财神 under `three_caishen_bonus`)."}))
 
 
 class ScoredItemSchema(ItemSchema):
@@ -156,19 +168,32 @@ class ScoreResponseSchema(OutSchema):
 
 
 class PresetSchema(OutSchema):
-    """A rule preset (RULES.md §9) with its item table."""
+    """A rule preset (docs/rules.md §9) with its item table."""
 
     id = _str(*PRESET_IDS)
+    rulebook = _rulebook()
     name = _str()
     name_en = _str()
-    source = _str(metadata={"description": "The source document of the preset."})
+    source = _str(metadata={"description": "The source document of the preset, by title (and date where it has one)."})
     options = req(fields.Nested(OptionsSchema))
     items = req(fields.List(fields.Nested(ItemSchema)))
 
 
-class PresetListSchema(OutSchema):
-    """Every preset."""
+class RulebookChangeSchema(OutSchema):
+    """One change of the rule book since version 1 (release notes)."""
 
+    id = _str(metadata={"description": "What it is about: an option, an item id or a topic."})
+    presets = req(fields.List(fields.String(validate=OneOf(PRESET_IDS)), metadata={
+        "description": "The presets whose answers it changes."}))
+    change = _str(metadata={"description": "What changed, for a client that scored with rule book 1."})
+
+
+class PresetListSchema(OutSchema):
+    """The rule book: its version, what it changed since version 1, and every preset."""
+
+    rulebook = _rulebook()
+    changes = req(fields.List(fields.Nested(RulebookChangeSchema), metadata={
+        "description": "What rule book 2 changed for a client that scored with rule book 1."}))
     presets = req(fields.List(fields.Nested(PresetSchema)))
 
 

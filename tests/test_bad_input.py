@@ -184,7 +184,7 @@ WRONG_TYPES: list[tuple[str, list]] = [
     # (dotted path in VALID_FULL, values of a wrong JSON type for it)
     ("rules", [1, True, [], 1.5]),
     ("rules.preset", [1, True, [], {}]),
-    ("rules.min_tai", ["4", 4.5, 4.0, True, [], {}]),
+    ("rules.min_tai", ["4", 4.5, 4.000001, True, [], {}]),   # (4.0 is the count 4, rule book 2)
     ("rules.discard_wins", [1, 0, "true", [], {}]),
     ("rules.item_tai", [[], "no_caishen", 1, True]),
     ("rules.item_tai.no_caishen", ["1", 1.5, True, [], {}]),
@@ -206,8 +206,8 @@ WRONG_TYPES: list[tuple[str, list]] = [
     ("win.earthly", [1, 1.0, []]),
     ("win.discarded_caishen", [0, "true", []]),
     ("claims_from_winner", [[], 1, "W", True]),
-    ("claims_from_winner.W", ["1", 1.5, 2.0, True, [], {}]),
-    ("base_points", ["1", 1.5, 2.0, True, [], {}]),
+    ("claims_from_winner.W", ["1", 1.5, 2.25, True, [], {}]),
+    ("base_points", ["1", 1.5, 2.25, True, [], {}]),
 ]
 MELD_WRONG_TYPES: list[tuple[str, list]] = [
     ("hand.melds.0", ["pung", 1, [], True]),

@@ -421,13 +421,19 @@ def test_points_linear_and_doubling():
     assert r["points"] == 18
 
 
-def test_doubling_uses_counted_tai():
+def test_doubling_uses_full_tai():
     # 234m 678m 345p 99s + three 9p caishen self-drawn, flowers 2f 6f:
-    # counted = self_draw 1 + seat_flower 2 + 1 from the caishen = 4; three_caishen 3 bonus -> tai 7
-    # doubling: P = 2^(4 - 4) = 1 (linear would be 1 + 7 = 8)
+    # self_draw 1 + seat_flower 2 + 1 from the caishen = 4, + three_caishen 3 -> tai 7.
+    # ningbo counts three_caishen (rule book 2): counted 7; doubling: P = 2^(7 - 4) = 8
     r = score("234m 678m 345p 99s 9p9p9p", by="self_draw", flowers="2f 6f", rules=opt(points="doubling"))
+    assert r["counted_tai"] == 7 and r["tai"] == 7
+    assert r["points"] == 8
+    # with three_caishen_bonus it is a bonus: counted 4 (still >= 4), but doubling uses the full
+    # 台, bonus included (docs/rules.md §6): P = 2^(7 - 4) = 8 (rule book 1: 2^(4 - 4) = 1)
+    r = score("234m 678m 345p 99s 9p9p9p", by="self_draw", flowers="2f 6f",
+              rules=opt(points="doubling", three_caishen_bonus=True))
     assert r["counted_tai"] == 4 and r["tai"] == 7
-    assert r["points"] == 1
+    assert r["points"] == 8
     r = score("234m 678m 345p 99s 9p9p9p", by="self_draw", flowers="2f 6f")
     assert r["points"] == 8
 
@@ -459,9 +465,15 @@ def test_related_discarder():
     r = score("567s 99s", "5s", melds=CHOW_MELDS, frm="E", flowers="2f 6f",
               rules=opt(related_discarder="five"))
     assert payments(r) == {"E": (25, 5)}
-    # ningbo-taishu (five, no pattern met -> lift the patterns) back to add: 20
+    # ningbo-taishu (five, no pattern met -> lift the patterns) back to add: chows count for 包
+    # only with chi_counts_for_liability (off in ningbo-taishu since rule book 2): E unrelated,
+    # 2 -> 10; with the option on, E related again: 2 + 2 -> 20
     r = score("567s 99s", "5s", melds=CHOW_MELDS, frm="E", flowers="2f 6f",
               rules=opt("ningbo-taishu", required_patterns=[], related_discarder="add"))
+    assert payments(r) == {"E": (10, 2)}
+    r = score("567s 99s", "5s", melds=CHOW_MELDS, frm="E", flowers="2f 6f",
+              rules=opt("ningbo-taishu", required_patterns=[], related_discarder="add",
+                        chi_counts_for_liability=True))
     assert payments(r) == {"E": (20, 4)}
 
 
@@ -583,37 +595,42 @@ def test_rules_echo_every_option():
 OPTION_KEYS = ["caishen_rule", "white_dragon_substitutes", "min_tai", "required_patterns",
                "discard_wins", "caishen_discard_restriction", "robbing_needs_no_caishen_discarded",
                "points", "chi_counts_for_liability", "related_discarder", "kong_bloom_others_pay",
-               "liability_cap", "hand_cap"]
+               "liability_cap", "hand_cap", "three_caishen_bonus", "draw_keeps_dealer"]
 
-# RULES.md §9, column by column ("—" is null / [] ; "no"/"yes" are booleans)
+# docs/rules.md §9, column by column ("—" is null / [] ; "no"/"yes" are booleans)
 PRESETS = {
     "ningbo": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                    required_patterns=[], discard_wins=True, caishen_discard_restriction="single_wait",
                    robbing_needs_no_caishen_discarded=False, points="linear",
                    chi_counts_for_liability=True, related_discarder="add",
-                   kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000),
-    "ningbo-456": dict(caishen_rule="indicator", white_dragon_substitutes=True, min_tai=4,
+                   kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000,
+                   three_caishen_bonus=False, draw_keeps_dealer=True),
+    "ningbo-456": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                        required_patterns=[], discard_wins=True, caishen_discard_restriction="any_group",
                        robbing_needs_no_caishen_discarded=False, points="doubling",
                        chi_counts_for_liability=True, related_discarder="add",
-                       kong_bloom_others_pay=True, liability_cap=5, hand_cap=None),
+                       kong_bloom_others_pay=True, liability_cap=5, hand_cap=None,
+                       three_caishen_bonus=False, draw_keeps_dealer=True),
     "ningbo-bianfeng": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                             required_patterns=[], discard_wins=True,
                             caishen_discard_restriction="single_wait",
                             robbing_needs_no_caishen_discarded=False, points="linear",
                             chi_counts_for_liability=True, related_discarder="add",
-                            kong_bloom_others_pay=False, liability_cap=None, hand_cap=None),
-    "ningbo-taishu": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
+                            kong_bloom_others_pay=False, liability_cap=None, hand_cap=None,
+                            three_caishen_bonus=True, draw_keeps_dealer=True),
+    "ningbo-taishu": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=0,
                           required_patterns=["full_flush", "half_flush", "all_honors", "all_pungs"],
                           discard_wins=True, caishen_discard_restriction="any_group",
                           robbing_needs_no_caishen_discarded=False, points="linear",
-                          chi_counts_for_liability=True, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+                          chi_counts_for_liability=False, related_discarder="five",
+                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None,
+                          three_caishen_bonus=False, draw_keeps_dealer=False),
     "ningbo-7baida": dict(caishen_rule="indicator_and_next", white_dragon_substitutes=False, min_tai=5,
                           required_patterns=[], discard_wins=False, caishen_discard_restriction=None,
                           robbing_needs_no_caishen_discarded=True, points="linear",
                           chi_counts_for_liability=False, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None,
+                          three_caishen_bonus=False, draw_keeps_dealer=False),
 }
 
 
@@ -661,8 +678,11 @@ ITEMS = [
 
 def test_item_table():
     items = ningbo_score.preset("ningbo")["items"]
+    # no bonus item in ningbo (rule book 2: 001 counts 三财神); three_caishen one in ningbo-bianfeng
     assert sorted((it["id"], it["tai"], it["name"], it["bonus"]) for it in items) == sorted(
-        (i, t, n, i == "three_caishen") for i, t, n in ITEMS)
+        (i, t, n, False) for i, t, n in ITEMS)
+    bianfeng = ningbo_score.preset("ningbo-bianfeng")["items"]
+    assert [it["id"] for it in bianfeng if it["bonus"]] == ["three_caishen"]
     for it in items:
         assert isinstance(it["name_en"], str) and it["name_en"]
     en = {it["id"]: it["name_en"] for it in items}
