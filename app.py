@@ -1,4 +1,4 @@
-"""The HTTP service of API.md: Flask routes over the ``ningbo_score`` library.
+"""The HTTP service of docs/api.md: Flask routes over the ``ningbo_score`` library.
 
 Each route is thin: a marshmallow schema (``schemas``) loads and checks the body, the library
 computes and its result is sent as it is (``RESPONSE_SCHEMAS`` below); ``POST /v1/score`` asks
@@ -31,7 +31,7 @@ from ningbo_score import ScoreError, table
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
 MAX_BODY_BYTES = 64 * 1024
-#: ``POST /v1/score/batch`` holds up to 200 ``/v1/score`` bodies: the API.md worked example alone
+#: ``POST /v1/score/batch`` holds up to 200 ``/v1/score`` bodies: the docs/api.md worked example alone
 #: is 384 bytes as compact JSON (about 1 KiB pretty-printed), so 200 of them are past 64 KiB.
 #: 1 MiB leaves about 5 KiB for each of 200 items (a request with every rule option and every
 #: item_tai override, pretty-printed, is under 2 KiB).

@@ -26,7 +26,7 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   :func:`record_problem` is told, e.g. the refused hands inside a batch);
   ``ningbo_score_http_requests_in_progress``.
 - **Readiness.** ``GET /readyz``: 200 ``{"status": "ready", "checks": {...}}`` when the scoring
-  engine answers API.md's worked example correctly (4 台, 5 points) and, in multiprocess mode,
+  engine answers docs/api.md's worked example correctly (4 台, 5 points) and, in multiprocess mode,
   the metrics directory is writable; else 503 problem+json with code ``not_ready`` and the
   failing checks under ``errors``.
 - **CORS** on ``/v1/*`` (flask-cors): any origin by default (``app.config["CORS_ORIGINS"]``), no
@@ -94,7 +94,7 @@ SECURITY_HEADERS = {
 }
 HSTS = "max-age=31536000; includeSubDomains"
 
-# API.md's worked example: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear points
+# docs/api.md's worked example: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear points
 # 1 × (1 + 4) = 5; self-draw, nobody related: E, W, N pay 5 each, S gets 15.
 READY_HAND = {
     "rules": "ningbo",

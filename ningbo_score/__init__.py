@@ -1,7 +1,7 @@
 """Ningbo mahjong (宁波麻将) scoring: a pure library.
 
 Front door: :func:`score` takes the JSON body of ``POST /v1/score`` and returns the 200 body;
-problems raise :class:`ScoreError` carrying the stable ``code`` of API.md.  :func:`presets` and
+problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.  :func:`presets` and
 :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook` the rule book.
 """
 import hashlib

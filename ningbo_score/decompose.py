@@ -9,7 +9,7 @@ one this returns the distinct *summaries* (with one representative decomposition
 
 plus the number of dragon pungs (among keys equal otherwise, more dragon pungs is never worse, so
 only the largest is kept).  ``bad_single``/``bad_any`` say whether the winning tile's group breaks
-the discard restriction of RULES.md §3 (`single_wait` / `any_group`).
+the discard restriction of docs/rules.md §3 (`single_wait` / `any_group`).
 
 The natural tiles are taken lowest kind first; each forms a group with natural tiles and/or
 caishen.  Once no natural tile is left, the remaining caishen form *pure* blocks, which can take

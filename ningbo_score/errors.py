@@ -1,15 +1,15 @@
 """Errors of the library: one exception type carrying every problem found.
 
-Each problem has a stable ``code`` (API.md), the field ``path`` it is about and a message in
+Each problem has a stable ``code`` (docs/api.md), the field ``path`` it is about and a message in
 English and Chinese.  :class:`ScoreError` collects them; its ``code`` and HTTP ``status`` come
-from the first problem in the order of RULES.md §10.15 (the order of :data:`CODES`).
+from the first problem in the order of docs/rules.md §10.15 (the order of :data:`CODES`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 # code -> (HTTP status, English title, Chinese title).  The order is the precedence of
-# RULES.md §10.15: when a request has several problems, the first code here wins.
+# docs/rules.md §10.15: when a request has several problems, the first code here wins.
 CODES: dict[str, tuple[int, str, str]] = {
     "malformed_json": (400, "Malformed JSON", "JSON 格式错误"),
     "invalid_request": (400, "Invalid request", "请求无效"),
@@ -96,7 +96,7 @@ class ScoreError(Exception):
         return zh if lang == "zh" else en
 
     def to_problem(self, lang: str = "en") -> dict:
-        """The RFC 9457 problem object of API.md (without ``instance``)."""
+        """The RFC 9457 problem object of docs/api.md (without ``instance``)."""
         body = {
             "type": f"urn:ningbo-score:problem:{self.code}",
             "title": self.title(lang),

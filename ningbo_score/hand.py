@@ -1,7 +1,7 @@
 """Reading a request: strict types first (400), then what the rule book makes impossible (422).
 
 Every problem found is collected; :class:`~ningbo_score.errors.ScoreError` orders them as
-RULES.md §10.15 says.
+docs/rules.md §10.15 says.
 """
 from __future__ import annotations
 

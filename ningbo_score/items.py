@@ -1,4 +1,4 @@
-"""The 台 items of RULES.md §5: one small, named function per item, its id, 台 and condition
+"""The 台 items of docs/rules.md §5: one small, named function per item, its id, 台 and condition
 side by side, so the table can be read straight off this file.
 
 An item's test takes a :class:`~ningbo_score.hand.View` ``h`` (one reading of the hand plus the

@@ -1,4 +1,4 @@
-"""Presets (RULES.md §9) as data, and the per-request `rules` field: a preset id or an object
+"""Presets (docs/rules.md §9) as data, and the per-request `rules` field: a preset id or an object
 naming a preset with option overrides and `item_tai` overrides."""
 from __future__ import annotations
 
@@ -265,7 +265,7 @@ def _resolve_object(value: dict, problems: list[Problem]) -> Rules | None:
             problems.append(Problem("invalid_request", path, f"unknown option {key!r}", f"未知的选项 {key!r}"))
             continue
         if v is None and not OPTION_KINDS[key][0].endswith("?"):
-            continue                         # null in an optional field means absent (API.md)
+            continue                         # null in an optional field means absent (docs/api.md)
         opts[key] = _check_option(key, v, path, problems)
     if len(problems) > n:
         return None

@@ -1,4 +1,4 @@
-"""Live-table helpers (RULES.md §8): who deals next, who takes a discard, levels, escape penalty.
+"""Live-table helpers (docs/rules.md §8): who deals next, who takes a discard, levels, escape penalty.
 
 Pure functions on JSON-shaped dicts: each takes the body of a future request and returns the
 200 body, or raises :class:`~ningbo_score.errors.ScoreError` with every problem found.
@@ -10,7 +10,7 @@ cannot happen at a table (the discarder claiming its own discard, a seat claimin
 from a seat other than the discarder's 下家, two seats both punging/konging one discard) is
 ``invalid_request`` with status 422, through the internal code ``invalid_claims`` of
 :mod:`ningbo_score.errors` — the same status the rule book gives a claim naming the winner's own
-seat (RULES.md §10.13).
+seat (docs/rules.md §10.13).
 
 Players and seats
 -----------------
@@ -30,7 +30,7 @@ WINDS = ("E", "S", "W", "N")
 _WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 CLAIM_TYPES = ("win", "kong", "pung", "chow")
 _CLAIM_ZH = {"win": "胡", "kong": "杠", "pung": "碰", "chow": "吃"}
-# Priority of RULES.md §8: win > pung/kong > chow (pung and kong share a rank).
+# Priority of docs/rules.md §8: win > pung/kong > chow (pung and kong share a rank).
 _CLAIM_RANK = {"win": 0, "kong": 1, "pung": 1, "chow": 2}
 
 ESCAPE_MULTIPLIER = 24  # 000 "逃跑扣 24 倍基础分", 002 "逃跑扣 24 倍基礎分"
@@ -142,7 +142,7 @@ def seat_winds(dealer: int) -> dict[str, str]:
 
 
 def next_hand(req: Any) -> dict:
-    """The table state of the next hand (RULES.md §8).
+    """The table state of the next hand (docs/rules.md §8).
 
     Request::
 
@@ -169,7 +169,7 @@ def next_hand(req: Any) -> dict:
       the deal returns to the round's first dealer, so the round wind advances
       E → S → W → N → E and ``dealers_this_round`` restarts at 1 ("当 D 下庄，A 重新上庄后，
       该圈变为南风圈"). After the North round comes an East round again (*interpretation*:
-      RULES.md §8 wraps N → E; the sources say only "依此类推").
+      docs/rules.md §8 wraps N → E; the sources say only "依此类推").
 
     Response::
 
@@ -240,7 +240,7 @@ def next_hand(req: Any) -> dict:
 # Claims on a discard.
 
 def claims(req: Any, lang: str = "en") -> dict:
-    """Which claim takes a discard (RULES.md §8: win > pung/kong > chow; one win per discard).
+    """Which claim takes a discard (docs/rules.md §8: win > pung/kong > chow; one win per discard).
 
     Request::
 
@@ -391,7 +391,7 @@ def _claim_reason(rule: str, lang: str, discarder: str, seat: str = "", kind: st
 # Levels and the escape penalty.
 
 def levels() -> dict:
-    """The level table of 000 (456游戏, "积分与级别设置"), as in RULES.md §8.
+    """The level table of 000 (456游戏, "积分与级别设置"), as in docs/rules.md §8.
 
     ``{"source": "000_f7ede3f2cb0d3606.txt", "levels": [{"level": 0, "name": "科员",
     "name_en": "Clerk", "threshold": 0, "base_points": 1}, ...]}``: ``threshold`` is the 积分
@@ -408,7 +408,7 @@ def levels() -> dict:
 
 
 def escape(req: Any) -> dict:
-    """The penalty for leaving a game (逃跑/强退): 24 × base points (000, 002; RULES.md §8).
+    """The penalty for leaving a game (逃跑/强退): 24 × base points (000, 002; docs/rules.md §8).
 
     Request: ``{"base_points": int ≥ 1}`` or ``{"level": 0-16}`` (the base points of that level
     of :func:`levels`), exactly one.  Response: ``{"penalty": 24 × base_points, "multiplier": 24,

@@ -1,4 +1,4 @@
-"""marshmallow schemas of every request and response of API.md.
+"""marshmallow schemas of every request and response of docs/api.md.
 
 Instances are built once, at import: the routes share them (marshmallow schemas are safe to
 reuse across requests and threads once built).

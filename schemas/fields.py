@@ -212,14 +212,14 @@ _ALIAS_ALT = "|".join(re.escape(a) for a in sorted(ALIASES, key=lambda a: (-len(
 TILE_STRING_PATTERN = (f"^(?:{_SPACE_CLASS}|[1-9](?:{_SPACE_CLASS}|[1-9])*[mps]|[1-8](?:{_SPACE_CLASS}|[1-8])*f"
                        f"|[ESWNCFP]|{_ALIAS_ALT})*$")
 _TILE_DESCRIPTION = (
-    "One tile: a code of RULES.md §1 (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, "
+    "One tile: a code of docs/rules.md §1 (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, "
     "`1f`…`8f`) or its Chinese name (`一万`, `東風`, `红中`, `春`…)."
 )
 
 
 #: Components of openapi.yaml (registered by tools/gen_openapi.py) that the tile fields refer to.
 TILE_COMPONENTS: dict[str, dict] = {
-    "TileCode": {"type": "string", "enum": list(CODES), "description": "A tile code (RULES.md §1)."},
+    "TileCode": {"type": "string", "enum": list(CODES), "description": "A tile code (docs/rules.md §1)."},
     "Tile": {"type": "string", "enum": list(TILE_NAMES), "description": _TILE_DESCRIPTION},
     "Tiles": {
         "description": "Tiles: an array of tile codes or Chinese names, or one compact string.",

@@ -1,4 +1,4 @@
-"""Request bodies of API.md.  Unknown fields are refused everywhere; ``null`` in an optional
+"""Request bodies of docs/api.md.  Unknown fields are refused everywhere; ``null`` in an optional
 field means absent (it is dropped on load), except for the options whose value may be ``null``
 (``caishen_discard_restriction``, ``liability_cap``, ``hand_cap``: "none")."""
 from __future__ import annotations
@@ -69,7 +69,7 @@ class StrictSchema(Schema):
 
 
 class RulesObjectSchema(StrictSchema):
-    """A preset with option overrides (RULES.md §9) and 台 overrides per item (`item_tai`)."""
+    """A preset with option overrides (docs/rules.md §9) and 台 overrides per item (`item_tai`)."""
 
     NULL_IS_VALUE = frozenset({"caishen_discard_restriction", "liability_cap", "hand_cap"})
 
@@ -106,7 +106,7 @@ class RulesObjectSchema(StrictSchema):
         "description": "After a draw (流局) the dealer deals again; off: the next seat deals."})
     item_tai = optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
                         values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
-                            "description": "New 台 per occurrence for any item of RULES.md §5; 0 drops it."})
+                            "description": "New 台 per occurrence for any item of docs/rules.md §5; 0 drops it."})
 
 
 class CaishenSchema(StrictSchema):
@@ -263,7 +263,7 @@ class HandResultSchema(StrictSchema):
 
 
 class NextHandRequestSchema(StrictSchema):
-    """The body of `POST /v1/table/next`: the hand just played and how it ended (RULES.md §8)."""
+    """The body of `POST /v1/table/next`: the hand just played and how it ended (docs/rules.md §8)."""
 
     dealer = Integer(required=True, validate=Range(min=0, max=3), metadata={
         "description": "The position (0–3, in play order) of the player who dealt the hand just played."})

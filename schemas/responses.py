@@ -47,7 +47,7 @@ class SeatAmountsSchema(OutSchema):
 
 
 class OptionsSchema(OutSchema):
-    """Every option of RULES.md §9."""
+    """Every option of docs/rules.md §9."""
 
     caishen_rule = _str("indicator", "indicator_and_next")
     white_dragon_substitutes = req(fields.Boolean())
@@ -96,7 +96,7 @@ class CaishenResultSchema(OutSchema):
 
 
 class ItemSchema(OutSchema):
-    """One 台 item of RULES.md §5."""
+    """One 台 item of docs/rules.md §5."""
 
     id = _str(*ITEM_IDS)
     name = _str(metadata={"description": "Chinese name."})
@@ -328,7 +328,7 @@ class NextHandResponseSchema(OutSchema):
 
 
 class ClaimsResponseSchema(OutSchema):
-    """The claim that takes the discard (RULES.md §8)."""
+    """The claim that takes the discard (docs/rules.md §8)."""
 
     taker = req(fields.Nested(TableClaimSchema, allow_none=True, metadata={"description": "`null`: nobody claims."}))
     rule = _str("none", "win", "intercept", "pung_kong", "chow", metadata={

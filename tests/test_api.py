@@ -1,7 +1,7 @@
-"""API tests through Flask's test client: every endpoint and every error code of API.md.
+"""API tests through Flask's test client: every endpoint and every error code of docs/api.md.
 
 Every response goes through ``client`` (conftest.py), which also validates it against
-openapi.yaml.  Expected results are worked out by hand from RULES.md; the arithmetic is in the
+openapi.yaml.  Expected results are worked out by hand from docs/rules.md; the arithmetic is in the
 comments.
 """
 from __future__ import annotations
@@ -112,7 +112,7 @@ def test_ineligible_hand_pays_nothing(client):
 
 def test_item_tai_override_drops_an_item(client):
     body = client.score(examples.ITEM_TAI_OVERRIDE).get_json()
-    # API.md's hand with 硬胡 worth 0: 0 + 1 + 1 + 1 = 3 台 < 4 → not eligible
+    # docs/api.md's hand with 硬胡 worth 0: 0 + 1 + 1 + 1 = 3 台 < 4 → not eligible
     assert [i for i, _, _ in items_of(body)] == ["pai_hu", "self_draw", "dragon_pung", "seat_flower"]
     assert (body["tai"], body["eligible"], body["points"]) == (3, False, 0)
     assert body["rules"]["item_tai"] == {"no_caishen": 0}
@@ -191,7 +191,7 @@ def test_json_variants_of_the_content_type_are_accepted(client):
 
 # --- other endpoints -----------------------------------------------------------------------------
 
-# RULES.md §9, read off the table
+# docs/rules.md §9, read off the table
 PRESET_OPTIONS = {
     "ningbo": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4, required_patterns=[],
                    discard_wins=True, caishen_discard_restriction="single_wait",
@@ -385,7 +385,7 @@ def test_bounds(client, mutate, inside):
 
 
 def test_melds_bound(client):
-    # RULES.md §10.12: more than 4 melds is wrong_tile_count (422), however many are given
+    # docs/rules.md §10.12: more than 4 melds is wrong_tile_count (422), however many are given
     body = copy.deepcopy(examples.API_MD)
     pung = {"type": "pung", "tiles": "CCC", "from": "E"}
     for n in (5, 16, 40):

@@ -3,10 +3,10 @@ Flask's test client: POST /v1/waits, POST /v1/score/batch, POST /v1/table/next,
 POST /v1/table/claims, GET /v1/levels, POST /v1/table/escape and GET /.
 
 Every response goes through ``client`` (conftest.py), which validates it against openapi.yaml.
-Expected values are worked out by hand from RULES.md (and the level table of the seed
+Expected values are worked out by hand from docs/rules.md (and the level table of the seed
 000_f7ede3f2cb0d3606.txt); the arithmetic is in the comments.
 
-Reminders: 上家 of E is N, of S is E, of W is S, of N is W (RULES.md §1); a waits request's
+Reminders: 上家 of E is N, of S is E, of W is S, of N is W (docs/rules.md §1); a waits request's
 discard values assume the winner's 上家 discarded unless ``win.from`` says otherwise; linear
 points P = base × (1 + 台) (§6); self-draw: each other player pays P, discard: the discarder
 pays 2 × P (§7, nobody related here); a hand below the minimum 台 pays nothing.
@@ -269,7 +269,7 @@ BAD_SEAT = {**examples.INELIGIBLE, "seat_wind": "X"}
 
 
 def test_batch_worked_example_beside_bad_hands(client):
-    # [API.md's worked example, an unknown seat (400), 13 tiles without melds (422), the example
+    # [docs/api.md's worked example, an unknown seat (400), 13 tiles without melds (422), the example
     # again]: one result per item, in order; the bad ones don't fail the batch.
     # The worked example: 排胡 0 + 自摸 1 + 硬胡 1 + 中 1 + 正花 1 = 4 台, P = 1 × (1 + 4) = 5 from
     # each of E, W, N → S +15.
@@ -310,7 +310,7 @@ def test_empty_batch(client):
 
 
 def test_two_hundred_hands_fit_the_batch_body_limit(client):
-    # 200 × API.md's example, pretty-printed as a person would send it: over 64 KiB (so the
+    # 200 × docs/api.md's example, pretty-printed as a person would send it: over 64 KiB (so the
     # batch route needs its own limit), under 1 MiB
     data = json.dumps({"requests": [examples.API_MD] * 200}, indent=2).encode()
     assert 64 * 1024 < len(data) < 1024 * 1024
@@ -382,7 +382,7 @@ def test_batch_body_not_an_object_is_400(client, body):
 
 
 # ===============================================================================================
-# POST /v1/table/next (RULES.md §8)
+# POST /v1/table/next (docs/rules.md §8)
 
 def next_hand(client, dealer, round_wind, count, result) -> dict:
     response = client.post("/v1/table/next", json={"dealer": dealer, "round_wind": round_wind,
@@ -478,7 +478,7 @@ def test_next_null_in_an_optional_field_means_absent(client):
 
 
 # ===============================================================================================
-# POST /v1/table/claims (RULES.md §8: win > pung/kong > chow; the first winner after the
+# POST /v1/table/claims (docs/rules.md §8: win > pung/kong > chow; the first winner after the
 # discarder in play order E → S → W → N → E takes it; a chow only from the discarder's next)
 
 def claims(client, discarder: str, *claimed: tuple[str, str], lang: str | None = None) -> dict:

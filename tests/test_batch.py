@@ -3,7 +3,7 @@ item out, in order, each ``{"index", "status", "score"}`` or ``{"index", "status
 A bad hand never fails the batch; more than 200 items is ``batch_too_large`` (413); a body that is
 not ``{"requests": [...]}`` is a 400.
 
-The good hands' values were worked out by hand from RULES.md (comments show the arithmetic).
+The good hands' values were worked out by hand from docs/rules.md (comments show the arithmetic).
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Every error code of API.md raised by ``ningbo_score.score``, with its status and field path,
-and the precedence of RULES.md §10.15 when a request has several problems.
+"""Every error code of docs/api.md raised by ``ningbo_score.score``, with its status and field path,
+and the precedence of docs/rules.md §10.15 when a request has several problems.
 
 The base request is valid: South wins 234m 678m 345p 567s 99s on W's discard of 4m (caishen
 indicator 9p, no 9p in hand); each test breaks one thing.

@@ -4,8 +4,8 @@
    floats, strings with tile-like and junk text, lists and objects nested at random) and with
    mutations of valid requests (any field dropped, replaced by junk, by a near-miss value or by
    a plausible one such as another tile or seat, an unknown field added, a list item duplicated): every call returns a dict, with ``net`` over the
-   four seats summing to 0 (API.md), or raises ``ScoreError`` whose ``code`` is one of API.md's
-   and whose status is the one API.md gives it; nothing else is raised.
+   four seats summing to 0 (docs/api.md), or raises ``ScoreError`` whose ``code`` is one of docs/api.md's
+   and whose status is the one docs/api.md gives it; nothing else is raised.
 2. schemathesis over every operation of openapi.yaml, valid and invalid data (positive and
    negative generation), through the app in-process: at least 5,000 cases in total, no 5xx, the
    status documented for the operation, every 4xx an ``application/problem+json`` with a
@@ -33,7 +33,7 @@ from ningbo_score import ScoreError
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = ("E", "S", "W", "N")
 
-# API.md "Errors": the codes and statuses of a refused score request.  RULES.md §10.12-13 also
+# docs/api.md "Errors": the codes and statuses of a refused score request.  docs/rules.md §10.12-13 also
 # answer some 422s with invalid_request (a plain flower among the concealed tiles, a claims key
 # naming the winner).
 SCORE_CODES: dict[str, set[int]] = {
@@ -48,7 +48,7 @@ SCORE_CODES: dict[str, set[int]] = {
     "caishen_needs_self_draw": {422},
     "discard_win_not_allowed": {422},
 }
-# Over HTTP, add the body-level codes of API.md (malformed_json 400, payload_too_large 413,
+# Over HTTP, add the body-level codes of docs/api.md (malformed_json 400, payload_too_large 413,
 # unsupported_media_type 415) and the service's own: batch_too_large 413, not_found 404,
 # method_not_allowed 405 (openapi.yaml's Problem.code).
 HTTP_CODES: dict[str, set[int]] = {
@@ -107,7 +107,7 @@ def check_outcome(request: typing.Any, tally: str | None = None) -> None:
         OUTCOMES.setdefault(tally, {}).setdefault("200", 0)
         OUTCOMES[tally]["200"] += 1
     assert isinstance(result, dict), type(result)
-    # API.md: net always has all four seats and sums to 0; tai is the sum of the items
+    # docs/api.md: net always has all four seats and sums to 0; tai is the sum of the items
     assert set(result["net"]) == set(SEATS) and sum(result["net"].values()) == 0, result["net"]
     assert result["tai"] == sum(item["tai"] for item in result["items"])
     if not result["eligible"]:
@@ -152,7 +152,7 @@ def test_score_on_request_shaped_junk(value):
 
 # Valid requests (each scores 200; checked below) to mutate.
 VALID: list[dict] = [
-    # API.md's worked example
+    # docs/api.md's worked example
     {"rules": "ningbo", "seat_wind": "S", "round_wind": "E", "caishen": {"indicator": "5p"},
      "hand": {"concealed": ["2m", "3m", "4m", "6m", "7m", "8m", "9s", "9s"], "winning_tile": "4m",
               "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "from": "E"},

@@ -29,7 +29,7 @@ from tools import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# API.md's worked example (4 台, 5 points; see API.md).
+# docs/api.md's worked example (4 台, 5 points; see docs/api.md).
 API_MD = copy.deepcopy(examples.API_MD)
 HEX32 = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")  # a version-4 UUID, hex
 
@@ -547,7 +547,7 @@ def test_calculator_page_works_under_the_csp(browser, live_server):
         assert response.status == 200
         # the page fetched the presets from /v1/rules (connect-src 'self') and drew its palette
         page.locator("#palette button").first.wait_for(timeout=15000)
-        # RULES.md §9 has five presets; the select is filled from GET /v1/rules
+        # docs/rules.md §9 has five presets; the select is filled from GET /v1/rules
         page.locator("#preset option").nth(4).wait_for(state="attached", timeout=15000)
         assert page.locator("#preset option").count() == 5
         assert page.evaluate("window.__cspViolations") == []

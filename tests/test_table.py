@@ -1,6 +1,6 @@
-"""Live-table helpers (RULES.md §8): next dealer and round wind, claims, levels, escape penalty.
+"""Live-table helpers (docs/rules.md §8): next dealer and round wind, claims, levels, escape penalty.
 
-Expected values are worked out by hand from RULES.md §8 and the seed 000_f7ede3f2cb0d3606.txt.
+Expected values are worked out by hand from docs/rules.md §8 and the seed 000_f7ede3f2cb0d3606.txt.
 Players are positions 0-3 in play order (p + 1 mod 4 is p's 下家); seats of a hand are winds
 with play order E -> S -> W -> N -> E.
 """
@@ -343,7 +343,7 @@ def test_claims_bad_input_is_400(req, path):
 
 def test_type_problems_come_before_impossible_claims():
     # claims.0 is ill-typed (400), claims.1 a chow from the wrong seat (422): both listed,
-    # the 400 decides the status (RULES.md §10.15).
+    # the 400 decides the status (docs/rules.md §10.15).
     err = _refused(claims, {"discarder": "E", "claims": [{"seat": "S", "type": "ron"},
                                                          {"seat": "W", "type": "chow"}]})
     assert (err.code, err.status) == ("invalid_request", 400)
@@ -372,7 +372,7 @@ def test_levels_match_the_seed_table():
 
 def test_levels_spot_checks_and_shape():
     table = {r["level"]: r for r in levels()["levels"]}
-    # RULES.md §8: "0 科员 1 … 16 雀神 700"
+    # docs/rules.md §8: "0 科员 1 … 16 雀神 700"
     assert (table[0]["name"], table[0]["threshold"], table[0]["base_points"]) == ("科员", 0, 1)
     assert (table[16]["name"], table[16]["threshold"], table[16]["base_points"]) == ("雀神", 20000000, 700)
     # "5	副处	3000	40" and "11	副市	500000	260" in the seed

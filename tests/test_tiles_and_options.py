@@ -1,4 +1,4 @@
-"""Tile input forms of API.md, every preset option of RULES.md §9 flipped by a per-request
+"""Tile input forms of docs/api.md, every preset option of docs/rules.md §9 flipped by a per-request
 override, and the preset tables.
 
 Hand used most: South (East round) holds 234m 678m 345p 567s 99s, winning tile 4m, caishen
@@ -157,7 +157,7 @@ def test_parse_tiles_compact_string():
 
 
 def test_parse_tiles_white_space_inside_digits():
-    # API.md: "white space ignored" -- read literally, "12 3m" is "123m"
+    # docs/api.md: "white space ignored" -- read literally, "12 3m" is "123m"
     assert parse_tiles("12 3m", "t") == ["1m", "2m", "3m"]
 
 
@@ -662,7 +662,7 @@ def test_unknown_preset_is_key_error():
         ningbo_score.preset("foo")
 
 
-# RULES.md §5: id, 台, 中文 name, bonus
+# docs/rules.md §5: id, 台, 中文 name, bonus
 ITEMS = [
     ("pai_hu", 0, "排胡"), ("ping_hu", 1, "平胡"), ("edge_wait", 1, "边"), ("closed_wait", 1, "夹"),
     ("single_wait", 1, "单吊"), ("dual_pung_wait", 1, "对倒"), ("big_single_wait", 1, "大吊"),
@@ -686,7 +686,7 @@ def test_item_table():
     for it in items:
         assert isinstance(it["name_en"], str) and it["name_en"]
     en = {it["id"]: it["name_en"] for it in items}
-    # the names API.md shows
+    # the names docs/api.md shows
     assert en["pai_hu"] == "Plain win" and en["self_draw"] == "Self-draw"
     assert en["no_caishen"] == "No caishen" and en["dragon_pung"] == "Dragon pung"
     assert en["seat_flower"] == "Seat flower"

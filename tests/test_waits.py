@@ -5,7 +5,7 @@ tile (13 − 3 × melds), with no ``hand.winning_tile`` and no ``win.by``; ``win
 ``from`` (the discarder assumed for the discard result, by default the winner's 上家) and
 ``discarded_caishen``.
 
-Every expected value below was worked out by hand from RULES.md (§3 shapes, §4 wait types, §5 台
+Every expected value below was worked out by hand from docs/rules.md (§3 shapes, §4 wait types, §5 台
 items, §6 points, §7 payments); the comment on each case shows the arithmetic.  Nothing was
 copied from the engine's output.
 
@@ -74,7 +74,7 @@ def wreq(rules, seat, rnd, concealed, *, melds=(), flowers="", indicator=None, w
 
 
 def items_by_id(body: dict) -> dict[str, int]:
-    """Items summed by id (API.md: clients sum by id)."""
+    """Items summed by id (docs/api.md: clients sum by id)."""
     out: dict[str, int] = {}
     for it in body["items"]:
         out[it["id"]] = out.get(it["id"], 0) + it["tai"]
@@ -572,7 +572,7 @@ def test_waits_agree_with_score(data):
 @st.composite
 def any_tile_hands(draw):
     """A hand that waits on any tile by construction: 4 sets of natural tiles + one caishen
-    (pair X + caishen completes it for every X, RULES.md §2-3), with 0-2 of the sets as melds."""
+    (pair X + caishen completes it for every X, docs/rules.md §2-3), with 0-2 of the sets as melds."""
     preset = draw(st.sampled_from(["ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-taishu"]), label="preset")
     seat = draw(st.sampled_from(SEATS), label="seat")
     rnd = draw(st.sampled_from(SEATS), label="round")
