@@ -240,7 +240,7 @@ def test_waits_on_nothing(client):
     (lambda r: r.update(win={"by": "self_draw"}), ["win.by"]),                  # no win.by either
     (lambda r: r.update(seat_wind="X"), ["seat_wind"]),
     (lambda r: r["hand"].update(concealed="13m 567m 789m EEE SX"), ["hand.concealed"]),  # a compact string
-    (lambda r: r.update(base_points=1.0), ["base_points"]),
+    (lambda r: r.update(base_points=1.5), ["base_points"]),                     # (1.0 is the count 1)
     (lambda r: r.pop("hand"), ["hand"]),
 ])
 def test_waits_bad_requests_are_400(client, mutate, paths):
@@ -455,7 +455,7 @@ def test_next_a_round_carried_from_answer_to_request(client):
 
 @pytest.mark.parametrize("body,paths", [
     ({"dealer": 4, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
-    ({"dealer": 1.0, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
+    ({"dealer": 1.5, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
     ({"dealer": True, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
     ({"dealer": None, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
     ({"dealer": 0, "round_wind": "东", "dealers_this_round": 1, "result": {"draw": True}}, ["round_wind"]),
@@ -620,7 +620,7 @@ def test_escape(client, body, penalty, base, level):
     ({"base_points": 2, "level": 3}, None),         # both
     ({"base_points": 0}, ["base_points"]),
     ({"base_points": 1_000_001}, ["base_points"]),
-    ({"base_points": 2.0}, ["base_points"]),
+    ({"base_points": 2.5}, ["base_points"]),       # (2.0 is the count 2, rule book 2)
     ({"base_points": "2"}, ["base_points"]),
     ({"level": 17}, ["level"]),
     ({"level": -1}, ["level"]),

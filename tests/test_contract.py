@@ -44,10 +44,10 @@ def _integral_floats_as_ints(value: typing.Any) -> typing.Any:
 
 
 def map_body(context, body):
-    """JSON Schema's data model has one number 2 = 2.0, so `type: integer` admits `2.0`; docs/api.md
-    wants counts written as JSON integers and refuses `2.0` (tested in test_api.py).  The two
-    spellings are the same JSON Schema instance, so writing generated integral floats as integers
-    changes no case's validity; it only keeps the generator from spelling counts as floats."""
+    """JSON Schema's data model has one number 2 = 2.0, so `type: integer` admits `2.0`, and since
+    rule book 2 so does the server (docs/api.md; tested in test_rulebook2.py).  The two spellings
+    are the same JSON Schema instance, so writing generated integral floats as integers changes no
+    case's validity; it keeps the cases to the spelling the library's own readers take too."""
     return _integral_floats_as_ints(body)
 
 

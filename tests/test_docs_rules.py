@@ -3,11 +3,13 @@ table (§9) is ``PRESETS``, every option is justified, and every ``docs/*.md`` t
 exists (README, openapi.yaml, the code)."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+import ningbo_score
 from ningbo_score.items import ITEMS
 from ningbo_score.rules import OPTION_KINDS, PRESETS
 
@@ -106,3 +108,13 @@ def test_section_citations_exist():
             assert 1 <= int(major) <= 10, (name, major)
             if minor:
                 assert int(major) == 10 and int(minor) in points, (name, major, minor)
+
+
+def test_api_worked_example_is_what_the_service_answers():
+    """docs/api.md's /v1/score example: its answer (but the elided `rules`) is the library's."""
+    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    request, answer = (json.loads(b) for b in re.findall(r"```json\n(.*?)```", api, flags=re.S)[:2])
+    got = ningbo_score.score(request)
+    shown_rules = answer.pop("rules")
+    assert {k: got["rules"][k] for k in shown_rules if k != "…"} == {k: v for k, v in shown_rules.items() if k != "…"}
+    assert {k: v for k, v in got.items() if k != "rules"} == answer

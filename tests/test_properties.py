@@ -122,9 +122,10 @@ def test_seven_caishen_hands_score(request_):
     resp = _score(request_)
     assert sum(resp["net"].values()) == 0
     assert resp["tai"] == sum(i["tai"] for i in resp["items"])
-    # 7 caishen, self-drawn: three_caishen (3 台, bonus) is listed (§5)
+    # 7 caishen, self-drawn: three_caishen (3 台) is listed (§5); no bonus in ningbo-7baida
+    # (no three_caishen_bonus, rule book 2), so every 台 counts
     assert [i["tai"] for i in resp["items"] if i["id"] == "three_caishen"] == [3]
-    assert resp["counted_tai"] == resp["tai"] - 3
+    assert resp["counted_tai"] == resp["tai"]
     assert resp["eligible"] == (resp["counted_tai"] >= 5)
 
 
@@ -223,7 +224,7 @@ _PRESET_OPTIONS = {
     "ningbo": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000),
     "ningbo-456": dict(chi=True, related_discarder="add", kong_bloom_others_pay=True, liability_cap=5, hand_cap=None),
     "ningbo-bianfeng": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=None),
-    "ningbo-taishu": dict(chi=True, related_discarder="five", kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+    "ningbo-taishu": dict(chi=False, related_discarder="five", kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
     "ningbo-7baida": dict(chi=False, related_discarder="five", kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
 }
 
@@ -278,10 +279,10 @@ def expected_amounts(req: dict, resp: dict) -> tuple[int, dict[str, int]]:
     preset = handgen.preset_of(req)
     opt = _PRESET_OPTIONS[preset]
     rules = req["rules"] if isinstance(req["rules"], dict) else {}
-    min_tai = rules.get("min_tai", 5 if preset == "ningbo-7baida" else 4)
+    min_tai = rules.get("min_tai", {"ningbo-7baida": 5, "ningbo-taishu": 0}.get(preset, 4))
     base = req.get("base_points", 1)
     if _PRESET_POINTS.get(preset) == "doubling":
-        points = base * 2 ** (resp["counted_tai"] - min_tai)
+        points = base * 2 ** (resp["tai"] - min_tai)        # the full 台 (rule book 2)
     else:
         points = base * (1 + resp["tai"])
     seat, win = req["seat_wind"], req["win"]
@@ -297,8 +298,7 @@ def expected_amounts(req: dict, resp: dict) -> tuple[int, dict[str, int]]:
             mult[s] = 2 * rel[s]
         mult[d] = 5 * rel[d] if (rel[d] and opt["related_discarder"] == "five") else 2 + 2 * rel[d]
     elif win["by"] == "robbing_kong":
-        for s in others:
-            mult[s] = 5 * rel[s] + (5 if s == win["from"] else 0)
+        mult[win["from"]] = 5                               # alone, whatever 包 says (rule book 2)
     elif win.get("kong_fed_by"):
         f = win["kong_fed_by"]
         for s in others:
