@@ -4,7 +4,8 @@ Pure functions on JSON-shaped dicts: each takes the body of a future request and
 200 body, or raises :class:`~ningbo_score.errors.ScoreError` with every problem found.
 
 Validation is strict, as for ``/v1/score``: unknown fields are refused, a boolean is no integer,
-``2.0`` is no integer, ``null`` in an optional field means absent and in a required one means
+and these readers take counts as JSON integers only (over HTTP the schema reads ``2.0`` as 2
+first, docs/api.md), ``null`` in an optional field means absent and in a required one means
 missing.  Shape and type problems are ``invalid_request`` (400).  A well-formed claim list that
 cannot happen at a table (the discarder claiming its own discard, a seat claiming twice, a chow
 from a seat other than the discarder's 下家, two seats both punging/konging one discard) is
