@@ -318,8 +318,9 @@ def register_routes(app: Flask) -> None:
 
     @app.post("/v1/score/batch")
     def score_batch():
-        # the schema checks the outer shape only; the library checks each item on its own
-        request_data = schemas.batch_request.load(json_body(MAX_BATCH_BODY_BYTES))
+        # the schema checks the outer shape only; the library checks each item on its own, its
+        # counts read as the schema reads them (2.0 is 2)
+        request_data = schemas.integral_floats_as_integers(schemas.batch_request.load(json_body(MAX_BATCH_BODY_BYTES)))
         answer = ningbo_score.score_batch(request_data, language())
         for result in answer["results"]:
             if "problem" in result:               # refused hands count by code, like refused requests

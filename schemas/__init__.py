@@ -11,7 +11,7 @@ from marshmallow import ValidationError
 
 from ningbo_score.errors import Problem, ScoreError
 
-from .fields import Msg, message
+from .fields import Msg, integral_floats_as_integers, message
 from .requests import (
     CLAIM_TYPES,
     ITEM_IDS,
@@ -160,6 +160,7 @@ __all__ = [
     "escape_request",
     "escape_response",
     "flatten_errors",
+    "integral_floats_as_integers",
     "health",
     "ready",
     "levels_response",

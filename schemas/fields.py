@@ -137,16 +137,31 @@ class Boolean(_Localized, fields.Boolean):
         raise self.make_error("invalid")
 
 
+def as_integer(value: typing.Any) -> typing.Any:
+    """JSON Schema's ``integer`` reading of a number: ``2.0`` is the int 2 (docs/api.md, rule book
+    2); any other value is returned as it is."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def integral_floats_as_integers(value: typing.Any) -> typing.Any:
+    """A JSON value with every integral float in it read by :func:`as_integer` (for bodies the
+    library reads without a schema: the items of ``POST /v1/score/batch``)."""
+    if isinstance(value, dict):
+        return {k: integral_floats_as_integers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [integral_floats_as_integers(v) for v in value]
+    return as_integer(value)
+
+
 class Integer(_Localized, fields.Integer):
     """JSON Schema's ``integer``: a number with no fractional part, so ``2.0`` is loaded as the
-    int 2 (docs/api.md, rule book 2); no booleans, no ``2.5``, no strings."""
+    int 2 (:func:`as_integer`); no booleans, no ``2.5``, no strings."""
 
     default_error_messages = {"invalid": Msg("Not a valid integer (a number with no fractional part).",
                                              "不是有效的整数（必须是没有小数部分的数）。")}
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
+        value = as_integer(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.make_error("invalid")
         return value

@@ -480,3 +480,14 @@ def test_a_capped_hand_is_never_too_large():
     r = ningbo_score.score(req)
     assert r["points"] == 2**38
     assert r["net"] == {"E": -334, "S": 1000, "W": -333, "N": -333}
+
+
+def test_integral_floats_in_a_batch(client):
+    # each item of a batch is read like a /v1/score body: base 2.0 is 2, 2.5 is refused.
+    # SIMPLE in ningbo with min_tai 3.0: ping_hu 1 + self_draw 1 + no_caishen 1 = 3, P = 2 × 4 = 8
+    good = dict(SIMPLE, rules={"preset": "ningbo", "min_tai": 3.0}, base_points=2.0)
+    bad = dict(SIMPLE, base_points=2.5)
+    answer = client.post("/v1/score/batch", json={"requests": [good, bad]}).get_json()
+    assert answer["results"][0]["score"]["points"] == 8
+    assert answer["results"][1]["status"] == 400
+    assert list(answer["results"][1]["problem"]["errors"]) == ["base_points"]
