@@ -1,9 +1,8 @@
 """The HTTP service of API.md: Flask routes over the ``ningbo_score`` library.
 
-Each route is thin: a marshmallow schema (``schemas``) loads and checks the body, the library
-computes and its result is sent as it is (``RESPONSE_SCHEMAS`` below); ``POST /v1/score`` asks
-the library first and loads the body with its schema only when the library refuses it
-(:func:`checked_by_library_first`).  Every error, Flask's own 404/405/413 included, is an RFC 9457
+Each route is thin: its marshmallow schema (ningbo_score.requests, the one reader of every body)
+loads and checks the body into the library's typed input, the library computes and its result is
+sent as it is (``RESPONSE_SCHEMAS`` below).  Every error, Flask's own 404/405/413 included, is an RFC 9457
 ``application/problem+json`` body built by ``ScoreError.to_problem``, in English or Chinese after
 the request's ``Accept-Language``.
 
@@ -55,11 +54,36 @@ def json_response(body: typing.Any, status: int = 200, content_type: str = JSON_
     return Response(data, status=status, content_type=content_type, headers=headers)
 
 
-def language() -> str:
-    """``zh`` when the request's Accept-Language prefers Chinese to English, else ``en``."""
-    if not request.headers.get("Accept-Language"):
+def language_of(header: str | None) -> str:
+    """``zh`` when an Accept-Language header prefers Chinese to English, else ``en``.
+
+    Each language range counts for its primary tag (``zh-CN``, ``zh-Hans-CN`` and ``zh-TW`` are
+    Chinese) with its q-value (default 1); the language with the higher q wins, English on a tie
+    or when neither is named (``*`` counts for both).  werkzeug's ``best_match`` would prefer an
+    exact ``en`` to any ``zh-…`` range whatever their q-values."""
+    if not header:
         return "en"
-    return "zh" if request.accept_languages.best_match(("en", "zh"), default="en") == "zh" else "en"
+    best = {"en": -1.0, "zh": -1.0}
+    for part in header.split(","):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        primary = tag.strip().split("-")[0].lower()
+        for lang in (("en", "zh") if primary == "*" else (primary,)):
+            if lang in best and q > best[lang]:
+                best[lang] = q
+    return "zh" if best["zh"] > 0 and best["zh"] > best["en"] else "en"
+
+
+def language() -> str:
+    """The request's language after its Accept-Language (:func:`language_of`)."""
+    return language_of(request.headers.get("Accept-Language"))
 
 
 def problem_response(err: ScoreError, headers: typing.Mapping[str, str] | None = None) -> Response:
@@ -237,24 +261,6 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     return err_obj, headers
 
 
-def checked_by_library_first(schema, body: typing.Any, compute: typing.Callable) -> typing.Any:
-    """``compute(schema.load(body))``, without the load when the library accepts the body as it is.
-
-    The library checks every field itself, as strictly as the schema (it is the front door of
-    other programs too), and it reads every form the schema normalizes (compact tile strings,
-    aliases, ``null`` for absent).  So a body the library scores is one the schema would have
-    loaded, to a body the library scores the same (tests/test_fuzz.py checks both on generated
-    requests): loading it first only costs time, as much as scoring the hand (issue 5's profile).
-    Anything the library refuses takes the schema's path, so every 400 and 422 is exactly what
-    the schema, then the library, says of it.
-    """
-    try:
-        return compute(body)
-    except ScoreError:
-        pass
-    return compute(schema.load(body))
-
-
 # The response schema of each route.  The library's results already have exactly these shapes, so
 # they are serialized as they are: a marshmallow dump per request would only copy them, at about
 # twice the cost of scoring a hand.  The tests dump every 200 answer through its schema here and
@@ -314,13 +320,13 @@ def register_routes(app: Flask) -> None:
 
     @app.post("/v1/score")
     def score():
-        return json_response(checked_by_library_first(schemas.score_request, json_body(), ningbo_score.score))
+        return json_response(ningbo_score.score(schemas.load(schemas.score_request, json_body()), language()))
 
     @app.post("/v1/score/batch")
     def score_batch():
-        # the schema checks the outer shape only; the library checks each item on its own
-        request_data = schemas.batch_request.load(json_body(MAX_BATCH_BODY_BYTES))
-        answer = ningbo_score.score_batch(request_data, language())
+        # the schema loads each item on its own: a bad one is its own result, never the batch's
+        items = schemas.load(schemas.batch_request, json_body(MAX_BATCH_BODY_BYTES))
+        answer = ningbo_score.score_batch(items, language())
         for result in answer["results"]:
             if "problem" in result:               # refused hands count by code, like refused requests
                 observability.record_problem(result["problem"]["code"])
@@ -328,23 +334,19 @@ def register_routes(app: Flask) -> None:
 
     @app.post("/v1/waits")
     def waits():
-        request_data = schemas.waits_request.load(json_body())
-        return json_response(ningbo_score.waits(request_data, language()))
+        return json_response(ningbo_score.waits(schemas.load(schemas.waits_request, json_body()), language()))
 
     @app.post("/v1/table/next")
     def table_next():
-        request_data = schemas.next_hand_request.load(json_body())
-        return json_response(table.next_hand(request_data))
+        return json_response(table.next_hand(schemas.load(schemas.next_hand_request, json_body())))
 
     @app.post("/v1/table/claims")
     def table_claims():
-        request_data = schemas.claims_request.load(json_body())
-        return json_response(table.claims(request_data, language()))
+        return json_response(table.claims(schemas.load(schemas.claims_request, json_body()), language()))
 
     @app.post("/v1/table/escape")
     def table_escape():
-        request_data = schemas.escape_request.load(json_body())
-        return json_response(table.escape(request_data))
+        return json_response(table.escape(schemas.load(schemas.escape_request, json_body())))
 
     @app.get("/v1/levels")
     def levels():

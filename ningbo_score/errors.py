@@ -14,7 +14,6 @@ CODES: dict[str, tuple[int, str, str]] = {
     "malformed_json": (400, "Malformed JSON", "JSON 格式错误"),
     "invalid_request": (400, "Invalid request", "请求无效"),
     "payload_too_large": (413, "Payload too large", "请求体过大"),
-    "batch_too_large": (413, "Batch too large", "批量请求过多"),
     "unsupported_media_type": (415, "Unsupported media type", "不支持的媒体类型"),
     "caishen_in_meld": (422, "Caishen in a meld", "副露中不能有财神"),
     "invalid_meld": (422, "Invalid meld", "副露无效"),

@@ -6,8 +6,8 @@ from marshmallow import RAISE, Schema, fields
 
 from ningbo_score.errors import CODES, public_code
 
-from .fields import OneOf, TileCode
-from .requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
+from ningbo_score.fields import OneOf, TileCode
+from ningbo_score.requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
 PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")

@@ -25,7 +25,7 @@ from marshmallow import INCLUDE
 
 import ningbo_score
 import schemas
-from schemas.fields import TILE_COMPONENTS
+from ningbo_score.fields import TILE_COMPONENTS
 from tools import examples
 
 TITLE = "Ningbo mahjong scoring API (宁波麻将计分)"
@@ -163,7 +163,8 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
         too_many = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
-        out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests", None) + post(json=too_many)
+        out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
+            json=too_many)
     if path == "/v1/table/claims":
         body = examples.CLAIMS_INTERCEPT
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
@@ -235,10 +236,9 @@ def live_paths(client) -> dict[str, dict]:
                         "`/v1/score` would have answered). A bad hand never fails the batch; each item "
                         "must be a JSON object and is checked on its own. Bodies up to 1 MiB.",
             request="BatchRequest", response="BatchResponse", ok="One result per request.",
-            errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` "
-                         "(`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`) or holds more than 200 requests "
-                         "(`batch_too_large`).",
+            errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
+                         "200 requests (`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/next": _live_operation(
             answers["/v1/table/next"], operation_id="nextHand", tag="table",
