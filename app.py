@@ -2,7 +2,8 @@
 
 Each route is thin: its marshmallow schema (ningbo_score.requests, the one reader of every body)
 loads and checks the body into the library's typed input, the library computes and its result is
-sent as it is (``RESPONSE_SCHEMAS`` below).  Every error, Flask's own 404/405/413 included, is an RFC 9457
+sent as it is.  One table, ``ROUTES``, lists every route with its operation id, schemas and
+handler.  Every error, Flask's own 404/405/413 included, is an RFC 9457
 ``application/problem+json`` body built by ``ScoreError.to_problem``, in English or Chinese after
 the request's ``Accept-Language``.
 
@@ -13,13 +14,15 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import typing
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 import swagger_ui_bundle
-from flask import Flask, Response, request, send_from_directory, url_for
-from marshmallow import ValidationError
+from flask import Flask, Response, current_app, request, send_from_directory, url_for
+from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 import ningbo_score
@@ -261,101 +264,147 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     return err_obj, headers
 
 
-# The response schema of each route.  The library's results already have exactly these shapes, so
-# they are serialized as they are: a marshmallow dump per request would only copy them, at about
-# twice the cost of scoring a hand.  The tests dump every 200 answer through its schema here and
-# require it to come out unchanged (tests/conftest.py), besides validating it against openapi.yaml.
-RESPONSE_SCHEMAS = {
-    "healthz": schemas.health, "readyz": schemas.ready, "list_rules": schemas.preset_list,
-    "get_rules": schemas.preset_one,
-    "score": schemas.score_response, "score_batch": schemas.batch_response, "waits": schemas.waits_response,
-    "table_next": schemas.next_hand_response, "table_claims": schemas.claims_response,
-    "table_escape": schemas.escape_response, "levels": schemas.levels_response,
-}
+# --- the handlers ------------------------------------------------------------------------------
+
+def healthz():
+    return json_response({"status": "ok"})
+
+
+def openapi_yaml():
+    return Response(Path(current_app.config["OPENAPI_PATH"]).read_bytes(), content_type="application/yaml")
+
+
+def docs():
+    html = DOCS_HTML.format(
+        css=url_for("docs_static", filename="swagger-ui.css"),
+        index_css=url_for("docs_static", filename="index.css"),
+        icon=url_for("docs_static", filename="favicon-32x32.png"),
+        bundle=url_for("docs_static", filename="swagger-ui-bundle.js"),
+        preset=url_for("docs_static", filename="swagger-ui-standalone-preset.js"),
+        init=url_for("docs_init"),
+    )
+    return Response(html, content_type="text/html; charset=utf-8")
+
+
+def docs_init():
+    js = DOCS_INIT_JS % json.dumps(url_for("openapi"))
+    return Response(js, content_type="text/javascript; charset=utf-8")
+
+
+def docs_static(filename: str):
+    return send_from_directory(SWAGGER_UI_DIR, filename, max_age=86400)
+
+
+def list_rules():
+    return json_response({"presets": ningbo_score.presets()})
+
+
+def get_rules(preset: str):
+    try:
+        found = ningbo_score.preset(preset)
+    except KeyError:
+        raise problem("not_found", f"There is no preset {preset!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
+                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
+    return json_response(found)
+
+
+def score():
+    return json_response(ningbo_score.score(schemas.load(schemas.score_request, json_body()), language()))
+
+
+def score_batch():
+    # the schema loads each item on its own: a bad one is its own result, never the batch's
+    items = schemas.load(schemas.batch_request, json_body(MAX_BATCH_BODY_BYTES))
+    answer = ningbo_score.score_batch(items, language())
+    for result in answer["results"]:
+        if "problem" in result:               # refused hands count by code, like refused requests
+            observability.record_problem(result["problem"]["code"])
+    return json_response(answer)
+
+
+def waits():
+    return json_response(ningbo_score.waits(schemas.load(schemas.waits_request, json_body()), language()))
+
+
+def table_next():
+    return json_response(table.next_hand(schemas.load(schemas.next_hand_request, json_body())))
+
+
+def table_claims():
+    return json_response(table.claims(schemas.load(schemas.claims_request, json_body()), language()))
+
+
+def table_escape():
+    return json_response(table.escape(schemas.load(schemas.escape_request, json_body())))
+
+
+def levels():
+    return json_response(table.levels())
+
+
+def calculator():
+    """The calculator page (static/index.html); its files are under /static/."""
+    return send_from_directory(current_app.static_folder, "index.html")
+
+
+# --- the route table ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Route:
+    """One route: its path as openapi.yaml writes it (``{preset}``; ``{filename:path}`` for a
+    Flask converter), its operation id (the Flask endpoint too; None for a route outside the
+    spec: the docs page's assets), the schemas of its request body and of its 200 answer, and
+    its handler."""
+    method: str
+    path: str
+    operation_id: str | None
+    request: Schema | None
+    response: Schema | None
+    handler: typing.Callable
+
+    @property
+    def endpoint(self) -> str:
+        return self.operation_id or self.handler.__name__
+
+    @property
+    def flask_path(self) -> str:
+        return re.sub(r"\{(\w+)(?::(\w+))?\}", lambda m: f"<{m[2]}:{m[1]}>" if m[2] else f"<{m[1]}>", self.path)
+
+
+#: Every route of the service.  It drives the Flask routes (:func:`register_routes`),
+#: openapi.yaml's operations, their ids and request/response schemas (tools/gen_openapi.py) and
+#: the response schema each 200 is checked against (RESPONSE_SCHEMAS, tests/conftest.py).
+ROUTES: tuple[Route, ...] = (
+    Route("POST", "/v1/score", "score", schemas.score_request, schemas.score_response, score),
+    Route("GET", "/v1/rules", "listRules", None, schemas.preset_list, list_rules),
+    Route("GET", "/v1/rules/{preset}", "getRules", None, schemas.preset_one, get_rules),
+    Route("GET", "/healthz", "health", None, schemas.health, healthz),
+    Route("GET", "/readyz", "ready", None, schemas.ready, observability.readyz),
+    Route("GET", "/metrics", "metrics", None, None, observability.metrics_endpoint),
+    Route("GET", "/openapi.yaml", "openapi", None, None, openapi_yaml),
+    Route("GET", "/docs", "docs", None, None, docs),
+    Route("GET", "/", "calculator", None, None, calculator),
+    Route("POST", "/v1/waits", "waits", schemas.waits_request, schemas.waits_response, waits),
+    Route("POST", "/v1/score/batch", "scoreBatch", schemas.batch_request, schemas.batch_response, score_batch),
+    Route("POST", "/v1/table/next", "nextHand", schemas.next_hand_request, schemas.next_hand_response, table_next),
+    Route("POST", "/v1/table/claims", "claims", schemas.claims_request, schemas.claims_response, table_claims),
+    Route("GET", "/v1/levels", "levels", None, schemas.levels_response, levels),
+    Route("POST", "/v1/table/escape", "escape", schemas.escape_request, schemas.escape_response, table_escape),
+    Route("GET", "/docs/", None, None, None, docs),
+    Route("GET", "/docs/swagger-initializer.js", None, None, None, docs_init),
+    Route("GET", "/docs/static/{filename:path}", None, None, None, docs_static),
+)
+
+# The library's results already have exactly the shapes of the response schemas, so they are
+# sent as they are: a marshmallow dump per request would only copy them, at about twice the cost
+# of scoring a hand.  The tests dump every 200 answer through its schema here and require it to
+# come out unchanged (tests/conftest.py), besides validating it against openapi.yaml.
+RESPONSE_SCHEMAS: dict[str, Schema] = {r.endpoint: r.response for r in ROUTES if r.response is not None}
 
 
 def register_routes(app: Flask) -> None:
-    @app.get("/healthz")
-    def healthz():
-        return json_response({"status": "ok"})
-
-    @app.get("/openapi.yaml")
-    def openapi_yaml():
-        return Response(Path(app.config["OPENAPI_PATH"]).read_bytes(), content_type="application/yaml")
-
-    @app.get("/docs")
-    @app.get("/docs/")
-    def docs():
-        html = DOCS_HTML.format(
-            css=url_for("docs_static", filename="swagger-ui.css"),
-            index_css=url_for("docs_static", filename="index.css"),
-            icon=url_for("docs_static", filename="favicon-32x32.png"),
-            bundle=url_for("docs_static", filename="swagger-ui-bundle.js"),
-            preset=url_for("docs_static", filename="swagger-ui-standalone-preset.js"),
-            init=url_for("docs_init"),
-        )
-        return Response(html, content_type="text/html; charset=utf-8")
-
-    @app.get("/docs/swagger-initializer.js")
-    def docs_init():
-        js = DOCS_INIT_JS % json.dumps(url_for("openapi_yaml"))
-        return Response(js, content_type="text/javascript; charset=utf-8")
-
-    @app.get("/docs/static/<path:filename>")
-    def docs_static(filename: str):
-        return send_from_directory(SWAGGER_UI_DIR, filename, max_age=86400)
-
-    @app.get("/v1/rules")
-    def list_rules():
-        return json_response({"presets": ningbo_score.presets()})
-
-    @app.get("/v1/rules/<preset_id>")
-    def get_rules(preset_id: str):
-        try:
-            found = ningbo_score.preset(preset_id)
-        except KeyError:
-            raise problem("not_found", f"There is no preset {preset_id!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                          f"没有规则 {preset_id!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
-        return json_response(found)
-
-    @app.post("/v1/score")
-    def score():
-        return json_response(ningbo_score.score(schemas.load(schemas.score_request, json_body()), language()))
-
-    @app.post("/v1/score/batch")
-    def score_batch():
-        # the schema loads each item on its own: a bad one is its own result, never the batch's
-        items = schemas.load(schemas.batch_request, json_body(MAX_BATCH_BODY_BYTES))
-        answer = ningbo_score.score_batch(items, language())
-        for result in answer["results"]:
-            if "problem" in result:               # refused hands count by code, like refused requests
-                observability.record_problem(result["problem"]["code"])
-        return json_response(answer)
-
-    @app.post("/v1/waits")
-    def waits():
-        return json_response(ningbo_score.waits(schemas.load(schemas.waits_request, json_body()), language()))
-
-    @app.post("/v1/table/next")
-    def table_next():
-        return json_response(table.next_hand(schemas.load(schemas.next_hand_request, json_body())))
-
-    @app.post("/v1/table/claims")
-    def table_claims():
-        return json_response(table.claims(schemas.load(schemas.claims_request, json_body()), language()))
-
-    @app.post("/v1/table/escape")
-    def table_escape():
-        return json_response(table.escape(schemas.load(schemas.escape_request, json_body())))
-
-    @app.get("/v1/levels")
-    def levels():
-        return json_response(table.levels())
-
-    @app.get("/")
-    def calculator():
-        """The calculator page (static/index.html); its files are under /static/."""
-        return send_from_directory(app.static_folder, "index.html")
+    for route in ROUTES:
+        app.add_url_rule(route.flask_path, endpoint=route.endpoint, view_func=route.handler, methods=[route.method])
 
 
 app = create_app()

@@ -20,7 +20,7 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   unset, the ``on_starting`` hook makes a private one.  Outside gunicorn without the variable
   (the Flask test client, a single process) the default registry is used.  Series:
   ``ningbo_score_http_requests_total`` and ``ningbo_score_http_request_duration_seconds`` by
-  ``route`` (the URL rule, e.g. ``/v1/rules/<preset_id>``, never the raw path; ``unmatched``
+  ``route`` (the URL rule, e.g. ``/v1/rules/<preset>``, never the raw path; ``unmatched``
   when no rule matched), ``method`` and ``status``; ``ningbo_score_errors_total`` by ``route``
   and ``code``: one per problem+json response, by its ``code`` (plus whatever
   :func:`record_problem` is told, e.g. the refused hands inside a batch);
@@ -564,6 +564,27 @@ def init_cors(app: flask.Flask) -> None:
         funcs[-1] = RememberedCors(funcs[-1])
 
 
+def metrics_endpoint() -> flask.Response:
+    """``GET /metrics`` (a route of app.ROUTES)."""
+    data, content_type = metrics_text()
+    return flask.Response(data, content_type=content_type, headers={"Cache-Control": "no-store"})
+
+
+def readyz() -> flask.Response:
+    """``GET /readyz`` (a route of app.ROUTES)."""
+    checks = readiness_checks()
+    if all(v == "ok" for v in checks.values()):
+        body, status, content_type = {"status": "ready", "checks": checks}, 200, "application/json"
+    else:
+        failing = {k: [v] for k, v in checks.items() if v != "ok"}
+        body = {"type": "urn:ningbo-score:problem:not_ready", "title": "Not ready", "status": 503,
+                "detail": "The service is not ready: " + "; ".join(f"{k}: {v[0]}" for k, v in failing.items()),
+                "code": "not_ready", "errors": failing}
+        status, content_type = 503, PROBLEM_TYPE
+    return flask.Response(orjson.dumps(body), status=status, content_type=content_type,
+                          headers={"Cache-Control": "no-store"})
+
+
 def init_app(app: flask.Flask) -> flask.Flask:
     configure_logging()
     m = metrics()
@@ -590,25 +611,6 @@ def init_app(app: flask.Flask) -> flask.Flask:
                     "problem %s %s on %s %s", response.status_code, code, flask.request.method,
                     flask.request.path, extra={"code": code, "status": response.status_code, "route": route})
         return response
-
-    @app.get("/metrics")
-    def metrics_endpoint() -> flask.Response:
-        data, content_type = metrics_text()
-        return flask.Response(data, content_type=content_type, headers={"Cache-Control": "no-store"})
-
-    @app.get("/readyz")
-    def readyz() -> flask.Response:
-        checks = readiness_checks()
-        if all(v == "ok" for v in checks.values()):
-            body, status, content_type = {"status": "ready", "checks": checks}, 200, "application/json"
-        else:
-            failing = {k: [v] for k, v in checks.items() if v != "ok"}
-            body = {"type": "urn:ningbo-score:problem:not_ready", "title": "Not ready", "status": 503,
-                    "detail": "The service is not ready: " + "; ".join(f"{k}: {v[0]}" for k, v in failing.items()),
-                    "code": "not_ready", "errors": failing}
-            status, content_type = 503, PROBLEM_TYPE
-        return flask.Response(orjson.dumps(body), status=status, content_type=content_type,
-                              headers={"Cache-Control": "no-store"})
 
     app.wsgi_app = ObservabilityMiddleware(app.wsgi_app, m)  # type: ignore[method-assign]
     return app
