@@ -18,7 +18,7 @@ import typing
 from marshmallow import ValidationError, fields
 from marshmallow.validate import Validator
 
-from .errors import Problem, ScoreError
+from .errors import MAX_PROBLEMS, Problem, ScoreError
 from .tiles import ALIASES, CODES, tile_index, tile_indices
 
 
@@ -176,7 +176,21 @@ class List(_Localized, fields.List):
             raise self.make_error("invalid")
         if self.max_items is not None and len(value) > self.max_items:
             raise ValidationError(self.over)
-        return super()._deserialize(value, attr, data, **kwargs)
+        # marshmallow's loop, stopping after MAX_PROBLEMS bad items (the answer lists no more)
+        result, errors = [], {}
+        inner = self.inner
+        for idx, each in enumerate(value):
+            try:
+                result.append(inner.deserialize(each, **kwargs))
+            except ValidationError as error:
+                if error.valid_data is not None:
+                    result.append(error.valid_data)
+                errors[idx] = error.messages
+                if len(errors) > MAX_PROBLEMS:
+                    break
+        if errors:
+            raise ValidationError(errors, valid_data=result)
+        return result
 
 
 class Dict(_Localized, fields.Dict):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, ValidationError, missing, post_load, validates_schema
 
 from .batch import MAX_BATCH, BatchInput
+from .errors import MAX_PROBLEMS
 from .hand import MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Meld, build
 from .items import ITEMS
 from .rules import DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, PRESETS, custom_rules, preset_rules
@@ -63,7 +64,7 @@ class StrictSchema(Schema):
     ``many``, no ``partial``, ``unknown`` RAISE, no ``load_default``), at a fraction of the cost:
     an absent optional field costs a dict lookup (marshmallow builds a closure for every declared
     field and calls it), a given one its field's ``_deserialize`` and validators (every validator
-    of ningbo_score.fields raises its own message), and unknown keys are listed in the body's order
+    of ningbo_score.fields raises its own message), and unknown keys are listed in the body's order (no more than MAX_PROBLEMS + 1)
     (tests/test_schemas.py compares the two on the golden cases)."""
 
     class Meta:
@@ -108,9 +109,13 @@ class StrictSchema(Schema):
                 if err.valid_data:
                     out[attr] = err.valid_data
         if len(data) > len(out) and not data.keys() <= self._keys:
+            unknown_keys = 0
             for key in data:
                 if key not in self._keys:
                     error_store.store_error([self.error_messages["unknown"]], key, index)
+                    unknown_keys += 1
+                    if unknown_keys > MAX_PROBLEMS:        # the answer lists no more
+                        break
         return out
 
 

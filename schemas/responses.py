@@ -195,7 +195,12 @@ class ProblemSchema(OutSchema):
     detail = _str()
     code = _str(*PROBLEM_CODES, metadata={"description": "A stable id of the error."})
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
-        "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body)."})
+        "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body): at most 50 "
+                       "problems, the first in the order of RULES.md §10.15."})
+    more_errors = fields.Integer(metadata={
+        "minimum": 1, "description": "How many more problems were found than `errors` lists (present only "
+                                     "when some were left off). Reading stops soon after the first 50, so "
+                                     "the body may hold more still."})
 
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
