@@ -1,4 +1,6 @@
-"""`score(request) -> response`: read the hand, find its best reading, list the 台, settle."""
+"""`score_hand(hand) -> response`: find a checked hand's best reading, list the 台, settle.
+
+The front door (a JSON body in, through the request schema) is ningbo_score.api."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -7,7 +9,7 @@ from operator import itemgetter
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, decompose,
                         _cached_group_key, groups_of, key_suits, key_wait, plain)
 from .errors import Problem, ScoreError
-from .hand import Hand, parse
+from .hand import Hand
 from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
 from .payments import check_safe, hand_points, settle
 from .tiles import CODES, DRAGONS, SEATS
@@ -172,29 +174,30 @@ def _meld_groups(h: Hand) -> list[tuple]:
             for m in h.melds]
 
 
-def score_hand(h: Hand, memo: dict | None = None) -> dict:
-    """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds)."""
+def score_hand(h: Hand, memo: dict | None = None, lang: str = "en") -> dict:
+    """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds;
+    ``lang``: the language of ``reasons``, "en" or "zh")."""
     if h.heavenly:
-        return _heavenly(h, memo)
-    return _score_as_given(h, memo)
+        return _heavenly(h, memo, lang)
+    return _score_as_given(h, memo, lang)
 
 
-def _heavenly(h: Hand, memo: dict | None) -> dict:
+def _heavenly(h: Hand, memo: dict | None, lang: str) -> dict:
     """天胡 (docs/rules.md §10.16): a dealt hand has no winning tile, so it is scored with each
     kind of its concealed tiles as the winning tile and the best answer is kept (the most 台,
     then eligible; among equals the tile the request named, then the lowest kind).  The named
     tile is scored first: its problems are the hand's (they don't depend on the winning tile)."""
-    best = _score_as_given(h, memo)
+    best = _score_as_given(h, memo, lang)
     for k in sorted(set(h.concealed)):
         if k == h.winning:
             continue
-        other = _score_as_given(replace(h, winning=k), memo)
+        other = _score_as_given(replace(h, winning=k), memo, lang)
         if (other["tai"], other["eligible"]) > (best["tai"], best["eligible"]):
             best = other
     return best
 
 
-def _score_as_given(h: Hand, memo: dict | None) -> dict:
+def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
     """Score a checked hand with its winning tile as given."""
     rules = h.rules
     seat_t, round_t = h.seat_tile, h.round_tile
@@ -264,10 +267,13 @@ def _score_as_given(h: Hand, memo: dict | None) -> dict:
         if it.id not in bonus_ids:
             counted += t
     reasons = []
+    zh = lang == "zh"
     if counted < rules.min_tai:
-        reasons.append(f"counted 台 {counted} is below the minimum of {rules.min_tai}")
+        reasons.append(f"计入的台数 {counted} 低于起胡的 {rules.min_tai} 台" if zh else
+                       f"counted 台 {counted} is below the minimum of {rules.min_tai}")
     if not meets:
-        reasons.append("the hand has none of the required patterns: " + ", ".join(required))
+        reasons.append(("没有规定的牌型之一：" if zh else "the hand has none of the required patterns: ")
+                       + ", ".join(required))
     eligible = not reasons
     if eligible:
         points = hand_points(h, tai)
@@ -336,14 +342,6 @@ def _decomposition_out(h: Hand, groups: list[tuple], wait: str) -> dict:
         sets.append({"type": m.type, "tiles": [CODES[f] for f in sorted(m.faces)], "source": "meld"})
     return {"pair": pair, "sets": sets, "caishen": caishen, "wait": wait,
             "winning_tile": CODES[winning_face if winning_face is not None else h.face(h.winning)]}
-
-
-def score(request: dict) -> dict:
-    """Score one hand: the JSON body of ``POST /v1/score`` in, the 200 body out.
-
-    Raises :class:`~ningbo_score.errors.ScoreError` with every problem found.
-    """
-    return score_hand(parse(request))
 
 
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}

@@ -14,7 +14,6 @@ CODES: dict[str, tuple[int, str, str]] = {
     "malformed_json": (400, "Malformed JSON", "JSON 格式错误"),
     "invalid_request": (400, "Invalid request", "请求无效"),
     "payload_too_large": (413, "Payload too large", "请求体过大"),
-    "batch_too_large": (413, "Batch too large", "批量请求过多"),
     "unsupported_media_type": (415, "Unsupported media type", "不支持的媒体类型"),
     "caishen_in_meld": (422, "Caishen in a meld", "副露中不能有财神"),
     "invalid_meld": (422, "Invalid meld", "副露无效"),
@@ -35,6 +34,9 @@ CODES: dict[str, tuple[int, str, str]] = {
     "not_ready": (503, "Not ready", "未就绪"),
 }
 _RANK = {code: i for i, code in enumerate(CODES)}
+#: The most problems one answer lists (docs/api.md, "Additions for rule book 2"); the readers stop
+#: soon after finding this many (ningbo_score.fields, ningbo_score.requests).
+MAX_PROBLEMS = 50
 # Internal sub-codes that exist only to place a problem in the §10.15 order.
 _PUBLIC = {
     "invalid_flowers": "invalid_request",
@@ -77,9 +79,9 @@ class ScoreError(Exception):
         return cls([Problem(code, path, en, zh)])
 
     def errors(self, lang: str = "en") -> dict[str, list[str]]:
-        """Messages keyed by field path, in precedence order."""
+        """Messages keyed by field path, in precedence order: the first :data:`MAX_PROBLEMS`."""
         out: dict[str, list[str]] = {}
-        for p in self.problems:
+        for p in self.problems[:MAX_PROBLEMS]:
             out.setdefault(p.path or "$", []).append(p.message(lang))
         return out
 
@@ -104,6 +106,8 @@ class ScoreError(Exception):
             "detail": self.detail(lang),
             "code": self.code,
         }
-        if any(p.path for p in self.problems):
+        if any(p.path for p in self.problems[:MAX_PROBLEMS]):
             body["errors"] = self.errors(lang)
+        if len(self.problems) > MAX_PROBLEMS:
+            body["more_errors"] = len(self.problems) - MAX_PROBLEMS
         return body

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .errors import Problem
-from .items import ITEM_BY_ID, ITEMS
+from .items import ITEMS
 
 # option -> (kind, allowed values or None, Chinese description)
 OPTION_KINDS: dict[str, tuple[str, tuple | None]] = {
@@ -147,131 +146,29 @@ def preset_rules(preset_id: str) -> Rules:
     return r
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _check_option(name: str, value, path: str, problems: list[Problem]):
-    kind, allowed = OPTION_KINDS[name]
-    ok = True
-    if kind == "bool":
-        ok = isinstance(value, bool)
-        want = "true or false", "true 或 false"
-    elif kind == "int0":
-        ok = _is_int(value) and 0 <= value <= MAX_SAFE_INTEGER
-        want = f"an integer from 0 to {MAX_SAFE_INTEGER}", f"0 到 {MAX_SAFE_INTEGER} 的整数"
-    elif kind == "int1?":
-        ok = value is None or (_is_int(value) and 1 <= value <= MAX_SAFE_INTEGER)
-        want = f"an integer from 1 to {MAX_SAFE_INTEGER} or null", f"1 到 {MAX_SAFE_INTEGER} 的整数或 null"
-    elif kind in ("enum", "enum?"):
-        ok = (value is None and kind == "enum?") or (isinstance(value, str) and value in allowed)
-        opts = " | ".join(allowed) + (" | null" if kind == "enum?" else "")
-        want = f"one of {opts}", f"以下之一：{opts}"
-    elif kind == "items":
-        if not isinstance(value, list):
-            ok = False
-        else:
-            for i, v in enumerate(value):
-                if not (isinstance(v, str) and v in ITEM_BY_ID):
-                    problems.append(Problem("invalid_request", f"{path}.{i}",
-                                            f"unknown item id {v!r}", f"未知的台项 {v!r}"))
-            return tuple(value) if isinstance(value, list) else value
-        want = "a list of item ids", "台项 id 的列表"
-    if not ok:
-        problems.append(Problem("invalid_request", path, f"must be {want[0]}", f"必须是{want[1]}"))
-    return value
-
-
-def resolve_rules(value, problems: list[Problem]) -> Rules | None:
-    """The `rules` field of a request; None (with problems appended) when it is invalid."""
-    if value is None:
-        return preset_rules(DEFAULT_PRESET)
-    if isinstance(value, str):
-        if value in PRESETS:
-            return preset_rules(value)
-        problems.append(Problem("invalid_request", "rules", f"unknown preset {value!r}; presets are "
-                                + ", ".join(PRESETS), f"未知的规则 {value!r}；可选：" + "、".join(PRESETS)))
-        return None
-    if not isinstance(value, dict):
-        problems.append(Problem("invalid_request", "rules", "must be a preset id or an object",
-                                "必须是规则 id 或对象"))
-        return None
-    frozen = _freeze(value)
-    try:
-        hit = _OBJECT_CACHE.get(frozen)
-    except TypeError:                    # not JSON (a set, say): no cache, the checks say why
-        return _resolve_object(value, problems)
+def custom_rules(preset_id: str, options: dict, item_tai: dict) -> Rules:
+    """A preset with option overrides and 台 overrides per item, as the request schema loaded
+    them (every name and value already checked: ningbo_score.requests.RulesObjectSchema)."""
+    key = (preset_id, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())),
+           tuple(sorted(item_tai.items())))
+    hit = _OBJECT_CACHE.get(key)
     if hit is not None:
         return hit
-    rules = _resolve_object(value, problems)
-    if rules is not None:
-        if len(_OBJECT_CACHE) >= _OBJECT_CACHE_LIMIT:
-            _OBJECT_CACHE.clear()
-        _OBJECT_CACHE[frozen] = rules
+    opts = dict(preset_rules(preset_id).options)
+    opts.update(options)
+    opts["required_patterns"] = tuple(opts["required_patterns"])
+    tai = dict(_DEFAULT_TAI)
+    tai.update(item_tai)
+    rules = Rules(preset_id, MappingProxyType(opts), MappingProxyType(tai), MappingProxyType(dict(item_tai)))
+    if len(_OBJECT_CACHE) >= _OBJECT_CACHE_LIMIT:
+        _OBJECT_CACHE.clear()
+    _OBJECT_CACHE[key] = rules
     return rules
 
 
-# Rules objects already resolved (a Rules is immutable), by the exact JSON value that gave them.
+# Rules objects already made (a Rules is immutable), by what they were made of.
 _OBJECT_CACHE: dict = {}
 _OBJECT_CACHE_LIMIT = 1024
-
-
-def _freeze(value):
-    """A hashable form of a JSON value that tells apart what JSON tells apart (1, 1.0, true)."""
-    if isinstance(value, dict):
-        return ("{", tuple((k, _freeze(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return ("[", tuple(_freeze(v) for v in value))
-    return (type(value), value)
-
-
-def _resolve_object(value: dict, problems: list[Problem]) -> Rules | None:
-    n = len(problems)
-    preset_id = value.get("preset", DEFAULT_PRESET)
-    if preset_id is None:
-        preset_id = DEFAULT_PRESET
-    if not isinstance(preset_id, str) or preset_id not in PRESETS:
-        problems.append(Problem("invalid_request", "rules.preset", f"unknown preset {preset_id!r}; presets are "
-                                + ", ".join(PRESETS), f"未知的规则 {preset_id!r}；可选：" + "、".join(PRESETS)))
-        return None
-    base = preset_rules(preset_id)
-    opts = dict(base.options)
-    overrides: dict[str, int] = {}
-    for key, v in value.items():
-        path = f"rules.{key}"
-        if key == "preset":
-            continue
-        if key == "item_tai":
-            if v is None:
-                continue
-            if not isinstance(v, dict):
-                problems.append(Problem("invalid_request", path, "must be an object of item id → 台",
-                                        "必须是 台项 id → 台数 的对象"))
-                continue
-            for item_id, tai in v.items():
-                if item_id not in ITEM_BY_ID:
-                    problems.append(Problem("invalid_request", f"{path}.{item_id}", f"unknown item id {item_id!r}",
-                                            f"未知的台项 {item_id!r}"))
-                elif tai is None:
-                    continue                 # null means absent
-                elif not (_is_int(tai) and 0 <= tai <= ITEM_TAI_MAX):
-                    problems.append(Problem("invalid_request", f"{path}.{item_id}",
-                                            f"must be an integer from 0 to {ITEM_TAI_MAX}",
-                                            f"必须是 0 到 {ITEM_TAI_MAX} 的整数"))
-                else:
-                    overrides[item_id] = tai
-            continue
-        if key not in OPTION_KINDS:
-            problems.append(Problem("invalid_request", path, f"unknown option {key!r}", f"未知的选项 {key!r}"))
-            continue
-        if v is None and not OPTION_KINDS[key][0].endswith("?"):
-            continue                         # null in an optional field means absent (docs/api.md)
-        opts[key] = _check_option(key, v, path, problems)
-    if len(problems) > n:
-        return None
-    item_tai = dict(_DEFAULT_TAI)
-    item_tai.update(overrides)
-    return Rules(preset_id, MappingProxyType(opts), MappingProxyType(item_tai), MappingProxyType(overrides))
 
 
 def describe_rulebook() -> dict:

@@ -1,12 +1,9 @@
 """Live-table helpers (docs/rules.md §8): who deals next, who takes a discard, levels, escape penalty.
 
-Pure functions on JSON-shaped dicts: each takes the body of a future request and returns the
-200 body, or raises :class:`~ningbo_score.errors.ScoreError` with every problem found.
-
-Validation is strict, as for ``/v1/score``: unknown fields are refused, a boolean is no integer,
-and these readers take counts as JSON integers only (over HTTP the schema reads ``2.0`` as 2
-first, docs/api.md), ``null`` in an optional field means absent and in a required one means
-missing.  Shape and type problems are ``invalid_request`` (400).  A well-formed claim list that
+Pure functions on typed input (:class:`NextHandInput`, :class:`ClaimsInput`,
+:class:`EscapeInput`, made by the request schemas of ningbo_score.requests, which check every
+shape and type: those problems are 400 ``invalid_request``); each returns the 200 body, or raises
+:class:`~ningbo_score.errors.ScoreError` with every problem found.  A well-formed claim list that
 cannot happen at a table (the discarder claiming its own discard, a seat claiming twice, a chow
 from a seat other than the discarder's 下家, two seats both punging/konging one discard) is
 ``invalid_request`` with status 422, through the internal code ``invalid_claims`` of
@@ -22,10 +19,10 @@ order is E → S → W → N → E (the dealer is E).
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from .errors import Problem, ScoreError
-from .rules import resolve_rules
+from .rules import Rules
 
 WINDS = ("E", "S", "W", "N")
 _WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -65,73 +62,33 @@ _BASE_BY_LEVEL = {lv: base for lv, _, _, base, _ in _LEVELS}
 MAX_LEVEL = _LEVELS[-1][0]
 
 
-# --------------------------------------------------------------------------------------------
-# Validation helpers.  Each appends to ``problems`` and returns the value or None.
+@dataclass(frozen=True, slots=True)
+class NextHandInput:
+    """The hand just played (docs/rules.md §8): see :func:`next_hand`."""
+    dealer: int                 # 0-3
+    round_wind: str             # E S W N
+    dealers_this_round: int     # 1-4
+    winner: int | None          # 0-3, or None for a draw
+    draw: bool
+    rules: Rules                # its draw_keeps_dealer says who deals after a draw
 
-def _join(path: str, key: str | int) -> str:
-    return f"{path}.{key}" if path else str(key)
+
+@dataclass(frozen=True, slots=True)
+class ClaimsInput:
+    """A discard and the claims on it: see :func:`claims`."""
+    discarder: str
+    claims: list[tuple[str, str]]      # (seat, type) in the order given
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeInput:
+    """The game's base points, or a level giving them: exactly one (see :func:`escape`)."""
+    base_points: int | None
+    level: int | None
 
 
 def _bad(problems: list[Problem], path: str, en: str, zh: str, code: str = "invalid_request") -> None:
     problems.append(Problem(code, path, en, zh))
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _object(problems: list[Problem], value: Any, path: str, allowed: tuple[str, ...]) -> dict | None:
-    """A JSON object with only the ``allowed`` keys (unknown keys are problems of their own)."""
-    if not isinstance(value, dict):
-        _bad(problems, path, "must be a JSON object", "必须是 JSON 对象")
-        return None
-    for key in value:
-        if key not in allowed:
-            _bad(problems, _join(path, str(key)),
-                 f"unknown field; allowed: {', '.join(allowed)}",
-                 f"未知字段；允许的字段：{', '.join(allowed)}")
-    return value
-
-
-def _missing(problems: list[Problem], path: str) -> None:
-    _bad(problems, path, "is required", "必填")
-
-
-def _int_field(problems: list[Problem], obj: dict, key: str, path: str, lo: int, hi: int | None,
-               required: bool = True) -> int | None:
-    value = obj.get(key)
-    where = _join(path, key)
-    if value is None:
-        if required:
-            _missing(problems, where)
-        return None
-    if not _is_int(value):
-        _bad(problems, where, "must be a JSON integer (not a boolean, not 2.0)",
-             "必须是 JSON 整数（不能是布尔值或 2.0 这样的小数）")
-        return None
-    if value < lo or (hi is not None and value > hi):
-        rng_en = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-        rng_zh = f" {lo} 到 {hi} 之间" if hi is not None else f"不小于 {lo} "
-        _bad(problems, where, f"must be an integer {rng_en}", f"必须是{rng_zh}的整数")
-        return None
-    return value
-
-
-def _wind_field(problems: list[Problem], obj: dict, key: str, path: str) -> str | None:
-    value = obj.get(key)
-    where = _join(path, key)
-    if value is None:
-        _missing(problems, where)
-        return None
-    if not isinstance(value, str) or value not in WINDS:
-        _bad(problems, where, "must be one of E, S, W, N", "必须是 E、S、W、N 之一")
-        return None
-    return value
-
-
-def _raise(problems: list[Problem]) -> None:
-    if problems:
-        raise ScoreError(problems)
 
 
 # --------------------------------------------------------------------------------------------
@@ -142,7 +99,7 @@ def seat_winds(dealer: int) -> dict[str, str]:
     return {str(p): WINDS[(p - dealer) % 4] for p in range(4)}
 
 
-def next_hand(req: Any) -> dict:
+def next_hand(req: NextHandInput) -> dict:
     """The table state of the next hand (docs/rules.md §8).
 
     Request::
@@ -182,44 +139,8 @@ def next_hand(req: Any) -> dict:
     them back unchanged, with that hand's ``result``, to get the hand after it.  ``seat_winds``
     gives every position's wind for the next hand (its ``seat_wind`` for ``/v1/score``).
     """
-    problems: list[Problem] = []
-    body = _object(problems, req, "", ("dealer", "round_wind", "dealers_this_round", "result", "rules"))
-    if body is None:
-        _raise(problems)
-    rules = resolve_rules(body.get("rules"), problems)
-    dealer = _int_field(problems, body, "dealer", "", 0, 3)
-    round_wind = _wind_field(problems, body, "round_wind", "")
-    count = _int_field(problems, body, "dealers_this_round", "", 1, 4)
-    winner: int | None = None
-    draw = False
-    result = body.get("result")
-    if result is None:
-        _missing(problems, "result")
-    else:
-        res = _object(problems, result, "result", ("winner", "draw"))
-        if res is not None:
-            has_winner = res.get("winner") is not None
-            has_draw = res.get("draw") is not None
-            if has_winner:
-                winner = _int_field(problems, res, "winner", "result", 0, 3)
-            if has_draw:
-                if res["draw"] is not True:
-                    _bad(problems, "result.draw",
-                         "must be true (for a hand someone won, give result.winner instead)",
-                         "只能是 true（有人胡牌时请改填 result.winner）")
-                else:
-                    draw = True
-            if has_winner and has_draw:
-                _bad(problems, "result", "give either winner or draw, not both",
-                     "winner 与 draw 只能填一个")
-            elif not has_winner and not has_draw:
-                _bad(problems, "result", "give either winner (a position 0-3) or draw: true",
-                     "必须填 winner（位置 0-3）或 draw: true 之一")
-    _raise(problems)
-    assert dealer is not None and round_wind is not None and count is not None
-    assert (draw or winner is not None) and rules is not None
-
-    if winner == dealer or (draw and rules.draw_keeps_dealer):
+    dealer, round_wind, count, winner, draw = req.dealer, req.round_wind, req.dealers_this_round, req.winner, req.draw
+    if winner == dealer or (draw and req.rules.draw_keeps_dealer):
         new_dealer, new_wind, new_count = dealer, round_wind, count
     else:
         new_dealer = (dealer + 1) % 4
@@ -240,7 +161,7 @@ def next_hand(req: Any) -> dict:
 # --------------------------------------------------------------------------------------------
 # Claims on a discard.
 
-def claims(req: Any, lang: str = "en") -> dict:
+def claims(req: ClaimsInput, lang: str = "en") -> dict:
     """Which claim takes a discard (docs/rules.md §8: win > pung/kong > chow; one win per discard).
 
     Request::
@@ -265,38 +186,11 @@ def claims(req: Any, lang: str = "en") -> dict:
     ``intercept``); there are no multiple winners (没有一炮多响).  No claims: ``taker`` null.
     """
     problems: list[Problem] = []
-    body = _object(problems, req, "", ("discarder", "claims"))
-    if body is None:
-        _raise(problems)
-    discarder = _wind_field(problems, body, "discarder", "")
-    raw = body.get("claims")
-    parsed: list[tuple[int, str | None, str | None]] = []  # (index, seat, type)
-    if raw is None:
-        _missing(problems, "claims")
-    elif not isinstance(raw, list):
-        _bad(problems, "claims", "must be an array of claims (may be empty)",
-             "必须是数组（可以为空）")
-    else:
-        for i, item in enumerate(raw):
-            path = f"claims.{i}"
-            obj = _object(problems, item, path, ("seat", "type"))
-            if obj is None:
-                continue
-            seat = _wind_field(problems, obj, "seat", path)
-            kind = obj.get("type")
-            if kind is None:
-                _missing(problems, f"{path}.type")
-            elif not isinstance(kind, str) or kind not in CLAIM_TYPES:
-                _bad(problems, f"{path}.type", "must be one of win, kong, pung, chow",
-                     "必须是 win、kong、pung、chow 之一")
-                kind = None
-            parsed.append((i, seat, kind))
-
-    # Table-impossible claims (422), judged on the entries that are well-formed.
+    discarder = req.discarder
+    parsed = [(i, seat, kind) for i, (seat, kind) in enumerate(req.claims)]
+    # Table-impossible claims (422).
     seen: dict[str, int] = {}
     for i, seat, kind in parsed:
-        if seat is None:
-            continue
         where = f"claims.{i}.seat"
         if seat == discarder:
             _bad(problems, where, f"{seat} is the discarder: a player can't claim its own discard",
@@ -308,7 +202,7 @@ def claims(req: Any, lang: str = "en") -> dict:
                  "invalid_claims")
         else:
             seen[seat] = i
-        if kind == "chow" and discarder is not None and seat != discarder:
+        if kind == "chow" and seat != discarder:
             nxt = _next_seat(discarder)
             if seat != nxt:
                 _bad(problems, f"claims.{i}.type",
@@ -316,14 +210,14 @@ def claims(req: Any, lang: str = "en") -> dict:
                      f"({seat} may pung, kong or win)",
                      f"只有出牌者 {discarder} 的下家 {nxt}（{_WIND_ZH[nxt]}）可以吃"
                      f"（{seat} 只能碰、杠或胡）", "invalid_claims")
-    melders = [(i, seat) for i, seat, kind in parsed if kind in ("pung", "kong") and seat is not None]
+    melders = [(i, seat) for i, seat, kind in parsed if kind in ("pung", "kong")]
     if len({seat for _, seat in melders}) > 1:
         i, _ = melders[1]
         _bad(problems, f"claims.{i}.type",
              "only one seat can pung or kong a discard: with the discard there are four of a kind",
              "同一张牌只能有一家碰或杠：连同打出的这张，每种牌只有四张", "invalid_claims")
-    _raise(problems)
-    assert discarder is not None
+    if problems:
+        raise ScoreError(problems)
 
     ordered = sorted(((seat, kind) for _, seat, kind in parsed),
                      key=lambda c: (_CLAIM_RANK[c[1]], _distance(discarder, c[0])))
@@ -408,7 +302,7 @@ def levels() -> dict:
     }
 
 
-def escape(req: Any) -> dict:
+def escape(req: EscapeInput) -> dict:
     """The penalty for leaving a game (逃跑/强退): 24 × base points (000, 002; docs/rules.md §8).
 
     Request: ``{"base_points": int ≥ 1}`` or ``{"level": 0-16}`` (the base points of that level
@@ -416,24 +310,9 @@ def escape(req: Any) -> dict:
     "base_points": n, "level": the level given or null}``.  The penalty is what the leaver loses
     on top of whatever it owes; the others gain nothing from it (000: "其他剩余玩家不得分").
     """
-    problems: list[Problem] = []
-    body = _object(problems, req, "", ("base_points", "level"))
-    if body is None:
-        _raise(problems)
-    base = _int_field(problems, body, "base_points", "", 1, None, required=False)
-    level = _int_field(problems, body, "level", "", 0, MAX_LEVEL, required=False)
-    has_base = body.get("base_points") is not None
-    has_level = body.get("level") is not None
-    if has_base and has_level:
-        _bad(problems, "", "give either base_points or level, not both",
-             "base_points 与 level 只能填一个")
-    elif not has_base and not has_level:
-        _bad(problems, "", "give either base_points (an integer ≥ 1) or level (0-16)",
-             "必须填 base_points（不小于 1 的整数）或 level（0-16）之一")
-    _raise(problems)
+    base, level = req.base_points, req.level
     if level is not None:
         base = _BASE_BY_LEVEL[level]
-    assert base is not None
     return {
         "penalty": ESCAPE_MULTIPLIER * base,
         "multiplier": ESCAPE_MULTIPLIER,

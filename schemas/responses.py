@@ -7,8 +7,8 @@ from marshmallow import RAISE, Schema, fields
 from ningbo_score.errors import CODES, public_code
 from ningbo_score.rules import RULEBOOK
 
-from .fields import OneOf, TileCode
-from .requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
+from ningbo_score.fields import OneOf, TileCode
+from ningbo_score.requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
 PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")
@@ -220,7 +220,12 @@ class ProblemSchema(OutSchema):
     detail = _str()
     code = _str(*PROBLEM_CODES, metadata={"description": "A stable id of the error."})
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
-        "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body)."})
+        "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body): at most 50 "
+                       "problems, the first in the order of docs/rules.md §10.15."})
+    more_errors = fields.Integer(metadata={
+        "minimum": 1, "description": "How many more problems were found than `errors` lists (present only "
+                                     "when some were left off). Reading stops soon after the first 50, so "
+                                     "the body may hold more still."})
 
 
 # --- POST /v1/waits ----------------------------------------------------------------------------

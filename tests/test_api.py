@@ -478,7 +478,7 @@ def test_wrong_method_is_405_with_allow(client, method, path, allowed):
 
 
 def test_unexpected_error_is_500_problem_without_stack_trace(client, monkeypatch, caplog):
-    def broken(_request):
+    def broken(*_args):
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(ningbo_score, "score", broken)

@@ -302,10 +302,10 @@ def test_table_next_bad_rules(client, rules, path):
 
 def test_table_next_rules_in_the_library():
     # the library reads rules itself too (a preset id or an object)
-    out = ningbo_score.table.next_hand(next_body(rules={"preset": "ningbo-456", "draw_keeps_dealer": False}))
+    out = ningbo_score.api.next_hand(next_body(rules={"preset": "ningbo-456", "draw_keeps_dealer": False}))
     assert out["dealer"] == 3
     with pytest.raises(ScoreError) as err:
-        ningbo_score.table.next_hand(next_body(rules={"three_caishen_bonus": "yes"}))
+        ningbo_score.api.next_hand(next_body(rules={"three_caishen_bonus": "yes"}))
     assert err.value.problems[0].path == "rules.three_caishen_bonus"
 
 

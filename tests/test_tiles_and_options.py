@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from marshmallow import ValidationError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -701,20 +702,18 @@ def test_item_names_in_responses_match_table():
 
 
 def test_a_rules_object_is_resolved_once_and_told_apart_exactly():
-    from ningbo_score.rules import resolve_rules
+    from ningbo_score.requests import RulesObjectSchema, rules_of
 
-    problems = []
-    a = resolve_rules({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}, problems)
-    b = resolve_rules({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}, problems)
-    assert a is b and not problems and a.min_tai == 3 and a.item_tai["all_honors"] == 20
-    # JSON values that Python finds equal are not the same request: true is not 1, 1.0 is not 1
-    assert resolve_rules({"min_tai": 1}, problems).min_tai == 1 and not problems   # now cached
-    assert resolve_rules({"min_tai": True}, problems) is None and problems
-    problems.clear()
-    assert resolve_rules({"min_tai": 1.0}, problems) is None and problems
-    problems.clear()
-    # a value that is no JSON at all still gets its problem, not an exception
-    assert resolve_rules({"required_patterns": {"all_pungs"}}, problems) is None and problems
+    load = RulesObjectSchema().load
+    a = rules_of(load({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}))
+    b = rules_of(load({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}))
+    assert a is b and a.min_tai == 3 and a.item_tai["all_honors"] == 20
+    assert rules_of(load({"min_tai": 1})).min_tai == 1
+    # true is no count; since rule book 2, 1.0 is the count 1 (docs/api.md), 1.5 is none
+    assert rules_of(load({"min_tai": 1.0})).min_tai == 1
+    for bad in ({"min_tai": True}, {"min_tai": 1.5}, {"required_patterns": {"all_pungs"}}):
+        with pytest.raises(ValidationError):
+            load(bad)
 
 
 # --- the plain compact string's quick reader ----------------------------------------------------

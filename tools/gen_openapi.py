@@ -25,7 +25,8 @@ from marshmallow import INCLUDE
 
 import ningbo_score
 import schemas
-from schemas.fields import TILE_COMPONENTS
+from ningbo_score.fields import TILE_COMPONENTS
+from app import ROUTES
 from tools import examples
 
 TITLE = "Ningbo mahjong scoring API (宁波麻将计分)"
@@ -166,7 +167,8 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
         too_many = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
-        out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests", None) + post(json=too_many)
+        out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
+            json=too_many)
     if path == "/v1/table/claims":
         body = examples.CLAIMS_INTERCEPT
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
@@ -238,10 +240,9 @@ def live_paths(client) -> dict[str, dict]:
                         "`/v1/score` would have answered). A bad hand never fails the batch; each item "
                         "must be a JSON object and is checked on its own. Bodies up to 1 MiB.",
             request="BatchRequest", response="BatchResponse", ok="One result per request.",
-            errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` "
-                         "(`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`) or holds more than 200 requests "
-                         "(`batch_too_large`).",
+            errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
+                         "200 requests (`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/next": _live_operation(
             answers["/v1/table/next"], operation_id="nextHand", tag="table",
@@ -441,27 +442,12 @@ def build() -> dict:
     plugin.converter.add_attribute_function(dict_keys)
     for name, component in TILE_COMPONENTS.items():
         spec.components.schema(name, component=copy.deepcopy(component))
-    for name, schema in (
-        ("ScoreRequest", schemas.ScoreRequestSchema),
-        ("ScoreResponse", schemas.ScoreResponseSchema),
-        ("Preset", schemas.PresetSchema),  # before PresetList, which nests it
-        ("PresetList", schemas.PresetListSchema),
-        ("Health", schemas.HealthSchema),
-        ("Ready", schemas.ReadySchema),
-        ("Problem", schemas.ProblemSchema),
-        ("WaitsRequest", schemas.WaitsRequestSchema),
-        ("WaitsResponse", schemas.WaitsResponseSchema),
-        ("BatchRequest", schemas.BatchRequestSchema),
-        ("BatchResponse", schemas.BatchResponseSchema),
-        ("NextHandRequest", schemas.NextHandRequestSchema),
-        ("NextHandResponse", schemas.NextHandResponseSchema),
-        ("TableClaimsRequest", schemas.TableClaimsRequestSchema),
-        ("ClaimsResponse", schemas.ClaimsResponseSchema),
-        ("Levels", schemas.LevelsSchema),
-        ("EscapeRequest", schemas.EscapeRequestSchema),
-        ("EscapeResponse", schemas.EscapeResponseSchema),
-    ):
-        spec.components.schema(name, schema=schema)
+    spec.components.schema("Preset", schema=schemas.PresetSchema)  # before PresetList, which nests it
+    spec.components.schema("Problem", schema=schemas.ProblemSchema)
+    for route in ROUTES:
+        for schema in (route.request, route.response):
+            if schema is not None and component_name(schema) not in spec.components.schemas:
+                spec.components.schema(component_name(schema), schema=type(schema))
     spec.components.parameter("AcceptLanguage", "header", {
         "name": "Accept-Language",
         "required": False,
@@ -476,9 +462,35 @@ def build() -> dict:
         live = live_paths(client)
     finally:
         logging.disable(logging.NOTSET)
-    for path, operations in {**paths(answers), **live}.items():
+    for path, operations in from_the_route_table({**paths(answers), **live}).items():
         spec.path(path=path, operations=operations)
     return spec.to_dict()
+
+
+def component_name(schema) -> str:
+    """The component of a schema instance: its class name without ``Schema``."""
+    return type(schema).__name__.removesuffix("Schema")
+
+
+def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
+    """The operations written above, checked against app.ROUTES (the same routes, no more, no
+    fewer) and given the table's operation id and request and 200 response schemas."""
+    in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation_id is not None}
+    written = {(path, method) for path, ops in documented.items() for method in ops}
+    if written != set(in_table):
+        raise SystemExit(f"openapi paths and app.ROUTES differ: {sorted(written ^ set(in_table))}")
+    out: dict[str, dict] = {}
+    for (path, method), route in in_table.items():
+        op = dict(documented[path][method])
+        op["operationId"] = route.operation_id
+        if route.request is not None:
+            op["requestBody"]["content"]["application/json"]["schema"] = {
+                "$ref": f"#/components/schemas/{component_name(route.request)}"}
+        if route.response is not None:
+            op["responses"]["200"]["content"]["application/json"]["schema"] = {
+                "$ref": f"#/components/schemas/{component_name(route.response)}"}
+        out.setdefault(path, {})[method] = op
+    return out
 
 
 class _Dumper(yaml.SafeDumper):
