@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import Problem, ScoreError
-from .rules import Rules
+from .rules import PRESETS, Rules
 
 WINDS = ("E", "S", "W", "N")
 _WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -33,12 +33,12 @@ _CLAIM_RANK = {"win": 0, "kong": 1, "pung": 1, "chow": 2}
 
 ESCAPE_MULTIPLIER = 24  # 000 "逃跑扣 24 倍基础分", 002 "逃跑扣 24 倍基礎分"
 
-# The level table of 000_f7ede3f2cb0d3606.txt ("积分与级别设置"):
+# The level table of 000, 《“宁波麻将”游戏介绍》 (456游戏, 2010-9-19), "积分与级别设置":
 # (level, 级别名称, 积分 = points needed, 对局分 = base points, English gloss).
 # The English glosses are ours (*interpretation*): the names are ranks of the Chinese civil
 # service, section (科) < division (处) < bureau (局) < city (市) < province (省), each with its
 # assistant (助), deputy (副) and chief; the last, 雀神, is "the mahjong god".
-LEVEL_SOURCE = "000_f7ede3f2cb0d3606.txt"
+LEVEL_SOURCE = PRESETS["ningbo-456"]["source"]    # the document, by title and date
 _LEVELS: tuple[tuple[int, str, int, int, str], ...] = (
     (0, "科员", 0, 1, "Clerk"),
     (1, "助科", 50, 5, "Assistant section chief"),
@@ -288,7 +288,7 @@ def _claim_reason(rule: str, lang: str, discarder: str, seat: str = "", kind: st
 def levels() -> dict:
     """The level table of 000 (456游戏, "积分与级别设置"), as in docs/rules.md §8.
 
-    ``{"source": "000_f7ede3f2cb0d3606.txt", "levels": [{"level": 0, "name": "科员",
+    ``{"source": "《“宁波麻将”游戏介绍》, 456游戏, 2010-9-19", "levels": [{"level": 0, "name": "科员",
     "name_en": "Clerk", "threshold": 0, "base_points": 1}, ...]}``: ``threshold`` is the 积分
     (points) a player needs for the level, ``base_points`` its 对局分 (the base points of a game).
     """

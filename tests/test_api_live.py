@@ -4,7 +4,7 @@ POST /v1/table/claims, GET /v1/levels, POST /v1/table/escape and GET /.
 
 Every response goes through ``client`` (conftest.py), which validates it against openapi.yaml.
 Expected values are worked out by hand from docs/rules.md (and the level table of the seed
-000_f7ede3f2cb0d3606.txt); the arithmetic is in the comments.
+000, 456游戏); the arithmetic is in the comments.
 
 Reminders: 上家 of E is N, of S is E, of W is S, of N is W (docs/rules.md §1); a waits request's
 discard values assume the winner's 上家 discarded unless ``win.from`` says otherwise; linear
@@ -582,7 +582,7 @@ def test_claims_bad_requests_are_400(client, body, paths):
 # ===============================================================================================
 # GET /v1/levels and POST /v1/table/escape
 
-# 000_f7ede3f2cb0d3606.txt, "积分与级别设置": level, name, points (积分), base points (对局分)
+# 000 (《“宁波麻将”游戏介绍》), "积分与级别设置": level, name, points (积分), base points (对局分)
 SEED_LEVELS = [
     (0, "科员", 0, 1), (1, "助科", 50, 5), (2, "副科", 100, 10), (3, "科长", 200, 20), (4, "助处", 500, 30),
     (5, "副处", 3000, 40), (6, "处长", 10000, 60), (7, "助局", 30000, 80), (8, "副局", 50000, 100),
@@ -595,7 +595,7 @@ def test_levels_are_the_seed_table(client):
     response = client.get("/v1/levels")
     assert response.status_code == 200
     body = response.get_json()
-    assert body["source"] == "000_f7ede3f2cb0d3606.txt"
+    assert body["source"] == "《“宁波麻将”游戏介绍》, 456游戏, 2010-9-19"
     assert [(r["level"], r["name"], r["threshold"], r["base_points"]) for r in body["levels"]] == SEED_LEVELS
     assert all(r["name_en"] for r in body["levels"])
 

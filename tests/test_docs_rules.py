@@ -118,3 +118,30 @@ def test_api_worked_example_is_what_the_service_answers():
     shown_rules = answer.pop("rules")
     assert {k: got["rules"][k] for k in shown_rules if k != "…"} == {k: v for k, v in shown_rules.items() if k != "…"}
     assert {k: v for k, v in got.items() if k != "rules"} == answer
+
+
+def _paid(request: dict) -> dict[str, int]:
+    return {p["from"]: p["amount"] for p in ningbo_score.score(request)["payments"]}
+
+
+def test_payment_examples_of_section_7():
+    """The worked examples of docs/rules.md §7 (their arithmetic is in the text)."""
+    ex1 = {"seat_wind": "S", "round_wind": "E", "win": {"by": "discard", "from": "W"},
+           "hand": {"concealed": "123m 456m 789p 234s 55s", "winning_tile": "4m", "flowers": "2f 6f"}}
+    assert _paid(ex1) == {"W": 10}                                          # 1: 2 × 5
+    melds = [{"type": "chow", "tiles": "123m", "from": "E"}, {"type": "pung", "tiles": "CCC", "from": "E"},
+             {"type": "pung", "tiles": "999p", "from": "E"}]
+    ex2 = {"seat_wind": "S", "round_wind": "E", "win": {"by": "self_draw"},
+           "hand": {"concealed": "234s 55s", "winning_tile": "2s", "flowers": "2f", "melds": melds}}
+    assert _paid(ex2) == {"E": 25}                                          # 2: 5 × 5
+    assert _paid({**ex2, "claims_from_winner": {"E": 3}}) == {"E": 50}      # 3: 10 × 5
+    ex4 = {"seat_wind": "S", "round_wind": "E",
+           "win": {"by": "self_draw", "kong_replacement": True, "kong_fed_by": "W"},
+           "hand": {"concealed": "123m 456m 234s 55s", "winning_tile": "2s", "flowers": "2f",
+                    "melds": [{"type": "kong", "tiles": "8888p", "from": "W"}]}}
+    assert _paid(ex4) == {"W": 25}                                          # 4: 5 × 5
+    assert _paid({**ex4, "rules": "ningbo-456"}) == {"W": 5, "E": 1, "N": 1}  # P = 2^0 = 1
+    assert _paid({**ex4, "claims_from_winner": {"W": 3}}) == {"W": 50}      # 4: (5 + 5) × 5
+    ex5 = {**ex1, "win": {"by": "self_draw"}, "base_points": 100}
+    assert _paid(ex5) == {"E": 334, "W": 333, "N": 333}                     # 5: the cap's split
+    assert _paid({**ex2, "base_points": 100}) == {"E": 1000}                # 5: 2500 capped

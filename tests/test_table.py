@@ -1,6 +1,6 @@
 """Live-table helpers (docs/rules.md §8): next dealer and round wind, claims, levels, escape penalty.
 
-Expected values are worked out by hand from docs/rules.md §8 and the seed 000_f7ede3f2cb0d3606.txt.
+Expected values are worked out by hand from docs/rules.md §8 and the source 000 (《“宁波麻将”游戏介绍》, 456游戏).
 Players are positions 0-3 in play order (p + 1 mod 4 is p's 下家); seats of a hand are winds
 with play order E -> S -> W -> N -> E.
 """
@@ -355,7 +355,7 @@ def test_type_problems_come_before_impossible_claims():
 # levels
 
 
-# Transcribed by hand from 000_f7ede3f2cb0d3606.txt, "积分与级别设置":
+# Transcribed by hand from 000 (《“宁波麻将”游戏介绍》), "积分与级别设置":
 # 级别 级别名称 积分 对局分
 SEED_LEVELS = [
     (0, "科员", 0, 1), (1, "助科", 50, 5), (2, "副科", 100, 10), (3, "科长", 200, 20),
@@ -382,7 +382,7 @@ def test_levels_spot_checks_and_shape():
     for row in table.values():
         assert set(row) == {"level", "name", "name_en", "threshold", "base_points"}
         assert isinstance(row["name_en"], str) and row["name_en"]
-    assert levels()["source"] == "000_f7ede3f2cb0d3606.txt"
+    assert levels()["source"] == "《“宁波麻将”游戏介绍》, 456游戏, 2010-9-19"   # by title and date
     # thresholds and base points rise strictly with the level
     rows = levels()["levels"]
     assert all(a["threshold"] < b["threshold"] and a["base_points"] < b["base_points"]

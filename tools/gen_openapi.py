@@ -275,7 +275,7 @@ def live_paths(client) -> dict[str, dict]:
             "parameters": [LANG],
             "responses": {
                 "200": _json("Levels", "The levels.", {"levels": _example(
-                    "The 17 levels of 000_f7ede3f2cb0d3606.txt", levels.get_json())}),
+                    "The 17 levels of 000 (456游戏, 2010-9-19)", levels.get_json())}),
                 "500": INTERNAL,
             },
         }},
