@@ -67,7 +67,8 @@ def preset(preset_id: str) -> dict:
     return describe_preset(preset_id)
 
 
-__all__ = ["__version__", "score", "score_batch", "waits", "presets", "preset", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["__version__", "score", "score_batch", "waits", "presets", "preset", "warm_up", "ScoreError", "Problem",
+           "MAX_BATCH"]
 
 
 def warm_up() -> None:

@@ -163,7 +163,8 @@ def item_name(item: dict[str, Any], lang: str) -> str:
 def print_score(result: dict[str, Any], lang: str) -> None:
     t = TEXT[lang]
     verdict = t["eligible"] if result["eligible"] else t["not_eligible"]
-    print(f"{result['tai']} {t['tai']} ({t['counted']} {result['counted_tai']}, {t['minimum']} {result['min_tai']}): {verdict}")
+    print(f"{result['tai']} {t['tai']} ({t['counted']} {result['counted_tai']}, {t['minimum']} {result['min_tai']}): "
+          f"{verdict}")
     for item in result["items"]:
         tiles = f" [{' '.join(item['tiles'])}]" if item.get("tiles") else ""
         print(f"  {item['tai']:>3}  {item_name(item, lang)}{tiles}")

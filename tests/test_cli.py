@@ -170,7 +170,8 @@ def test_version_and_help():
     assert version.stdout.split()[:2] == ["ningbo-score", ningbo_score.__version__]
     helped = cli("--help")
     assert helped.returncode == 0
-    for line in ("0  done", "1  the answer is no", "2  usage error", "3  the hand is refused", "4  the command can't run"):
+    for line in ("0  done", "1  the answer is no", "2  usage error", "3  the hand is refused",
+                 "4  the command can't run"):
         assert line in helped.stdout, line
     for command in ("score", "waits", "analyze", "serve"):
         assert command in helped.stdout

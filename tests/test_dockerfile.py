@@ -139,7 +139,8 @@ def context(tmp_path_factory) -> tuple[Path, list[str]]:
 
 def test_build_context_is_the_service_only(context):
     _, files = context
-    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "pyproject.toml", "setup.py", "LICENSE", "requirements-build.txt", "openapi.yaml", "observability.py", "requirements.txt",
+    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "pyproject.toml", "setup.py", "LICENSE",
+                   "requirements-build.txt", "openapi.yaml", "observability.py", "requirements.txt",
                    "schemas/__init__.py", "ningbo_score/__init__.py"):
         assert needed in files, needed
     for top in {f.split("/")[0] for f in files}:
