@@ -104,10 +104,11 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--max-seconds", type=float, default=600.0, help="stop the load after this long (default 600)")
+    ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     ap.add_argument("--results", type=Path, default=RESULTS)
     args = ap.parse_args()
 
-    port = free_port()
+    port = args.port or free_port()
     prom = tempfile.mkdtemp(prefix="ningbo-prom-")
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": str(args.workers),
            "GUNICORN_THREADS": str(args.threads), "PROMETHEUS_MULTIPROC_DIR": prom, "LOG_LEVEL": "warning"}
