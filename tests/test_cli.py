@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -203,3 +205,17 @@ def test_serve_runs_the_service_with_the_given_port(tmp_path):
 def test_serve_outside_a_checkout_is_exit_status_4(tmp_path):
     out = cli("serve", "--root", str(tmp_path))
     assert out.returncode == 4 and "not part of the installed package" in out.stderr
+
+
+def test_the_docs_show_what_the_command_prints():
+    """docs/cli.md: its worked example is the command's real output, and its exit status table
+    has the statuses of --help."""
+    docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    example = docs.split("$ ningbo-score score ", 1)[1].split("```", 1)[0]
+    command, _, printed = example.partition("\n4 台")
+    out = cli("score", *WORKED)
+    assert out.returncode == 0 and out.stdout == "4 台" + printed
+    assert shlex.split(command.replace("\\\n", " ")) == WORKED
+    documented = re.findall(r"^\| (\d) \| ", docs, re.M)
+    helped = re.findall(r"^  (\d)  ", cli("--help").stdout, re.M)
+    assert documented == helped == ["0", "1", "2", "3", "4"]
