@@ -20,6 +20,7 @@ import http.client
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -163,6 +164,7 @@ def main() -> int:
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=60)
+        shutil.rmtree(prom, ignore_errors=True)
 
     result = {"requests": sum(statuses.values()), "statuses": statuses, "seconds": round(elapsed, 1),
               "workers": args.workers, "threads": args.threads, "connections": args.connections,
