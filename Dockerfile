@@ -1,16 +1,16 @@
 # The scoring service: gunicorn serving app:app on port 8000.
-#   docker build -t ningbo-score:1.0.0 .
-#   docker run --rm -p 8000:8000 ningbo-score:1.0.0
+#   docker build -t ningbo-score:2.0.0 .
+#   docker run --rm -p 8000:8000 ningbo-score:2.0.0
 
-# Build stage: the library's hot modules compiled with Cython (build_ext.py); the full image has
-# the C compiler the slim one lacks.  Only the compiled modules leave this stage.
+# Build stage: the package's wheel (pyproject.toml, setup.py), its hot modules compiled with
+# Cython; the full image has the C compiler the slim one lacks.  Only the wheel leaves this stage.
 FROM python:3.11 AS build
 WORKDIR /build
 COPY requirements-build.txt ./
 RUN pip install --no-cache-dir --require-hashes -r requirements-build.txt
-COPY build_ext.py ./
+COPY pyproject.toml setup.py LICENSE ./
 COPY ningbo_score ningbo_score
-RUN python build_ext.py
+RUN pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels .
 
 FROM python:3.11-slim
 
@@ -27,11 +27,15 @@ WORKDIR /app
 COPY requirements.txt ./
 RUN pip install --no-cache-dir --require-hashes -r requirements.txt
 
-# Then the source (what .dockerignore lets through), owned by root and read-only to the
-# service; byte-compiled now since the running user can't write here.
+# The library: the wheel built above (with the `ningbo-score` command), into site-packages.
+RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    pip install --no-cache-dir --no-deps /wheels/ningbo_score-*.whl
+
+# Then the service (what .dockerignore lets through), owned by root and read-only to the
+# service; byte-compiled now since the running user can't write here.  The library's source
+# copy goes: gunicorn puts /app first on sys.path, where it would shadow the compiled install.
 COPY . .
-COPY --from=build /build/ningbo_score/_compiled ningbo_score/_compiled
-RUN python -m compileall -q /app
+RUN rm -r ningbo_score && python -m compileall -q /app
 
 # An unprivileged numeric user (Kubernetes' runAsNonRoot can check a number, not a name).
 USER 10001:10001

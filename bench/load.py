@@ -29,8 +29,6 @@ run as root).
 from __future__ import annotations
 
 import argparse
-import copy
-import io
 import json
 import os
 import random
@@ -179,7 +177,8 @@ class Server:
         env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
                "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir}
         self.log = open(log_path, "wb")
-        self.proc = subprocess.Popen([str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", *(extra_args or []), "app:app"],
+        command = [str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", *(extra_args or []), "app:app"]
+        self.proc = subprocess.Popen(command,
                                      cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
         deadline = time.monotonic() + 30
@@ -308,7 +307,7 @@ def background_cores(seconds: float, server_pid: int) -> float:
     return max(0.0, ((b1 - b0) - (s1 - s0) - (c1 - c0)) / CLK_TCK / seconds)
 
 
-def wait_quiet(server_pid: int, limit: float, max_wait: float, report: "Report") -> float:
+def wait_quiet(server_pid: int, limit: float, max_wait: float, report: Report) -> float:
     """Wait (up to max_wait s) until other processes use under ``limit`` CPUs for 2 s in a row."""
     deadline = time.monotonic() + max_wait
     while True:
@@ -327,7 +326,7 @@ def run_wrk(wrk: str, url: str, lua: Path, threads: int, connections: int, secon
         p0 = per_process_jiffies(server_pid)
         b0, s0, c0 = machine_busy(), sum(p0.values()), children_jiffies()
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60)
-    line = next((l for l in out.stdout.splitlines() if l.startswith("WRKJSON ")), None)
+    line = next((text for text in out.stdout.splitlines() if text.startswith("WRKJSON ")), None)
     if line is None:
         raise SystemExit(f"wrk gave no figures:\n{out.stdout}\n{out.stderr}")
     data = json.loads(line[len("WRKJSON "):])
@@ -561,7 +560,7 @@ def profile(n: int, report: Report) -> dict:
         lines.append(f"  {100 * sec / total:5.1f} %  {func}  ({where})")
     lines += ["", "Call tree (pyinstrument, frames under 2 % hidden):", ""]
     tree = profiler.output_text(unicode=True, color=False, show_all=False, short_mode=False)
-    kept = [l for l in tree.splitlines() if l.strip()]
+    kept = [text for text in tree.splitlines() if text.strip()]
     lines += kept[:160]
     (RESULTS / "profile.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     report(f"  in-process per request: GET /healthz {timings['GET /healthz']:.0f} µs, "
@@ -587,7 +586,8 @@ def plot(results: dict, path: Path) -> None:
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.8), gridspec_kw={"width_ratios": [2.2, 1, 1.3]})
     ax = axes[0]
     ticks = [50, 90, 99, 99.9, 99.99]
-    for key, label, color in (("noop", "GET /healthz (no-op)", "tab:gray"), ("score", "POST /v1/score (mix)", "tab:blue")):
+    for key, label, color in (("noop", "GET /healthz (no-op)", "tab:gray"),
+                              ("score", "POST /v1/score (mix)", "tab:blue")):
         pct = results["wrk"][key]["latency_ms"]["percentiles"]
         xs = [-math.log10(1 - float(p) / 100) for p in pct]
         ax.plot(xs, list(pct.values()), marker="o", markersize=3, label=label, color=color)
@@ -641,7 +641,8 @@ def plot(results: dict, path: Path) -> None:
         ax.legend(fontsize=8)
     ax.set_ylabel("ms (log scale), one request at a time")
     ax.set_title(f"Worst inputs (worker timeout {results['config']['gunicorn_timeout_s']} s)")
-    fig.suptitle(f"ningbo-score under wrk on {results['config']['cpus']} CPUs: {results['config']['when']}", fontsize=10)
+    fig.suptitle(f"ningbo-score under wrk on {results['config']['cpus']} CPUs: {results['config']['when']}",
+                 fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -683,7 +684,8 @@ def main() -> int:
     cpus = len(os.sched_getaffinity(0))
     results: dict = {
         "config": {"when": time.strftime("%Y-%m-%d %H:%M %Z"), "cpus": cpus, "wrk": wrk_version(wrk),
-                   "threads": args.threads, "connections": args.connections, "duration_s": args.duration, "rounds": args.rounds,
+                   "threads": args.threads, "connections": args.connections, "duration_s": args.duration,
+                   "rounds": args.rounds,
                    "warmup_s": args.warmup, "workers": args.workers,
                    "gunicorn_worker_class": conf.get("worker_class"), "gunicorn_threads": conf.get("threads"),
                    "gunicorn_timeout_s": conf.get("timeout"), "gunicorn_extra_args": args.gunicorn_arg,
@@ -758,7 +760,8 @@ def main() -> int:
         errors = sum(runs["score"]["errors"].values()) + sum(runs["noop"]["errors"].values())
         checks = {
             f"/v1/score throughput ≥ {TARGET_RATIO} × no-op (ratio {ratio:.2f})": ratio >= TARGET_RATIO,
-            f"/v1/score p99 ≤ {TARGET_P99_MS:g} ms at {args.connections} connections ({p99:.2f} ms)": p99 <= TARGET_P99_MS,
+            f"/v1/score p99 ≤ {TARGET_P99_MS:g} ms at {args.connections} connections ({p99:.2f} ms)":
+                p99 <= TARGET_P99_MS,
             f"no socket errors, timeouts or non-2xx answers ({errors})": errors == 0,
         }
         counted = sum(v for k, v in results["server_counts"].items() if k.startswith("POST /v1/score 200"))

@@ -8,19 +8,23 @@ the rule book.
 """
 import hashlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
-#: The modules ``make install`` compiles with Cython (build_ext.py) into COMPILED_DIR.
+from ._version import __version__
+
+#: The modules the build (setup.py: ``pip install .``, ``make install``) compiles with Cython
+#: into COMPILED_DIR, where a C compiler works.
 COMPILED = ("caishen", "decompose", "engine", "hand", "items", "payments", "rules", "tiles")
 COMPILED_DIR = Path(__file__).resolve().parent / "_compiled"
 
 
-def sources_digest() -> str:
+def sources_digest(names: Iterable[str] = COMPILED) -> str:
     """SHA-256 of each compiled module's source, one line each (COMPILED_DIR/SOURCES), and of
-    its Cython declarations (``.pxd``) where it has some."""
+    its Cython declarations (``.pxd``) where it has some; ``names``: the modules built."""
     here = Path(__file__).resolve().parent
     lines = []
-    for name in COMPILED:
+    for name in names:
         for label, path in ((name, here / f"{name}.py"), (f"{name}.pxd", here / f"{name}.pxd")):
             if label == name or path.exists():
                 lines.append(f"{label} {hashlib.sha256(path.read_bytes()).hexdigest()}\n")
@@ -31,14 +35,17 @@ def _compiled_is_current() -> bool:
     if os.environ.get("NINGBO_SCORE_PURE", "") not in ("", "0"):
         return False
     try:
-        return (COMPILED_DIR / "SOURCES").read_text(encoding="utf-8") == sources_digest()
+        recorded = (COMPILED_DIR / "SOURCES").read_text(encoding="utf-8")
+        built = [line.split(" ", 1)[0] for line in recorded.splitlines()]
+        modules = [name for name in built if name in COMPILED]   # the .pxd lines aside
+        return bool(modules) and recorded == sources_digest(modules)
     except OSError:
         return False
 
 
-#: Whether the compiled modules are in use: built, and built from the sources as they are now.
-#: Otherwise (no C compiler, an edited module, NINGBO_SCORE_PURE=1) the same modules run as
-#: plain Python, with the same results.
+#: Whether the compiled modules are in use: built (all of COMPILED, or those the build was asked
+#: for), and built from the sources as they are now.  Otherwise (no C compiler, an edited
+#: module, NINGBO_SCORE_PURE=1) the same modules run as plain Python, with the same results.
 USING_COMPILED = _compiled_is_current()
 if USING_COMPILED:
     __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
@@ -66,8 +73,8 @@ def preset(preset_id: str) -> dict:
     return describe_preset(preset_id)
 
 
-__all__ = ["score", "read_score", "score_batch", "waits", "presets", "preset", "rulebook", "RULEBOOK", "warm_up",
-           "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["__version__", "score", "read_score", "score_batch", "waits", "presets", "preset", "rulebook", "RULEBOOK",
+           "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
 
 
 def warm_up() -> None:

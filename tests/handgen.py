@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 SEATS = ("E", "S", "W", "N")
 SUITS = ("m", "p", "s")
@@ -466,7 +467,7 @@ def total_tiles_ok(request: dict) -> bool:
         return False
     kinds, physical = caishen_tiles(request)
     c = copies(request)
-    for k, n in c.items():
+    for n in c.values():
         if n > 4:
             return False
     for k in kinds:

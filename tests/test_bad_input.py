@@ -293,7 +293,8 @@ def test_body_at_the_limit_is_accepted_and_one_byte_more_is_413(client):
     assert_problem(post(client, padded(4 * LIMIT)), 413, "payload_too_large")
 
 
-@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
+                                          "multipart/form-data",
                                           "application/xml", "text/json", "application/jsonx",
                                           "application/json; charset=latin-1", "application/json; charset=utf-16",
                                           "image/png", "*/*"])

@@ -1,4 +1,4 @@
-"""The compiled library (build_ext.py, ``make compile``): used only when built from the sources
+"""The compiled library (setup.py, ``make compile``: ``pip install -e .``): used only when built from the sources
 as they are, and scoring exactly like the plain Python modules."""
 from __future__ import annotations
 

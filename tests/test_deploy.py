@@ -1,8 +1,11 @@
-"""The Kubernetes manifests of deploy/: valid against the Kubernetes 1.37 API (kubernetes-validate,
-offline schemas, strict: an unknown or misspelt field fails), and saying what the service needs:
-probes on /healthz and /readyz, resources, a non-root read-only container with /tmp and the
-Prometheus directory on emptyDirs, a Service and a CPU autoscaler that point at the Deployment,
-and a grace period long enough for gunicorn's graceful shutdown."""
+"""The Kubernetes manifests of deploy/: a kustomize base (deploy/base/kustomization.yaml lists
+every manifest of the folder; kustomize itself is not needed: its namespace transformation is
+applied here), valid against every Kubernetes API from the minimum that deploy/README.md states
+(1.30) to the newest kubernetes-validate knows (offline schemas, strict: an unknown or misspelt
+field fails), and saying what the service needs: probes on /healthz and /readyz, resources, a
+non-root read-only container with /tmp and the Prometheus directory on emptyDirs, a Service, a
+CPU autoscaler, a disruption budget, a network policy and a ServiceMonitor that point at the
+Deployment, and a grace period long enough for gunicorn's graceful shutdown."""
 from __future__ import annotations
 
 import copy
@@ -11,27 +14,121 @@ import runpy
 from pathlib import Path
 
 import kubernetes_validate
+import kubernetes_validate.utils
 import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
-K8S_VERSION = "1.37.0"
+BASE = DEPLOY / "base"
+
+
+def minimum_version() -> str:
+    """The minimum Kubernetes version deploy/README.md states ("Kubernetes 1.30 or later")."""
+    found = re.search(r"Kubernetes (\d+\.\d+) or later", (DEPLOY / "README.md").read_text(encoding="utf-8"))
+    assert found, "deploy/README.md states no minimum Kubernetes version"
+    return found.group(1)
+
+
+def minor(version: str) -> tuple[int, int]:
+    major, minor_, *_ = version.split(".")
+    return int(major), int(minor_)
+
+
+#: Every version kubernetes-validate has schemas for, from the stated minimum to its newest.
+VERSIONS = [v for v in kubernetes_validate.utils.all_versions() if minor(v) >= minor(minimum_version())]
+NEWEST = VERSIONS[-1]
+
+
+def kustomization() -> dict:
+    return yaml.safe_load((BASE / "kustomization.yaml").read_text(encoding="utf-8"))
 
 
 def documents() -> list[tuple[str, dict]]:
+    """The resources of the base as kustomize renders them: each listed file's documents, in
+    the kustomization's namespace (kubernetes-validate knows the Namespace kind is
+    cluster-scoped; kustomize does not set a namespace on it)."""
+    kust = kustomization()
     out = []
-    for path in sorted(DEPLOY.glob("*.yaml")):
-        for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
+    for name in kust["resources"]:
+        for doc in yaml.safe_load_all((BASE / name).read_text(encoding="utf-8")):
             if doc:
-                out.append((path.name, doc))
+                doc = copy.deepcopy(doc)
+                if doc["kind"] != "Namespace":
+                    doc["metadata"]["namespace"] = kust["namespace"]
+                out.append((name, doc))
     return out
 
 
 def by_kind(kind: str) -> dict:
     found = [doc for _, doc in documents() if doc["kind"] == kind]
-    assert len(found) == 1, f"expected one {kind} in deploy/, found {len(found)}"
+    assert len(found) == 1, f"expected one {kind} in deploy/base/, found {len(found)}"
     return found[0]
+
+
+#: Custom resources: no schema in kubernetes-validate (checked field by field below).
+CUSTOM = {("monitoring.coreos.com/v1", "ServiceMonitor")}
+
+
+def test_the_kustomization_lists_every_manifest_of_the_base():
+    kust = kustomization()
+    assert kust["apiVersion"] == "kustomize.config.k8s.io/v1beta1" and kust["kind"] == "Kustomization"
+    on_disk = sorted(p.name for p in BASE.glob("*.yaml") if p.name != "kustomization.yaml")
+    assert sorted(kust["resources"]) == on_disk
+    assert len(set(kust["resources"])) == len(kust["resources"])
+    kinds = sorted(doc["kind"] for _, doc in documents())
+    assert kinds == sorted(["Namespace", "Deployment", "Service", "HorizontalPodAutoscaler",
+                            "PodDisruptionBudget", "NetworkPolicy", "ServiceMonitor"])
+    namespace = by_kind("Namespace")
+    assert namespace["metadata"]["name"] == kust["namespace"]
+    # the namespace enforces the restricted Pod Security Standard, which the pods meet (below)
+    assert namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "restricted"
+    # the image the kustomization sets is the Deployment's, tagged with the package's version
+    import ningbo_score
+
+    (image,) = kust["images"]
+    assert image == {"name": "ningbo-score", "newTag": ningbo_score.__version__}
+    containers = by_kind("Deployment")["spec"]["template"]["spec"]["containers"]
+    assert containers[0]["image"].split(":")[0] == image["name"]
+
+
+def test_the_example_overlay_builds_on_the_base():
+    overlay = DEPLOY / "overlays" / "example"
+    kust = yaml.safe_load((overlay / "kustomization.yaml").read_text(encoding="utf-8"))
+    assert [(overlay / r).resolve() for r in kust["resources"]] == [BASE.resolve()]
+    names = {(d["kind"], d["metadata"]["name"]) for _, d in documents()}
+    for patch in kust.get("patches", []):
+        assert (patch["target"]["kind"], patch["target"]["name"]) in names
+
+
+def test_the_minimum_version_is_the_first_with_schemas_here():
+    assert minimum_version() == "1.30"
+    assert VERSIONS[0].startswith("1.30.") and minor(NEWEST) >= (1, 37), VERSIONS
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_manifest_is_valid_for_every_supported_kubernetes(version):
+    for _, doc in documents():
+        if (doc["apiVersion"], doc["kind"]) in CUSTOM:
+            continue
+        # raises ValidationError (with the failing path) if the resource is not valid
+        kubernetes_validate.validate(doc, version, strict=True)
+
+
+def test_the_validator_is_not_vacuous(deployment):
+    """The same check refuses a misspelt field and a wrong type, so passing above means something;
+    and the Deployment's preStop sleep (the reason for the minimum version) is unknown before
+    1.29 (alpha behind a feature gate there, on by default from 1.30)."""
+    typo = copy.deepcopy(deployment)
+    typo["spec"]["template"]["spec"]["containers"][0]["readinesProbe"] = {"httpGet": {"path": "/readyz", "port": 8000}}
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(typo, NEWEST, strict=True)
+    wrong = copy.deepcopy(deployment)
+    wrong["spec"]["replicas"] = "two"
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(wrong, NEWEST, strict=True)
+    with pytest.raises(kubernetes_validate.ValidationError, match="sleep"):
+        kubernetes_validate.validate(deployment, "1.28.0", strict=True)
 
 
 @pytest.fixture(scope="module")
@@ -48,27 +145,6 @@ def container(deployment) -> dict:
 
 def env_of(container: dict) -> dict[str, str]:
     return {e["name"]: e["value"] for e in container.get("env", [])}
-
-
-def test_every_manifest_is_valid_for_kubernetes_1_37():
-    docs = documents()
-    kinds = sorted(doc["kind"] for _, doc in docs)
-    assert {"Deployment", "Service", "HorizontalPodAutoscaler"} <= set(kinds), kinds
-    for name, doc in docs:
-        # raises ValidationError (with the failing path) if the resource is not valid
-        kubernetes_validate.validate(doc, K8S_VERSION, strict=True)
-
-
-def test_the_validator_is_not_vacuous(deployment):
-    """The same check refuses a misspelt field and a wrong type, so passing above means something."""
-    typo = copy.deepcopy(deployment)
-    typo["spec"]["template"]["spec"]["containers"][0]["readinesProbe"] = {"httpGet": {"path": "/readyz", "port": 8000}}
-    with pytest.raises(kubernetes_validate.ValidationError):
-        kubernetes_validate.validate(typo, K8S_VERSION, strict=True)
-    wrong = copy.deepcopy(deployment)
-    wrong["spec"]["replicas"] = "two"
-    with pytest.raises(kubernetes_validate.ValidationError):
-        kubernetes_validate.validate(wrong, K8S_VERSION, strict=True)
 
 
 def test_probes_use_healthz_and_readyz_on_the_serving_port(container):
@@ -170,7 +246,8 @@ def test_service_routes_to_the_pods(deployment, container):
     assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
     assert service["spec"]["selector"].items() <= labels.items()
     (port,) = service["spec"]["ports"]
-    assert port["targetPort"] in {p["name"] for p in container["ports"]} | {p["containerPort"] for p in container["ports"]}
+    serving = {p["name"] for p in container["ports"]} | {p["containerPort"] for p in container["ports"]}
+    assert port["targetPort"] in serving
 
 
 def test_autoscaler_scales_the_deployment_on_cpu(deployment):
@@ -186,7 +263,42 @@ def test_autoscaler_scales_the_deployment_on_cpu(deployment):
     assert 0 < metric["resource"]["target"]["averageUtilization"] <= 100
 
 
+def test_network_policy_lets_in_the_serving_port_only(deployment, container):
+    policy = by_kind("NetworkPolicy")
+    pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert policy["spec"]["podSelector"]["matchLabels"].items() <= pod_labels.items()
+    assert sorted(policy["spec"]["policyTypes"]) == ["Egress", "Ingress"]
+    (rule,) = policy["spec"]["ingress"]
+    serving = {p["name"] for p in container["ports"]} | {p["containerPort"] for p in container["ports"]}
+    assert [p["port"] for p in rule["ports"]] and all(p["port"] in serving for p in rule["ports"])
+    # the probes' port is let in (the kubelet's probes come through it too)
+    assert all(container[probe]["httpGet"]["port"] in serving for probe in ("livenessProbe", "readinessProbe"))
+    assert policy["spec"]["egress"] == []          # the service calls nothing
+
+
+def test_service_monitor_scrapes_the_metrics_of_the_service(deployment):
+    monitor = by_kind("ServiceMonitor")
+    service = by_kind("Service")
+    assert monitor["apiVersion"] == "monitoring.coreos.com/v1"
+    assert set(monitor["spec"]) <= {"selector", "endpoints", "namespaceSelector", "jobLabel"}
+    assert monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"]["labels"].items()
+    (endpoint,) = monitor["spec"]["endpoints"]
+    assert set(endpoint) <= {"port", "path", "interval", "scrapeTimeout", "scheme"}
+    assert endpoint["port"] in {p["name"] for p in service["spec"]["ports"]}
+    assert endpoint["path"] == "/metrics"
+    seconds = {k: int(endpoint[k].rstrip("s")) for k in ("interval", "scrapeTimeout")}
+    assert 0 < seconds["scrapeTimeout"] <= seconds["interval"]
+
+
+def test_the_app_serves_metrics_where_the_monitor_looks():
+    from app import create_app
+
+    answer = create_app().test_client().get(by_kind("ServiceMonitor")["spec"]["endpoints"][0]["path"])
+    assert answer.status_code == 200 and answer.mimetype == "text/plain"
+
+
 def test_disruption_budget_keeps_a_pod(deployment):
     pdb = by_kind("PodDisruptionBudget")
-    assert pdb["spec"]["selector"]["matchLabels"].items() <= deployment["spec"]["template"]["metadata"]["labels"].items()
+    pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert pdb["spec"]["selector"]["matchLabels"].items() <= pod_labels.items()
     assert pdb["spec"]["minAvailable"] >= 1

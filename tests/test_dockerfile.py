@@ -48,19 +48,26 @@ def test_hadolint_does_catch_problems(tmp_path):
 
 def test_dockerfile_shape():
     steps = instructions()
-    # a build stage compiles the library (build_ext.py, with the build requirements' hashes) ...
+    # a build stage builds the package's wheel (pyproject.toml and setup.py, compiling the hot
+    # modules, with the build requirements' hashes and no build isolation: nothing unpinned) ...
     assert steps[0] == ("FROM", "python:3.11 AS build")
     build = steps[:steps.index(("FROM", "python:3.11-slim"))]
     assert ("RUN", "pip install --no-cache-dir --require-hashes -r requirements-build.txt") in build
-    assert ("RUN", "python build_ext.py") in build
-    # ... and only its compiled modules reach the image, which starts from the slim Python
+    assert ("COPY", "pyproject.toml setup.py LICENSE ./") in build
+    assert ("RUN", "pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels .") in build
+    # ... and only the wheel reaches the image, which starts from the slim Python and installs it
     steps = steps[len(build):]
     assert steps[0] == ("FROM", "python:3.11-slim")
-    assert ("COPY", "--from=build /build/ningbo_score/_compiled ningbo_score/_compiled") in steps
+    assert ("RUN", "--mount=type=bind,from=build,source=/wheels,target=/wheels "
+                   "pip install --no-cache-dir --no-deps /wheels/ningbo_score-*.whl") in [
+        (k, " ".join(a.split())) for k, a in steps]
+    # the source copy of the library is removed (it would shadow the install: /app is first on
+    # gunicorn's sys.path)
+    assert any(k == "RUN" and a.startswith("rm -r ningbo_score ") for k, a in steps)
     kinds = [k for k, _ in steps]
     # dependencies before the source
     copy_req = steps.index(("COPY", "requirements.txt ./"))
-    pip = next(i for i, (k, a) in enumerate(steps) if k == "RUN" and "pip install" in a)
+    pip = next(i for i, (k, a) in enumerate(steps) if k == "RUN" and "pip install" in a and "-r " in a)
     assert "--require-hashes -r requirements.txt" in steps[pip][1]
     copy_src = steps.index(("COPY", ". ."))
     assert copy_req < pip < copy_src
@@ -132,7 +139,8 @@ def context(tmp_path_factory) -> tuple[Path, list[str]]:
 
 def test_build_context_is_the_service_only(context):
     _, files = context
-    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "build_ext.py", "requirements-build.txt", "openapi.yaml", "observability.py", "requirements.txt",
+    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "pyproject.toml", "setup.py", "LICENSE",
+                   "requirements-build.txt", "openapi.yaml", "observability.py", "requirements.txt",
                    "schemas/__init__.py", "ningbo_score/__init__.py"):
         assert needed in files, needed
     for top in {f.split("/")[0] for f in files}:

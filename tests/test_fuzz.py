@@ -3,9 +3,10 @@
 1. ``ningbo_score.score`` with arbitrary JSON-like input (None, bools, integers past 64 bits,
    floats, strings with tile-like and junk text, lists and objects nested at random) and with
    mutations of valid requests (any field dropped, replaced by junk, by a near-miss value or by
-   a plausible one such as another tile or seat, an unknown field added, a list item duplicated): every call returns a dict, with ``net`` over the
-   four seats summing to 0 (docs/api.md), or raises ``ScoreError`` whose ``code`` is one of docs/api.md's
-   and whose status is the one docs/api.md gives it; nothing else is raised.
+   a plausible one such as another tile or seat, an unknown field added, a list item duplicated):
+   every call returns a dict, with ``net`` over the four seats summing to 0 (docs/api.md), or raises
+   ``ScoreError`` whose ``code`` is one of docs/api.md's and whose status is the one docs/api.md gives it;
+   nothing else is raised.
 2. schemathesis over every operation of openapi.yaml, valid and invalid data (positive and
    negative generation), through the app in-process: at least 5,000 cases in total, no 5xx, the
    status documented for the operation, every 4xx an ``application/problem+json`` with a

@@ -187,7 +187,8 @@ def _keep_alive_get(sock: socket.socket, path: str) -> bytes:
     while b"\r\n\r\n" not in data:
         data += sock.recv(4096)
     head, _, body = data.partition(b"\r\n\r\n")
-    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length")))
     while len(body) < length:
         body += sock.recv(4096)
     return head.split(b"\r\n")[0]

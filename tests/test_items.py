@@ -7,7 +7,6 @@ then scores 1), and small hands are scored with ``min_tai`` 0 so that every item
 """
 from __future__ import annotations
 
-from collections import Counter
 
 import pytest
 

@@ -139,9 +139,9 @@ def test_log_lines_are_json_with_the_request_id(json_log):
     client.get("/_test/log", headers={"X-Request-ID": "log-me-1"})
     client.post("/v1/score", data="{", content_type="application/json", headers={"X-Request-ID": "log-me-2"})
     lines = json_log()
-    engine = [l for l in lines if l["message"] == "engine says hi"]
-    own = [l for l in lines if l["message"] == "app says hello"]
-    problem = [l for l in lines if l.get("code") == "malformed_json"]
+    engine = [entry for entry in lines if entry["message"] == "engine says hi"]
+    own = [entry for entry in lines if entry["message"] == "app says hello"]
+    problem = [entry for entry in lines if entry.get("code") == "malformed_json"]
     assert len(engine) == 1 and engine[0]["request_id"] == "log-me-1"
     assert engine[0]["level"] == "WARNING" and engine[0]["logger"] == "ningbo_score.engine"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", engine[0]["time"])
@@ -151,7 +151,7 @@ def test_log_lines_are_json_with_the_request_id(json_log):
 
 def test_log_line_outside_a_request_has_a_null_request_id(json_log):
     logging.getLogger("ningbo_score").warning("no request here")
-    (line,) = [l for l in json_log() if l["message"] == "no request here"]
+    (line,) = [entry for entry in json_log() if entry["message"] == "no request here"]
     assert line["request_id"] is None
 
 
@@ -635,7 +635,7 @@ def test_real_server_headers_and_json_logs(gunicorn):
     status, _, _ = get(base + "/nowhere", {"X-Request-ID": "gunicorn-rid-2"})
     assert status == 404
     time.sleep(0.5)
-    lines = [l for l in log_path.read_text().splitlines() if l.strip()]
+    lines = [text for text in log_path.read_text().splitlines() if text.strip()]
     parsed = []
     for line in lines:
         try:

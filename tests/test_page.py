@@ -505,7 +505,7 @@ def test_screenshots(make_page, base_url, tmp_path, width, lang):
     # docs/screenshots/ gets the picture only where a CJK font draws the Chinese (else: tmp_path)
     folder = SHOTS if _has_cjk_font() else tmp_path
     if folder is tmp_path:
-        warnings.warn("no CJK font (fc-list :lang=zh): screenshots not written to docs/screenshots")
+        warnings.warn("no CJK font (fc-list :lang=zh): screenshots not written to docs/screenshots", stacklevel=2)
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"calculator-{width}.png"
     pg.screenshot(path=str(out), full_page=True)

@@ -222,10 +222,14 @@ _PRESET_POINTS = {"ningbo-456": "doubling"}
 _PRESET_OPTIONS = {
     # option values of docs/rules.md §9 the payment oracle needs
     "ningbo": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000),
-    "ningbo-456": dict(chi=True, related_discarder="add", kong_bloom_others_pay=True, liability_cap=5, hand_cap=None),
-    "ningbo-bianfeng": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=None),
-    "ningbo-taishu": dict(chi=False, related_discarder="five", kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
-    "ningbo-7baida": dict(chi=False, related_discarder="five", kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+    "ningbo-456": dict(chi=True, related_discarder="add",
+                       kong_bloom_others_pay=True, liability_cap=5, hand_cap=None),
+    "ningbo-bianfeng": dict(chi=True, related_discarder="add",
+                            kong_bloom_others_pay=False, liability_cap=None, hand_cap=None),
+    "ningbo-taishu": dict(chi=False, related_discarder="five",
+                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+    "ningbo-7baida": dict(chi=False, related_discarder="five",
+                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
 }
 
 

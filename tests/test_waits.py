@@ -617,7 +617,7 @@ def test_any_tile_groups_agree_with_score(request, frm_offset):
     for w in res["waits"]:
         assert w["unseen_total"] == sum(4 - seen[k] for k in w["same_for"])
         for k in w["same_for"]:
-            def full(win):
+            def full(win, k=k):
                 r = copy.deepcopy(request)
                 r["hand"]["concealed"] = list(r["hand"]["concealed"]) + [k]
                 r["hand"]["winning_tile"] = k

@@ -334,7 +334,8 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
             "tags": ["rules"],
             "parameters": [LANG],
             "responses": {
-                "200": _json("PresetList", "The rule book's version, its changes and the presets.", {"presets": _example(
+                "200": _json("PresetList", "The rule book's version, its changes and the presets.", {
+                    "presets": _example(
                     "The five presets of docs/rules.md §9", answers["rules"][3])}),
                 "500": INTERNAL,
             },

@@ -1,0 +1,180 @@
+"""The build of the ``ningbo-score`` distribution (its metadata is in ``pyproject.toml``).
+
+``pip install .`` (or ``pip install -e .``, as ``make install`` does) compiles the library's hot
+modules, ``ningbo_score.COMPILED``, with Cython where a C compiler works, and leaves them as
+plain Python otherwise: the same source either way (nothing in it is Cython-only), the same
+results.  A module may have a ``.pxd`` beside it (``decompose.pxd``): C types for some of its
+functions' arguments and locals, read only by Cython; the plain module ignores it.
+
+The extension modules go to ``ningbo_score/_compiled/``, with ``SOURCES``: the SHA-256 of every
+source they were built from.  ``ningbo_score/__init__.py`` puts that folder first on the
+package's path only while ``SOURCES`` still matches the sources beside it, so an edited module is
+never shadowed by a stale build: it runs as plain Python until the next build.
+
+Build-time switches (environment):
+  NINGBO_SCORE_PURE=1       build nothing: a plain-Python install (also a run-time switch)
+  NINGBO_SCORE_COMPILE=a,b  compile only these modules of ningbo_score.COMPILED (the others
+                            run as plain Python); default: all of them
+  NINGBO_SCORE_JOBS=N       parallel Cython and C compiler processes (default: the usable cores)
+
+Each compiled module is announced on a line starting ``ningbo-score:`` (``pip install -v``
+shows them; ``make install`` filters them out of pip's output).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from setuptools import Distribution, Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+
+# Cython reads annotations as C types and infers C tuples unless told not to: the modules are
+# compiled as the Python they are.
+DIRECTIVES = {"language_level": 3, "infer_types": False, "annotation_typing": False,
+              "binding": True, "embedsignature": False}
+# No debug information: it doubles the compile time and the size of the modules.
+COMPILE_ARGS = ["-g0"]
+
+
+def _package():
+    """``ningbo_score`` from this tree, as plain Python (its compiled modules, which this build
+    may be replacing, are left alone)."""
+    saved = os.environ.get("NINGBO_SCORE_PURE")
+    os.environ["NINGBO_SCORE_PURE"] = "1"
+    sys.path.insert(0, str(ROOT))
+    try:
+        import ningbo_score
+    finally:
+        sys.path.remove(str(ROOT))
+        if saved is None:
+            del os.environ["NINGBO_SCORE_PURE"]
+        else:
+            os.environ["NINGBO_SCORE_PURE"] = saved
+    return ningbo_score
+
+
+def say(message: str) -> None:
+    print(f"ningbo-score: {message}", file=sys.stderr, flush=True)
+
+
+def _jobs() -> int:
+    raw = os.environ.get("NINGBO_SCORE_JOBS", "").strip()
+    if raw:
+        return max(1, int(raw))
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def modules_to_compile(compiled: tuple[str, ...]) -> list[str]:
+    if os.environ.get("NINGBO_SCORE_PURE", "") not in ("", "0"):
+        return []
+    chosen = os.environ.get("NINGBO_SCORE_COMPILE", "").replace(",", " ").split()
+    unknown = sorted(set(chosen) - set(compiled))
+    if unknown:
+        raise SystemExit(f"NINGBO_SCORE_COMPILE: not modules of ningbo_score.COMPILED: {', '.join(unknown)}")
+    return [name for name in compiled if not chosen or name in chosen]
+
+
+def no_compiler_reason() -> str | None:
+    """Why no extension module can be built here (None: a C compiler builds one)."""
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        return "Cython is not installed"
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "probe.c"
+        probe.write_text("#include <Python.h>\nint probe(void) { return 0; }\n")
+        dist = Distribution({"ext_modules": [Extension("probe", [str(probe)])]})
+        cmd = build_ext(dist)
+        cmd.build_lib, cmd.build_temp = str(Path(tmp) / "lib"), str(Path(tmp) / "tmp")
+        try:
+            cmd.ensure_finalized()
+            cmd.run()
+        except Exception as err:  # CompileError, LinkError, a missing compiler: all mean "no"
+            return f"no working C compiler ({type(err).__name__}: {err})".strip()
+    return None
+
+
+class _AnnouncingBuildExt(build_ext):
+    """setuptools' own build_ext, saying which module it compiles."""
+
+    total = 0
+    done = 0
+
+    def build_extension(self, ext):
+        say(f"compiling {ext.name} with the C compiler")
+        super().build_extension(ext)
+        type(self).done += 1
+        say(f"compiled {ext.name} ({type(self).done}/{type(self).total})")
+
+
+class CompileHotModules(build_ext):
+    """``build_ext`` for this package: the modules of ``ningbo_score.COMPILED``, compiled from
+    their Python source into ``ningbo_score/_compiled/`` (of the wheel, or of the source tree for
+    an editable install), with ``SOURCES``; nothing at all where no C compiler works."""
+
+    def run(self) -> None:
+        package = _package()
+        names = modules_to_compile(package.COMPILED)
+        target = Path(self.build_lib) / "ningbo_score" / "_compiled"
+        in_tree = self.inplace or getattr(self, "editable_mode", False)
+        destinations = [target] + ([package.COMPILED_DIR] if in_tree else [])
+        for folder in destinations:
+            shutil.rmtree(folder, ignore_errors=True)
+        self._outputs: list[str] = []
+        if not names:
+            say("not compiling (NINGBO_SCORE_PURE): the library is installed as plain Python")
+            return
+        reason = no_compiler_reason()
+        if reason:
+            say(f"not compiling: {reason}; the library is installed as plain Python (same results, slower)")
+            return
+        from Cython.Build import cythonize
+
+        jobs = _jobs()
+        started = time.monotonic()
+        with tempfile.TemporaryDirectory() as tmp:
+            say(f"translating {len(names)} modules to C with Cython ({jobs} at a time): {' '.join(names)}")
+            extensions = cythonize(
+                [Extension(f"ningbo_score.{name}", [str(ROOT / "ningbo_score" / f"{name}.py")],
+                           extra_compile_args=COMPILE_ARGS) for name in names],
+                build_dir=str(Path(tmp) / "c"), compiler_directives=DIRECTIVES, quiet=True,
+                nthreads=jobs if jobs > 1 else 0)
+            dist = Distribution({"ext_modules": extensions})
+            cmd = _AnnouncingBuildExt(dist)
+            _AnnouncingBuildExt.total, _AnnouncingBuildExt.done = len(extensions), 0
+            cmd.build_lib, cmd.build_temp = str(Path(tmp) / "lib"), str(Path(tmp) / "tmp")
+            cmd.parallel = jobs
+            cmd.ensure_finalized()
+            cmd.run()
+            built = sorted((Path(tmp) / "lib" / "ningbo_score").iterdir())
+            for folder in destinations:
+                folder.mkdir(parents=True)
+                for module in built:
+                    shutil.copy2(module, folder / module.name)
+                (folder / "SOURCES").write_text(package.sources_digest(names), encoding="utf-8")
+        self._outputs = [str(target / module.name) for module in built] + [str(target / "SOURCES")]
+        say(f"compiled {len(names)} modules in {time.monotonic() - started:.0f} s")
+
+    def get_outputs(self) -> list[str]:
+        return list(getattr(self, "_outputs", []))
+
+    def get_output_mapping(self) -> dict[str, str]:
+        return {}
+
+
+def placeholders() -> list[Extension]:
+    """The distribution has extension modules (so that it is built per platform and build_ext
+    runs); CompileHotModules decides what they are."""
+    return [Extension(f"ningbo_score.{name}", [f"ningbo_score/{name}.py"]) for name in _package().COMPILED]
+
+
+setup(ext_modules=placeholders(), cmdclass={"build_ext": CompileHotModules})

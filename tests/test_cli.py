@@ -1,0 +1,221 @@
+"""The ``ningbo-score`` command (ningbo_score/cli.py), run as a separate process the way a user
+runs it (``python -m ningbo_score``, the same ``main`` as the console script that pyproject.toml
+declares; tests/test_package.py runs the installed script itself), from a directory outside the
+project.
+
+The expected answers are worked out by hand from RULES.md (ningbo preset: min_tai 4, linear
+points P = base_points × (1 + tai), §6; self-draw: every other player pays 1 × P, §7)."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+import ningbo_score
+from conftest import ROOT, free_port, wait_until_up
+
+# API.md's worked example: seat S, caishen indicator 5p (the kind 5p; none in the hand), melds
+# 中中中 from E and a concealed kong of 1s, flower 2f, self-drawn 4m completing 2-3-4m.
+WORKED = ["234678m 99s", "--win", "4m", "--seat", "S", "--caishen", "5p", "--meld", "pung:CCC:E",
+          "--meld", "kong:1111s:concealed", "--flowers", "2f", "--claims", "W=1"]
+WORKED_BODY = {
+    "rules": "ningbo", "seat_wind": "S", "round_wind": "E", "caishen": {"indicator": "5p"},
+    "hand": {"concealed": ["2m", "3m", "4m", "6m", "7m", "8m", "9s", "9s"], "winning_tile": "4m",
+             "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "from": "E"},
+                       {"type": "kong", "tiles": ["1s", "1s", "1s", "1s"], "concealed": True}],
+             "flowers": ["2f"]},
+    "win": {"by": "self_draw"}, "claims_from_winner": {"E": 0, "W": 1, "N": 0}, "base_points": 1,
+}
+# 排胡 0 (4m ends 2-3-4m on the open side: two-sided; not 平胡, there are pungs) + 自摸 1
+# + 硬胡 1 (no 5p in the hand) + 中 pung 1 + 正花 1 (2f is south's flower) = 4 台 >= 4: eligible.
+# P = 1 × (1 + 4) = 5; nobody related (W claimed 1 meld, fewer than 3): E, W, N pay 5 each.
+WORKED_NET = {"E": -5, "S": 15, "W": -5, "N": -5}
+
+
+def cli(*args: str, stdin: str | None = None, env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8", **(env or {})}
+    environment.pop("LC_ALL", None)
+    environment.pop("LC_MESSAGES", None)
+    return subprocess.run([sys.executable, "-m", "ningbo_score", *args], input=stdin, env=environment,
+                          cwd=cwd or ROOT.parent, capture_output=True, text=True, timeout=120)
+
+
+def test_scores_the_worked_example_from_a_compact_string():
+    out = cli("score", *WORKED)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "4 台 (counted 4, minimum 4): may be won"
+    assert "points: 5" in lines
+    assert "payments: E→S 5, W→S 5, N→S 5" in lines
+    assert lines[-1] == "net: E -5  S +15  W -5  N -5"
+    for name in ("Plain win (排胡)", "Self-draw (自摸)", "No caishen (硬胡)", "Dragon pung (中发白刻/杠) [C]",
+                 "Seat flower (正花) [2f]"):
+        assert any(line.strip().endswith(name) for line in lines), name
+
+
+def test_json_output_is_the_api_answer():
+    out = cli("score", *WORKED, "--json")
+    assert out.returncode == 0, out.stderr
+    body = json.loads(out.stdout)
+    assert (body["tai"], body["counted_tai"], body["points"], body["net"]) == (4, 4, 5, WORKED_NET)
+    assert {i["id"]: i["tai"] for i in body["items"]} == {
+        "pai_hu": 0, "self_draw": 1, "no_caishen": 1, "dragon_pung": 1, "seat_flower": 1}
+
+
+def test_scores_a_json_file_and_standard_input(tmp_path):
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps(WORKED_BODY), encoding="utf-8")
+    from_file = cli("score", str(hand), "--json")
+    from_stdin = cli("score", "-", "--json", stdin=json.dumps(WORKED_BODY))
+    for out in (from_file, from_stdin):
+        assert out.returncode == 0, out.stderr
+        body = json.loads(out.stdout)
+        assert (body["tai"], body["points"], body["net"]) == (4, 5, WORKED_NET)
+
+
+def test_below_the_minimum_is_exit_status_1():
+    # the worked example without its flower: 0 + 1 + 1 + 1 = 3 台 < 4, so no points
+    without_flower = [a for a in WORKED if a not in ("--flowers", "2f")]
+    out = cli("score", *without_flower)
+    assert out.returncode == 1, out.stderr
+    assert out.stdout.splitlines()[0] == "3 台 (counted 3, minimum 4): not eligible"
+    assert "points: 0" in out.stdout.splitlines()
+
+
+def test_chinese_output_by_option_and_by_locale():
+    by_option = cli("--lang", "zh", "score", *WORKED)
+    by_locale = cli("score", *WORKED, env={"LANG": "zh_CN.UTF-8"})
+    for out in (by_option, by_locale):
+        assert out.returncode == 0, out.stderr
+        lines = out.stdout.splitlines()
+        assert lines[0] == "4 台 (计入起胡 4, 起胡 4): 可以胡"
+        assert "分: 5" in lines and lines[-1] == "输赢: E -5  S +15  W -5  N -5"
+        assert "Self-draw" not in out.stdout and any(line.strip() == "1  自摸" for line in lines)
+
+
+def test_a_refused_hand_is_exit_status_3_with_the_problem():
+    out = cli("score", "123m 456p 789s 234s 55m", "--win", "7m")        # 7m is not in the hand
+    assert out.returncode == 3
+    assert out.stdout == ""
+    assert "winning_tile_not_in_hand" in out.stderr and "HTTP 422" in out.stderr
+    assert "hand.winning_tile:" in out.stderr
+    zh = cli("--lang", "zh", "score", "123m 456p 789s 234s 55m", "--win", "7m")
+    assert zh.returncode == 3 and "胡的牌不在手牌中" in zh.stderr
+
+
+def test_a_file_that_is_not_json_is_refused_like_the_api(tmp_path):
+    bad = tmp_path / "hand.json"
+    bad.write_text('{"seat_wind": "E"', encoding="utf-8")
+    out = cli("score", str(bad))
+    assert out.returncode == 3 and "malformed_json" in out.stderr and "HTTP 400" in out.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["score", "123m 456p 789s 234s 55m"],                  # no --win with a compact string
+    ["score", "123m 456p 789s 234s 55m", "--win", "5m", "--seat", "X"],
+    ["score", "123m 456p 789s 234s 55m", "--win", "5m", "--meld", "triple:CCC"],
+    ["score", "no-such-file.json"],
+    ["frobnicate"],
+    [],
+])
+def test_usage_errors_are_exit_status_2(args):
+    out = cli(*args)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert out.stderr.strip() and out.stdout == ""
+
+
+def test_waits_lists_the_tiles_that_complete_the_hand():
+    # 23m 678m 99s + 中中中 + a concealed kong of 1s: only 1m or 4m completes 2-3m (6-7-8m and
+    # 9-9s are whole); 4 unseen copies of each.  By self-draw: 排胡 0 + 自摸 1 + 硬胡 1 + 中 1
+    # = 3 台 (below 4); on E's discard (S's 上家): 0 + 1 + 1 = 2 台.
+    args = ["23m 678m 99s", "--seat", "S", "--meld", "pung:CCC:E", "--meld", "kong:1111s:concealed"]
+    out = cli("waits", *args, "--json")
+    assert out.returncode == 0, out.stderr
+    body = json.loads(out.stdout)
+    assert body["tiles"] == ["1m", "4m"] and body["unseen_total"] == 8 and body["discard_from"] == "E"
+    assert [(w["self_draw"]["tai"], w["discard"]["tai"]) for w in body["waits"]] == [(3, 2), (3, 2)]
+    text = cli("waits", *args)
+    assert text.returncode == 0 and text.stdout.splitlines()[0] == "waits: 1m 4m  (unseen 8)"
+
+
+def test_no_waits_is_exit_status_1():
+    # 1m 3m 5m 8m 2s 9s E (+ two melds): one more tile can't make two sets and a pair of these
+    # eight (at most one set could form, from 1-3-5m with 2m or 4m)
+    out = cli("waits", "135m 8m 29s E", "--seat", "S", "--meld", "pung:CCC:E", "--meld", "kong:1111s:concealed")
+    assert out.returncode == 1, out.stderr
+    assert out.stdout.strip() == "no tile completes this hand"
+
+
+@pytest.mark.skipif(not hasattr(ningbo_score, "analyze"), reason="the library has no analyze() yet")
+def test_analyze_calls_the_library():
+    out = cli("analyze", "23m 678m 99s", "--seat", "S", "--meld", "pung:CCC:E", "--meld", "kong:1111s:concealed")
+    assert out.returncode == 0, out.stderr
+    assert isinstance(json.loads(out.stdout), dict)
+
+
+@pytest.mark.skipif(hasattr(ningbo_score, "analyze"), reason="the library has analyze()")
+def test_analyze_without_the_library_function_is_exit_status_4():
+    out = cli("analyze", "23m 678m 99s")
+    assert out.returncode == 4 and "no analysis" in out.stderr
+
+
+def test_version_and_help():
+    version = cli("--version")
+    assert version.returncode == 0
+    assert version.stdout.split()[:2] == ["ningbo-score", ningbo_score.__version__]
+    helped = cli("--help")
+    assert helped.returncode == 0
+    for line in ("0  done", "1  the answer is no", "2  usage error", "3  the hand is refused",
+                 "4  the command can't run"):
+        assert line in helped.stdout, line
+    for command in ("score", "waits", "analyze", "serve"):
+        assert command in helped.stdout
+        assert cli(command, "--help").returncode == 0
+
+
+def test_serve_runs_the_service_with_the_given_port(tmp_path):
+    port = free_port()
+    # from a directory that is not the checkout: the service is found beside the package
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WEB_CONCURRENCY": "3", "HOME": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "ningbo_score", "serve", "--host", "127.0.0.1",
+                             "--port", str(port), "--workers", "1"], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/healthz", proc)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/score", data=json.dumps(WORKED_BODY).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            body = json.loads(answer.read())
+        assert (body["tai"], body["points"], body["net"]) == (4, 5, WORKED_NET)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    # --workers 1 overrode WEB_CONCURRENCY=3: gunicorn booted exactly one worker
+    assert err.decode().count("Booting worker") == 1, err.decode()[-2000:]
+
+
+def test_serve_outside_a_checkout_is_exit_status_4(tmp_path):
+    out = cli("serve", "--root", str(tmp_path))
+    assert out.returncode == 4 and "not part of the installed package" in out.stderr
+
+
+def test_the_docs_show_what_the_command_prints():
+    """docs/cli.md: its worked example is the command's real output, and its exit status table
+    has the statuses of --help."""
+    docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    example = docs.split("$ ningbo-score score ", 1)[1].split("```", 1)[0]
+    command, _, printed = example.partition("\n4 台")
+    out = cli("score", *WORKED)
+    assert out.returncode == 0 and out.stdout == "4 台" + printed
+    assert shlex.split(command.replace("\\\n", " ")) == WORKED
+    documented = re.findall(r"^\| (\d) \| ", docs, re.M)
+    helped = re.findall(r"^  (\d)  ", cli("--help").stdout, re.M)
+    assert documented == helped == ["0", "1", "2", "3", "4"]

@@ -1,0 +1,155 @@
+"""The distribution (pyproject.toml, setup.py): a wheel built from this tree installs into a fresh
+virtual environment and works from anywhere (``import ningbo_score``, ``__version__``,
+``py.typed``, the ``ningbo-score`` command); compiled where a C compiler works and plain Python
+where none does, with the same answers; an edited installed module is never shadowed by its
+stale compiled build.
+
+The wheels are built with the test's own interpreter and no build isolation (setuptools and
+Cython from requirements-build.txt, as ``make install`` does), offline."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import ningbo_score
+from conftest import ROOT
+
+# API.md's worked example (tests/test_cli.py works it out: 4 台, points 5).
+WORKED = ["score", "234678m 99s", "--win", "4m", "--seat", "S", "--caishen", "5p", "--meld", "pung:CCC:E",
+          "--meld", "kong:1111s:concealed", "--flowers", "2f", "--json"]
+
+
+def build_wheel(out: Path, **env: str) -> Path:
+    """A wheel of a copy of the distribution's files (as a git checkout has them: no build
+    folder, no compiled modules), so that nothing of an earlier build is reused."""
+    source = out.parent / "source"
+    shutil.copytree(ROOT / "ningbo_score", source / "ningbo_score",
+                    ignore=shutil.ignore_patterns("__pycache__", "_compiled"))
+    for name in ("pyproject.toml", "setup.py", "LICENSE"):
+        shutil.copy2(ROOT / name, source / name)
+    environment = {**os.environ, **env}
+    environment.pop("NINGBO_SCORE_PURE", None)
+    environment.update(env)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+                    "-w", str(out), str(source)], env=environment, check=True, capture_output=True, timeout=600)
+    (wheel,) = out.glob("ningbo_score-*.whl")
+    return wheel
+
+
+def pinned(name: str) -> str:
+    """The hashed pin of one runtime dependency, as requirements.txt gives it."""
+    block = re.search(rf"^{name}==.*?(?=^\S|\Z)", (ROOT / "requirements.txt").read_text(), re.M | re.S)
+    assert block, name
+    return block.group(0)
+
+
+def fresh_venv(where: Path, wheel: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
+    pins = where.parent / "requirements-library.txt"      # the library's one dependency, pinned
+    pins.write_text(pinned("marshmallow"))
+    subprocess.run([str(where / "bin" / "python"), "-m", "pip", "install", "-q", "--require-hashes", "-r", str(pins)],
+                   check=True, capture_output=True, timeout=300)
+    subprocess.run([str(where / "bin" / "python"), "-m", "pip", "install", "-q", "--no-index", "--no-deps", str(wheel)],
+                   check=True, capture_output=True, timeout=300)
+    return where / "bin"
+
+
+def run_in(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NINGBO_SCORE_PURE", "VIRTUAL_ENV")}
+    return subprocess.run(list(args), cwd=cwd, env={**env, "PATH": f"{bin_dir}:{env.get('PATH', '')}"},
+                          capture_output=True, text=True, timeout=120)
+
+
+PROBE = ("import json, ningbo_score, ningbo_score.tiles as t, ningbo_score.decompose as d, pathlib\n"
+         "here = pathlib.Path(ningbo_score.__file__).parent\n"
+         "print(json.dumps({'version': ningbo_score.__version__, 'compiled': ningbo_score.USING_COMPILED,\n"
+         "  'tiles': pathlib.Path(t.__file__).name, 'decompose': pathlib.Path(d.__file__).name,\n"
+         "  'typed': (here / 'py.typed').is_file(), 'where': str(here)}))\n")
+
+
+def probe(bin_dir: Path, cwd: Path) -> dict:
+    out = run_in(bin_dir, "python", "-c", PROBE, cwd=cwd)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def worked_example(bin_dir: Path, cwd: Path) -> dict:
+    out = run_in(bin_dir, "ningbo-score", *WORKED, cwd=cwd)      # the console script of the wheel
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_metadata_licence_and_version():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = meta["project"]
+    assert project["name"] == "ningbo-score" and project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+    assert project["scripts"] == {"ningbo-score": "ningbo_score.cli:main"}
+    assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ningbo_score._version.__version__"}
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License") and "Copyright (c) 2026 the ningbo-score authors" in licence
+    assert ningbo_score.__version__ == "2.0.0"
+    assert f"## [{ningbo_score.__version__}]" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_a_compiled_wheel_in_a_fresh_venv(tmp_path):
+    # only tiles compiled (NINGBO_SCORE_COMPILE), to keep the test short: the same build path as
+    # all of ningbo_score.COMPILED, which `make install` compiles (tests/test_build.py)
+    wheel = build_wheel(tmp_path / "dist", NINGBO_SCORE_COMPILE="tiles")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "ningbo_score/py.typed" in names and "ningbo_score/decompose.pxd" in names
+    assert "ningbo_score/_compiled/SOURCES" in names
+    compiled = [n for n in names if n.endswith(".so")]
+    assert compiled == [n for n in names if n.startswith("ningbo_score/_compiled/tiles.")]
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    bin_dir = fresh_venv(tmp_path / "venv", wheel)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    seen = probe(bin_dir, elsewhere)
+    assert seen["version"] == ningbo_score.__version__ and seen["typed"]
+    assert seen["where"].startswith(str(tmp_path / "venv"))
+    assert seen["compiled"] and seen["tiles"].endswith(".so") and seen["decompose"] == "decompose.py"
+    body = worked_example(bin_dir, elsewhere)
+    assert (body["tai"], body["points"]) == (4, 5)
+    # an installed module edited after the build runs as written, not as its stale compiled copy
+    installed = Path(seen["where"]) / "tiles.py"
+    installed.write_text(installed.read_text(encoding="utf-8") + "\n# edited after the build\n", encoding="utf-8")
+    seen = probe(bin_dir, elsewhere)
+    assert not seen["compiled"] and seen["tiles"] == "tiles.py"
+    assert worked_example(bin_dir, elsewhere) == body
+
+
+def test_without_a_c_compiler_the_wheel_is_plain_python(tmp_path):
+    wheel = build_wheel(tmp_path / "dist", CC="false")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if "_compiled" in n or n.endswith(".so")]
+    bin_dir = fresh_venv(tmp_path / "venv", wheel)
+    seen = probe(bin_dir, tmp_path)
+    assert not seen["compiled"] and seen["tiles"] == "tiles.py" and seen["typed"]
+    body = worked_example(bin_dir, tmp_path)
+    assert (body["tai"], body["points"], body["net"]) == (4, 5, {"E": -5, "S": 15, "W": -5, "N": -5})
+
+
+def test_a_partial_build_record_covers_only_its_modules(tmp_path):
+    """SOURCES may list a subset of COMPILED: then only that subset's digest must match."""
+    listed = ningbo_score.sources_digest(["tiles"])
+    assert listed.splitlines()[0].startswith("tiles ") and listed.splitlines()[1].startswith("tiles.pxd ")
+    assert len(listed.splitlines()) == 2
+    one_by_one = "".join(ningbo_score.sources_digest([name]) for name in ningbo_score.COMPILED)
+    assert ningbo_score.sources_digest() == one_by_one
+
+
+@pytest.mark.parametrize("value", ["nonesuch", "tiles,nonesuch"])
+def test_an_unknown_module_to_compile_is_refused(tmp_path, value):
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        build_wheel(tmp_path / "dist", NINGBO_SCORE_COMPILE=value)
+    assert b"NINGBO_SCORE_COMPILE: not modules of ningbo_score.COMPILED: nonesuch" in failed.value.stderr
