@@ -19,7 +19,6 @@ from __future__ import annotations
 import mmap
 import typing
 
-from gunicorn.workers.gthread import ThreadWorker
 
 MAX_SLOTS = 256
 SLACK = 2               # connections a worker may hold over the least loaded live worker
@@ -52,40 +51,38 @@ def fair_to_accept(mine: int, slot: int, table: typing.Sequence[int] = _table) -
     return least is None or mine <= least + SLACK
 
 
-class FairThreadWorker(ThreadWorker):
-    """gthread, accepting only while this worker holds no more than its share of connections."""
+class FairShare:
+    """A mixin for :class:`serving.ServingWorker` (gevent): the worker publishes how many
+    connections its servers hold and stops accepting while that is more than its share.
+    ``fair_start``/``fair_step``/``fair_stop`` are called from the worker's main loop."""
 
     fair_slot: int | None = None
+    alive: bool
 
-    def _publish(self, live: bool) -> None:
+    def _publish(self, held: int, live: bool) -> None:
         if self.fair_slot is not None:
-            _table[2 + 2 * self.fair_slot] = self.nr_conns
+            _table[2 + 2 * self.fair_slot] = held
             _table[1 + 2 * self.fair_slot] = int(live)
 
-    def run(self) -> None:
-        self._publish(True)
-        try:
-            super().run()
-        finally:
-            self._publish(False)
+    def fair_start(self) -> None:
+        self._publish(0, True)
+
+    def fair_stop(self) -> None:
+        self._publish(0, False)       # stopping: the others stop waiting for this one
 
     def handle_exit(self, sig, frame) -> None:
-        self._publish(False)          # stopping: the others stop waiting for this one
-        super().handle_exit(sig, frame)
+        self.fair_stop()
+        super().handle_exit(sig, frame)  # type: ignore[misc]
 
-    def _fair(self) -> bool:
-        return self.fair_slot is None or fair_to_accept(self.nr_conns, self.fair_slot)
-
-    def set_accept_enabled(self, enabled: bool) -> None:
-        super().set_accept_enabled(enabled and self._fair())
-
-    def wait_for_and_dispatch_events(self, timeout: float) -> None:
-        if self.alive:
-            self._publish(True)
-            if self.nr_conns < self.worker_connections:
-                fair = self._fair()
-                if fair != self._accepting:
-                    super().set_accept_enabled(fair)
-                if not fair:
-                    timeout = min(timeout, RECHECK_S)
-        super().wait_for_and_dispatch_events(timeout)
+    def fair_step(self, servers: typing.Sequence[typing.Any]) -> None:
+        """Publish the connections held and start or stop accepting on ``servers``."""
+        if self.fair_slot is None or not self.alive:
+            return
+        held = sum(server.pool.size - server.pool.free_count() for server in servers)
+        self._publish(held, True)
+        fair = fair_to_accept(held, self.fair_slot)
+        for server in servers:
+            if fair:
+                server.start_accepting()    # gevent: nothing when it accepts already
+            else:
+                server.stop_accepting()

@@ -7,7 +7,7 @@ from .errors import Problem, ScoreError
 MAX_BATCH = 200
 
 
-def score_batch(requests, lang: str = "en") -> dict:
+def score_batch(requests, lang: str = "en", before_each=None) -> dict:
     """The body of ``POST /v1/score/batch``: ``{"requests": [...]}`` in, ``{"results": [...]}`` out.
 
     Each result is ``{"index", "status": 200, "score": …}`` or ``{"index", "status": 4xx,
@@ -29,6 +29,8 @@ def score_batch(requests, lang: str = "en") -> dict:
                                   f"{len(items)} 个请求；每批最多 {MAX_BATCH} 个")])
     results = []
     for i, item in enumerate(items):
+        if before_each is not None:
+            before_each()
         try:
             results.append({"index": i, "status": 200, "score": score(item)})
         except ScoreError as e:

@@ -73,7 +73,8 @@ def test_the_validator_is_not_vacuous(deployment):
 
 def test_probes_use_healthz_and_readyz_on_the_serving_port(container):
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"http": int(env_of(container)["PORT"])}
+    env = env_of(container)
+    assert ports == {"http": int(env["PORT"]), "metrics": int(env["METRICS_PORT"])}
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["startupProbe"]["httpGet"]["path"] == "/healthz"
@@ -81,6 +82,17 @@ def test_probes_use_healthz_and_readyz_on_the_serving_port(container):
         port = container[probe]["httpGet"]["port"]
         assert port in ports or port in ports.values(), (probe, port)
         assert container[probe]["timeoutSeconds"] >= 1
+
+
+def test_metrics_are_scraped_on_their_own_listener(deployment, container):
+    # /metrics is answered on METRICS_HOST:METRICS_PORT only (observability.py), so the scrape
+    # annotations name that port, bound on the pod's address, and the Service does not expose it
+    env = env_of(container)
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == env["METRICS_PORT"] != env["PORT"]
+    assert annotations["prometheus.io/path"] == "/metrics" and env["METRICS_HOST"] == "0.0.0.0"
+    service = yaml.safe_load((ROOT / "deploy" / "service.yaml").read_text())
+    assert {p["targetPort"] for p in service["spec"]["ports"]} <= {"http", int(env["PORT"])}
 
 
 def test_the_app_serves_the_probe_paths():

@@ -141,22 +141,39 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
     monkeypatch.setenv("HOST", "0.0.0.0")
     monkeypatch.setenv("PORT", "9123")
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.delenv("METRICS_HOST", raising=False)
+    monkeypatch.delenv("METRICS_PORT", raising=False)
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
-    assert conf["bind"] == ["0.0.0.0:9123"] and conf["workers"] == 3
+    # the public listener, then /metrics on its own (127.0.0.1:9100 by default)
+    assert conf["bind"] == ["0.0.0.0:9123", "127.0.0.1:9100"] and conf["workers"] == 3
+    assert conf["worker_class"] == "serving.FairServingWorker" and conf["worker_connections"] == 1000
     assert conf["control_socket_disable"] is True and conf["accesslog"] == "-"
     assert conf["max_requests"] > 0 and 0 < conf["max_requests_jitter"] < conf["max_requests"]
-    assert conf["timeout"] > 0 and conf["limit_request_line"] > 0 and conf["limit_request_fields"] > 0
+    assert conf["timeout"] > 0 and conf["keepalive"] > 0
+    # header bytes in all: at most 32 fields × (4094 + 2) + 4 = 131,076 (gunicorn's header buffer)
+    fields, size = conf["limit_request_fields"], conf["limit_request_field_size"]
+    assert conf["limit_request_line"] == 4094 and fields * (size + 2) + 4 == 131_076
+    monkeypatch.setenv("METRICS_HOST", "0.0.0.0")
+    monkeypatch.setenv("METRICS_PORT", "9200")
+    assert runpy.run_path(str(root / "gunicorn.conf.py"))["bind"] == ["0.0.0.0:9123", "0.0.0.0:9200"]
+    monkeypatch.setenv("METRICS_PORT", "0")                        # no metrics listener
+    assert runpy.run_path(str(root / "gunicorn.conf.py"))["bind"] == ["0.0.0.0:9123"]
+    monkeypatch.setenv("METRICS_PORT", "9123")                     # the public port: refused
+    with pytest.raises(SystemExit):
+        runpy.run_path(str(root / "gunicorn.conf.py"))
+    monkeypatch.delenv("METRICS_HOST")
+    monkeypatch.delenv("METRICS_PORT")
     monkeypatch.delenv("HOST")
     monkeypatch.delenv("PORT")
     monkeypatch.delenv("WEB_CONCURRENCY")
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
-    assert conf["bind"] == ["127.0.0.1:8000"] and conf["workers"] == len(os.sched_getaffinity(0))
+    assert conf["bind"] == ["127.0.0.1:8000", "127.0.0.1:9100"] and conf["workers"] == len(os.sched_getaffinity(0))
     monkeypatch.setenv("WEB_CONCURRENCY", "zero")
     with pytest.raises(SystemExit):
         runpy.run_path(str(root / "gunicorn.conf.py"))
 
 
-# --- connections shared fairly among the workers (fair_worker.py) ---------------------------------
+# --- connections shared fairly among the workers (fair_worker.py, serving.FairServingWorker) -------
 
 def _established_per_worker(server_pid: int, port: int) -> dict[int, int]:
     """Connections to ``port`` each worker holds, from /proc (the server's side of each socket)."""

@@ -69,7 +69,7 @@ def server(tmp_path):
     port = free_port()
     log_path = tmp_path / "gunicorn.log"
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2",
-           "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom")}
+           "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom")}
     log = open(log_path, "wb")
     proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
