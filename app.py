@@ -133,6 +133,8 @@ def json_body(limit: int | None = None) -> typing.Any:
         if limit is not None and size > limit:
             raise _too_large(limit)
         data = _read(environ["wsgi.input"].read, size)
+        if len(data) < size:
+            raise serving.body_cut_short()
     else:
         if limit is not None and req.content_length is not None and req.content_length > limit:
             raise _too_large(limit)

@@ -1,4 +1,4 @@
-"""gunicorn's gthread worker, sharing the connections fairly among the workers.
+"""Connections shared fairly among gunicorn's workers (the mixin of serving.FairServingWorker).
 
 Every worker of gunicorn polls the same listening socket, and whichever wakes first takes the
 connection.  With keep-alive clients (a live-table backend, a load balancer, wrk) the
@@ -6,8 +6,9 @@ connections are opened in a burst and then kept, so one worker may end up holdin
 while the others idle: in the load test that halved the throughput in some runs and doubled the
 p99.  Here each worker publishes how many connections it holds in a small shared memory table,
 and it stops accepting while it holds more than ``SLACK`` connections over the least loaded live
-worker; the others then take the new connections.  A worker that does not accept looks again
-every ``RECHECK_S`` seconds.  There is always a worker that accepts: the least loaded one.
+worker; the others then take the new connections.  A worker looks again whenever one of its
+connections opens or closes, and every turn of its main loop.  There is always a worker that
+accepts: the least loaded one.
 
 The table lives in an anonymous shared mapping made when gunicorn's master imports this module
 (the workers are forked from it).  The master gives each new worker a free slot
@@ -19,10 +20,8 @@ from __future__ import annotations
 import mmap
 import typing
 
-
 MAX_SLOTS = 256
 SLACK = 2               # connections a worker may hold over the least loaded live worker
-RECHECK_S = 0.01        # how often a worker that does not accept looks again
 
 # [0]: how many slots have ever been given out (the master writes it); slot i: [1 + 2i] live (1)
 # or not (0), [2 + 2i] connections held (its worker writes them).

@@ -17,7 +17,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the project, for the import below
 import fair_worker  # noqa: E402
 import observability  # noqa: E402
-import serving  # noqa: E402
 
 
 def _int_env(name: str, default: int, minimum: int = 1) -> int:

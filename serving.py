@@ -126,6 +126,12 @@ def body_deadline() -> typing.ContextManager:
 READ_ERRORS: tuple[type[BaseException], ...] = (http_errors.ParseException, OSError, BadRequest)
 
 
+def body_cut_short() -> ScoreError:
+    """The problem for a body that ended (the client closed) before its length or last chunk."""
+    return ScoreError([_problem("invalid_request", "The body ended before its announced length or last chunk.",
+                                "请求体在声明的长度或最后一个分块之前就结束了。")])
+
+
 def body_problem(err: BaseException) -> ScoreError:
     """The problem for a body whose reading raised ``err`` (one of :data:`READ_ERRORS`)."""
     if isinstance(err, TimeoutError):
@@ -135,8 +141,7 @@ def body_problem(err: BaseException) -> ScoreError:
         return timed_out
     if isinstance(err, (http_errors.NoMoreData, BadRequest)) or (isinstance(err, OSError)
                                                                  and not isinstance(err, http_errors.ParseException)):
-        return ScoreError([_problem("invalid_request", "The body ended before its announced length or last chunk.",
-                                    "请求体在声明的长度或最后一个分块之前就结束了。")])
+        return body_cut_short()
     return ScoreError([_problem("invalid_request", f"The chunked body is malformed: {err}.",
                                 f"分块传输的请求体格式错误：{err}。")])
 
@@ -285,6 +290,14 @@ def linger(sock: socket.socket) -> None:
             left -= len(data)
 
 
+class _ListenerName(typing.NamedTuple):
+    """A closed listening socket's address, for the connections taken from its queue."""
+    name: typing.Any
+
+    def getsockname(self) -> typing.Any:
+        return self.name
+
+
 class ServingWorker(GeventWorker):
     """gunicorn's gevent worker with the bounds of this module's docstring."""
 
@@ -378,6 +391,7 @@ class ServingWorker(GeventWorker):
             server.stop_accepting()
         for server, listener in zip(self.servers, self.sockets):
             listener.setblocking(False)
+            named = _ListenerName(listener.getsockname())   # what the handler asks once it is closed
             while True:
                 try:
                     client, addr = listener.accept()
@@ -386,7 +400,7 @@ class ServingWorker(GeventWorker):
                         self.log.debug("accept while stopping: %s", err)
                     break
                 client.setblocking(1)
-                server.pool.spawn(server.handle, client, addr)
+                server.pool.spawn(self.handle, named, client, addr)
             try:
                 listener.close()
             except OSError:

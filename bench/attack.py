@@ -34,7 +34,6 @@ import os
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -537,7 +536,7 @@ def scenario_gone(addr, duration: float, probe_timeout: float, master, report, b
                     continue
                 if rec.get("path") == "/v1/score/batch" and rec.get("status"):
                     statuses[rec["status"]] = statuses.get(rec["status"], 0) + 1
-        report(f"  the server's access log for those batches: "
+        report("  the server's access log for those batches: "
                + ", ".join(f"{s}: {n}" for s, n in sorted(statuses.items()))
                + " (499: dropped when its client was found gone; 200: scored to the end)")
     return ok

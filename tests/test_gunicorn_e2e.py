@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -198,15 +200,22 @@ def _established_per_worker(server_pid: int, port: int) -> dict[int, int]:
     return out
 
 
+def _recv(sock: socket.socket) -> bytes:
+    part = sock.recv(4096)
+    if not part:
+        raise ConnectionError("closed by the server")
+    return part
+
+
 def _keep_alive_get(sock: socket.socket, path: str) -> bytes:
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     data = b""
     while b"\r\n\r\n" not in data:
-        data += sock.recv(4096)
+        data += _recv(sock)
     head, _, body = data.partition(b"\r\n\r\n")
     length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
     while len(body) < length:
-        body += sock.recv(4096)
+        body += _recv(sock)
     return head.split(b"\r\n")[0]
 
 
@@ -243,3 +252,49 @@ def test_fair_to_accept():
     assert fair_worker.fair_to_accept(50, 0, [1, 1, 50])     # alone: always
     table = [2, 1, 7, 0, 0]                                  # the other one is stopping: not counted
     assert fair_worker.fair_to_accept(7, 0, table)
+
+
+def test_a_replaced_worker_gets_its_share_of_kept_alive_clients_again(server):
+    """One worker is replaced (as when it is recycled after max_requests): its 8 kept-alive
+    clients reconnect while the new one loads, so the other worker holds all 16.  Since every
+    connection is closed after serving.KEEPALIVE_REQUESTS requests and the fuller worker stops
+    accepting (fair_worker), the new worker gets about half of them back."""
+    base, proc, _, _ = server
+    host, port = urlsplit(base).hostname, urlsplit(base).port
+    stop = threading.Event()
+
+    def client() -> None:
+        sock = None
+        while not stop.is_set():
+            try:
+                if sock is None:
+                    sock = socket.create_connection((host, port), timeout=10)
+                _keep_alive_get(sock, "/healthz")
+            except (OSError, StopIteration, ValueError):
+                if sock is not None:
+                    sock.close()
+                sock = None
+            stop.wait(0.02)
+        if sock is not None:
+            sock.close()
+
+    threads = [threading.Thread(target=client) for _ in range(16)]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(1.0)
+        old = set(children(proc.pid))
+        gone = min(old)
+        os.kill(gone, signal.SIGTERM)                    # the master starts a new one
+        deadline = time.monotonic() + 60
+        while True:
+            held = _established_per_worker(proc.pid, port)
+            if gone not in held and len(held) == 2 and sum(held.values()) == 16 and min(held.values()) >= 5:
+                break                                    # fair_worker.SLACK = 2: 8 ± 3
+            assert time.monotonic() < deadline, held
+            time.sleep(0.2)
+        assert set(held) - old, "no new worker"
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(15)
