@@ -145,6 +145,8 @@ def json_body(limit: int | None = None) -> typing.Any:
                           f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
                           f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {shown}。")
         data = _read(_read_body, limit)
+    # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
+    serving.heavy_turns.take(environ, len(data), batch=limit == MAX_BATCH_BODY_BYTES)
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as err:
@@ -207,6 +209,7 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_routes(app)
     observability.init_app(app)
+    app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
     return app
 
 
@@ -338,10 +341,8 @@ def register_routes(app: Flask) -> None:
     def score_batch():
         # the schema checks the outer shape only; the library checks each item on its own
         request_data = schemas.batch_request.load(json_body(MAX_BATCH_BODY_BYTES))
-        # the worker's budget for batches: a turn, and other requests run between its hands; a
-        # batch whose client has left stops
-        with serving.batch_turns.turn(request.environ) as before_each:
-            answer = ningbo_score.score_batch(request_data, language(), before_each)
+        # other requests run between its hands; a batch whose client has left stops
+        answer = ningbo_score.score_batch(request_data, language(), serving.between_hands(request.environ))
         for result in answer["results"]:
             if "problem" in result:               # refused hands count by code, like refused requests
                 observability.record_problem(result["problem"]["code"])

@@ -20,10 +20,12 @@ cooperative) with these bounds:
 - **Requests per connection.**  A kept-alive connection is closed after
   :data:`KEEPALIVE_REQUESTS` requests, so its client reconnects and a new or recycled worker
   gets its share of the traffic again.
-- **Heavy work shared.**  Scoring is CPU work, and a greenlet runs until it waits: a batch calls
-  :data:`batch_turns` before each hand, which lets every other ready request run (a batch
-  counts as its number of hands, not as one request) and stops the batch when its client has
-  gone (the answer is never sent; the access log shows 499).
+- **Heavy work shared.**  Scoring is CPU work, and a greenlet runs until it waits: heavy
+  requests (a batch, a body over :data:`HEAVY_BODY_BYTES`) take turns, at most
+  :data:`HEAVY_AT_ONCE` at once, and a batch yields between its hands (:class:`HeavyTurns`), so
+  a batch counts as its number of hands, not as one request; a heavy request whose client has
+  gone is dropped before it starts or between two hands (the answer is never sent; the access
+  log shows 499).
 - **Lingering close.**  A connection closed after its answer first ends its sending side and
   reads what the client still sends (at most :data:`LINGER_S`, :data:`LINGER_BYTES`), so a
   client still sending a refused body gets the answer instead of a reset.
@@ -37,7 +39,6 @@ cooperative) with these bounds:
 """
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import socket
@@ -182,46 +183,63 @@ def _problem(code: str, en: str, zh: str | None = None):
     return Problem(code, "", en, zh or en)
 
 
-class BatchTurns:
-    """The work budget of a worker for batches: at most :data:`BATCHES_AT_ONCE` batches score at
-    a time (the others wait their turn, first come first served), and each yields between its
-    hands.  A batch so costs its number of hands: at most that many hands run between two looks
-    of the worker at its sockets, whatever the number of batch connections, so a cheap request
-    waits a few hands, not a few batches.
+class HeavyTurns:
+    """The work budget of a worker: a request whose body is over :data:`HEAVY_BODY_BYTES` (a
+    batch of any size, or a body far past what one hand needs) waits, once its body is read,
+    for one of :data:`HEAVY_AT_ONCE` turns (first come first served); lighter requests never
+    wait.  A batch also yields between its hands (:func:`between_hands`), so it costs its number
+    of hands: at most a few hands of heavy work run between two looks of the worker at its
+    sockets, whatever the number of heavy connections, and a cheap request waits a few hands,
+    not a few batches.  A request whose client left while it waited is dropped (499).
 
-    The yield is a timer of :data:`YIELD_S`, not ``sleep(0)``: gevent runs zero-delay callbacks
-    by the dozen before it polls its sockets again, while expired timers wait for the next turn
-    of the event loop, after the poll."""
+    :meth:`take` is called by app.py once the body is read; :meth:`release` when the view is
+    done (Flask's teardown), before the answer is sent."""
 
     def __init__(self, at_once: int) -> None:
         self.at_once = at_once
         self._slots: typing.Any = None      # made in the worker process, on first use
 
-    @contextlib.contextmanager
-    def turn(self, environ: typing.Mapping[str, typing.Any]) -> typing.Iterator[typing.Callable[[], None]]:
-        """A batch's turn: yields the function its scoring calls before each hand (it lets the
-        other requests run, then raises :class:`ClientGone` if the client has left).  Outside a
-        gevent worker: no waiting and a function that does nothing."""
-        if not cooperative():
-            yield _nothing
+    def take(self, environ: typing.MutableMapping[str, typing.Any], body_bytes: int, batch: bool = False) -> None:
+        if not (batch or body_bytes > HEAVY_BODY_BYTES) or not cooperative() or environ.get(TURN_ENV):
             return
         if self._slots is None:
             self._slots = gevent.lock.BoundedSemaphore(self.at_once)
-        sleep = gevent.sleep
+        self._slots.acquire()
+        environ[TURN_ENV] = True
+        if client_gone(environ):
+            raise ClientGone()
 
-        def before_each() -> None:
-            sleep(YIELD_S)
-            if client_gone(environ):
-                raise ClientGone()
-
-        with self._slots:
-            yield before_each
+    def release(self, environ: typing.MutableMapping[str, typing.Any]) -> None:
+        if environ.pop(TURN_ENV, False):
+            self._slots.release()
 
 
-#: batches that score at once in a worker (the others wait); a yield between hands of each
-BATCHES_AT_ONCE = 2
+def between_hands(environ: typing.Mapping[str, typing.Any]) -> typing.Callable[[], None]:
+    """The function a batch calls before each hand: under a gevent worker it lets the other
+    ready requests run, then raises :class:`ClientGone` if the client has left.
+
+    The yield is a timer of :data:`YIELD_S`, not ``sleep(0)``: gevent runs zero-delay callbacks
+    by the dozen before it polls its sockets again, while expired timers wait for the next turn
+    of the event loop, after the poll."""
+    if not cooperative():
+        return _nothing
+    sleep = gevent.sleep
+
+    def before_each() -> None:
+        sleep(YIELD_S)
+        if client_gone(environ):
+            raise ClientGone()
+
+    return before_each
+
+
+#: bodies over this many bytes make a request heavy (a full /v1/score body is under 2 KiB)
+HEAVY_BODY_BYTES = 8 * 1024
+#: heavy requests that run at once in a worker (the others wait)
+HEAVY_AT_ONCE = 2
 YIELD_S = 1e-6
-batch_turns = BatchTurns(BATCHES_AT_ONCE)
+TURN_ENV = "ningbo_score.heavy_turn"
+heavy_turns = HeavyTurns(HEAVY_AT_ONCE)
 
 
 def _nothing() -> None:

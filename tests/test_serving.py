@@ -320,10 +320,12 @@ def test_a_batch_is_answered_whole_when_its_client_stays(server):
     assert status == 200 and answer_["ok"] == 200 and len(answer_["results"]) == 200
 
 
-def test_batch_turns_outside_gevent_do_nothing():
+def test_turns_outside_gevent_do_nothing():
     # the Flask test client and any plain WSGI server: no waiting, a function that does nothing
-    with serving.batch_turns.turn({}) as before_each:
-        assert before_each() is None
+    environ: dict = {}
+    serving.heavy_turns.take(environ, 10 * serving.HEAVY_BODY_BYTES, batch=True)
+    assert serving.TURN_ENV not in environ
+    assert serving.between_hands(environ)() is None
     assert not serving.client_gone({})
 
 
