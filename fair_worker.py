@@ -5,9 +5,10 @@ connection.  With keep-alive clients (a live-table backend, a load balancer, wrk
 connections are opened in a burst and then kept, so one worker may end up holding all of them
 while the others idle: in the load test that halved the throughput in some runs and doubled the
 p99.  Here each worker publishes how many connections it holds in a small shared memory table,
-and it stops accepting while it holds more than ``SLACK`` connections over the least loaded live
-worker; the others then take the new connections.  A worker looks again whenever one of its
-connections opens or closes, and every turn of its main loop.  There is always a worker that
+and it stops accepting while it holds more than ``SLACK`` connections (or a ``SLACK_SHARE``-th,
+if more) over the least loaded live worker; the others then take the new connections.  A worker
+looks again whenever one of its connections opens or closes, and every ``RECHECK_S`` seconds
+while it does not accept.  There is always a worker that
 accepts: the least loaded one.
 
 The table lives in an anonymous shared mapping made when gunicorn's master imports this module
@@ -21,7 +22,10 @@ import mmap
 import typing
 
 MAX_SLOTS = 256
-SLACK = 2               # connections a worker may hold over the least loaded live worker
+SLACK = 2               # connections a worker may hold over the least loaded live worker,
+SLACK_SHARE = 4         # or a quarter of what that one holds, if more: hundreds of idle or slow
+                        # connections then rarely stop a worker from accepting
+RECHECK_S = 0.01        # how often a worker that does not accept looks again
 
 # [0]: how many slots have ever been given out (the master writes it); slot i: [1 + 2i] live (1)
 # or not (0), [2 + 2i] connections held (its worker writes them).
@@ -47,7 +51,7 @@ def fair_to_accept(mine: int, slot: int, table: typing.Sequence[int] = _table) -
             held = table[i + 1]
             if least is None or held < least:
                 least = held
-    return least is None or mine <= least + SLACK
+    return least is None or mine <= least + max(SLACK, least // SLACK_SHARE)
 
 
 class FairShare:
@@ -56,6 +60,7 @@ class FairShare:
     ``fair_start``/``fair_step``/``fair_stop`` are called from the worker's main loop."""
 
     fair_slot: int | None = None
+    fair_accepting = True
     alive: bool
 
     def _publish(self, held: int, live: bool) -> None:
@@ -79,7 +84,7 @@ class FairShare:
             return
         held = sum(server.pool.size - server.pool.free_count() for server in servers)
         self._publish(held, True)
-        fair = fair_to_accept(held, self.fair_slot)
+        fair = self.fair_accepting = fair_to_accept(held, self.fair_slot)
         for server in servers:
             if fair:
                 server.start_accepting()    # gevent: nothing when it accepts already

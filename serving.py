@@ -388,7 +388,7 @@ class ServingWorker(GeventWorker):
                 self.notify()
                 beat = now
             self.fair_step(self.servers)
-            gevent.sleep(STOP_POLL_S)
+            gevent.sleep(STOP_POLL_S if self.fair_accepting else fair_worker.RECHECK_S)
 
         self.close_listeners()
         deadline = time.monotonic() + self.cfg.graceful_timeout
@@ -426,6 +426,8 @@ class ServingWorker(GeventWorker):
         self.fair_stop()
 
     # no sharing of connections among workers here (:class:`FairServingWorker` has it)
+    fair_accepting = True
+
     def fair_start(self) -> None:
         return None
 

@@ -10,19 +10,22 @@ on a fresh connection each: ``GET /healthz`` and a cheap ``POST /v1/score`` (API
 example).  A probe that takes over ``--probe-timeout`` seconds or gets anything but 200 is a
 failure.  Targets (PASS/FAIL): each probe's p99 ≤ 1 s and no failure.
 
+Scenarios, in this order (``--only`` picks some):
+
 1. **slow**: 200 clients trickling header bytes (one byte a second), 200 idle connections
    (connected, sending nothing) and 8 clients sending a 1 MiB batch and never reading the answer,
    all at once; each reconnects when the server closes it (for ``--duration`` seconds).
-2. **bad bodies**: one at a time, then 32 connections for 15 s:
+2. **heavy**: 32 connections sending valid 200-hand batches of 7-caishen hands (preset
+   ningbo-7baida, 64 different batches) for 15 s, and the probes.
+3. **gone**: 16 clients that send a heavy batch and close at once; the probes, and how many of
+   the batches the server still scored to the end (its access log: 499 = dropped).
+4. **bad bodies** (last: what it leaves running would weigh on the others): one at a time, then
+   32 connections for 15 s:
    - ``POST /v1/score`` with 64 KiB of 21,800 ``{}`` melds,
    - ``POST /v1/score/batch`` with a 1 MiB batch of 200 bad items (each a score request with
      ``{}`` melds);
    time and answer size of each (median of 5), then the probes and each worker's RSS (largest
    seen) against its steady RSS (before the scenario).
-3. **heavy**: 32 connections sending valid 200-hand batches of 7-caishen hands (preset
-   ningbo-7baida, 64 different batches) for 15 s, and the probes.
-4. **gone**: 16 clients that send a heavy batch and close at once; the probes, and how many of
-   the batches the server still scored to the end (its access log: 499 = dropped).
 
 Prints every figure and writes them to bench/results/attack.txt (``--results``).
 """
@@ -581,17 +584,17 @@ def main() -> int:
                f"{', GUNICORN_CMD_ARGS=' + args.gunicorn_args if args.gunicorn_args else ''}), "
                f"{args.workers if server else '?'} workers, {os.cpu_count()} cores, "
                f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-        scenarios = args.only or ["slow", "bad", "heavy", "gone"]
+        scenarios = args.only or ["slow", "heavy", "gone", "bad"]   # bad last: its work may outlast it
         bodies = heavy_batches(64, seed=2024) if {"heavy", "gone"} & set(scenarios) else []
         results = {}
         if "slow" in scenarios:
             results["slow"] = scenario_slow(addr, args.duration, args.probe_timeout, master, report)
-        if "bad" in scenarios:
-            results["bad"] = scenario_bad_bodies(addr, args.duration, args.probe_timeout, master, report)
         if "heavy" in scenarios:
             results["heavy"] = scenario_heavy(addr, args.duration, args.probe_timeout, master, report, bodies)
         if "gone" in scenarios:
             results["gone"] = scenario_gone(addr, args.duration, args.probe_timeout, master, report, bodies, log)
+        if "bad" in scenarios:
+            results["bad"] = scenario_bad_bodies(addr, args.duration, args.probe_timeout, master, report)
         report("\n" + "  ".join(f"{k}: {'PASS' if v else 'FAIL'}" for k, v in results.items()))
     finally:
         if server:

@@ -250,6 +250,9 @@ def test_fair_to_accept():
     assert not fair_worker.fair_to_accept(10, 0, table)
     assert fair_worker.fair_to_accept(0, 2, table)
     assert fair_worker.fair_to_accept(50, 0, [1, 1, 50])     # alone: always
+    # many connections (idle, slow): the slack is a quarter of the least loaded one's, 200 // 4
+    assert fair_worker.fair_to_accept(250, 1, [2, 1, 200, 1, 250])
+    assert not fair_worker.fair_to_accept(251, 1, [2, 1, 200, 1, 251])
     table = [2, 1, 7, 0, 0]                                  # the other one is stopping: not counted
     assert fair_worker.fair_to_accept(7, 0, table)
 
