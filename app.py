@@ -1,9 +1,9 @@
-"""The HTTP service of API.md: Flask routes over the ``ningbo_score`` library.
+"""The HTTP service of docs/api.md: Flask routes over the ``ningbo_score`` library.
 
-Each route is thin: a marshmallow schema (``schemas``) loads and checks the body, the library
-computes and its result is sent as it is (``RESPONSE_SCHEMAS`` below); ``POST /v1/score`` asks
-the library first and loads the body with its schema only when the library refuses it
-(:func:`checked_by_library_first`).  Every error, Flask's own 404/405/413 included, is an RFC 9457
+Each route is thin: its marshmallow schema (ningbo_score.requests, the one reader of every body)
+loads and checks the body into the library's typed input, the library computes and its result is
+sent as it is.  One table, ``ROUTES``, lists every route with its operation id, schemas and
+handler.  Every error, Flask's own 404/405/413 included, is an RFC 9457
 ``application/problem+json`` body built by ``ScoreError.to_problem``, in English or Chinese after
 the request's ``Accept-Language``.
 
@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import typing
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 import swagger_ui_bundle
-from flask import Flask, Response, request, send_from_directory, url_for
-from marshmallow import ValidationError
+from flask import Flask, Response, current_app, request, send_from_directory, url_for
+from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 import ningbo_score
@@ -32,7 +34,7 @@ from ningbo_score import ScoreError, table
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
 MAX_BODY_BYTES = 64 * 1024
-#: ``POST /v1/score/batch`` holds up to 200 ``/v1/score`` bodies: the API.md worked example alone
+#: ``POST /v1/score/batch`` holds up to 200 ``/v1/score`` bodies: the docs/api.md worked example alone
 #: is 384 bytes as compact JSON (about 1 KiB pretty-printed), so 200 of them are past 64 KiB.
 #: 1 MiB leaves about 5 KiB for each of 200 items (a request with every rule option and every
 #: item_tai override, pretty-printed, is under 2 KiB).
@@ -56,11 +58,36 @@ def json_response(body: typing.Any, status: int = 200, content_type: str = JSON_
     return Response(data, status=status, content_type=content_type, headers=headers)
 
 
-def language() -> str:
-    """``zh`` when the request's Accept-Language prefers Chinese to English, else ``en``."""
-    if not request.headers.get("Accept-Language"):
+def language_of(header: str | None) -> str:
+    """``zh`` when an Accept-Language header prefers Chinese to English, else ``en``.
+
+    Each language range counts for its primary tag (``zh-CN``, ``zh-Hans-CN`` and ``zh-TW`` are
+    Chinese) with its q-value (default 1); the language with the higher q wins, English on a tie
+    or when neither is named (``*`` counts for both).  werkzeug's ``best_match`` would prefer an
+    exact ``en`` to any ``zh-…`` range whatever their q-values."""
+    if not header:
         return "en"
-    return "zh" if request.accept_languages.best_match(("en", "zh"), default="en") == "zh" else "en"
+    best = {"en": -1.0, "zh": -1.0}
+    for part in header.split(","):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        primary = tag.strip().split("-")[0].lower()
+        for lang in (("en", "zh") if primary == "*" else (primary,)):
+            if lang in best and q > best[lang]:
+                best[lang] = q
+    return "zh" if best["zh"] > 0 and best["zh"] > best["en"] else "en"
+
+
+def language() -> str:
+    """The request's language after its Accept-Language (:func:`language_of`)."""
+    return language_of(request.headers.get("Accept-Language"))
 
 
 def problem_response(err: ScoreError, headers: typing.Mapping[str, str] | None = None) -> Response:
@@ -258,124 +285,149 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     return err_obj, headers
 
 
-def checked_by_library_first(schema, body: typing.Any, compute: typing.Callable) -> typing.Any:
-    """``compute(schema.load(body))``, without the load when the library accepts the body as it is.
+# --- the handlers ------------------------------------------------------------------------------
 
-    The library checks every field itself, as strictly as the schema (it is the front door of
-    other programs too), and it reads every form the schema normalizes (compact tile strings,
-    aliases, ``null`` for absent).  So a body the library scores is one the schema would have
-    loaded, to a body the library scores the same (tests/test_fuzz.py checks both on generated
-    requests): loading it first only costs time, as much as scoring the hand (issue 5's profile).
-    Anything the library refuses takes the schema's path, so every 400 and 422 is exactly what
-    the schema, then the library, says of it.
-    """
+def healthz():
+    return json_response({"status": "ok"})
+
+
+def openapi_yaml():
+    return Response(Path(current_app.config["OPENAPI_PATH"]).read_bytes(), content_type="application/yaml")
+
+
+def docs():
+    html = DOCS_HTML.format(
+        css=url_for("docs_static", filename="swagger-ui.css"),
+        index_css=url_for("docs_static", filename="index.css"),
+        icon=url_for("docs_static", filename="favicon-32x32.png"),
+        bundle=url_for("docs_static", filename="swagger-ui-bundle.js"),
+        preset=url_for("docs_static", filename="swagger-ui-standalone-preset.js"),
+        init=url_for("docs_init"),
+    )
+    return Response(html, content_type="text/html; charset=utf-8")
+
+
+def docs_init():
+    js = DOCS_INIT_JS % json.dumps(url_for("openapi"))
+    return Response(js, content_type="text/javascript; charset=utf-8")
+
+
+def docs_static(filename: str):
+    return send_from_directory(SWAGGER_UI_DIR, filename, max_age=86400)
+
+
+def list_rules():
+    return json_response(ningbo_score.rulebook())
+
+
+def get_rules(preset: str):
     try:
-        return compute(body)
-    except ScoreError:
-        pass
-    return compute(schema.load(body))
+        found = ningbo_score.preset(preset)
+    except KeyError:
+        raise problem("not_found", f"There is no preset {preset!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
+                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
+    return json_response(found)
 
 
-# The response schema of each route.  The library's results already have exactly these shapes, so
-# they are serialized as they are: a marshmallow dump per request would only copy them, at about
-# twice the cost of scoring a hand.  The tests dump every 200 answer through its schema here and
-# require it to come out unchanged (tests/conftest.py), besides validating it against openapi.yaml.
-RESPONSE_SCHEMAS = {
-    "healthz": schemas.health, "readyz": schemas.ready, "list_rules": schemas.preset_list,
-    "get_rules": schemas.preset_one,
-    "score": schemas.score_response, "score_batch": schemas.batch_response, "waits": schemas.waits_response,
-    "table_next": schemas.next_hand_response, "table_claims": schemas.claims_response,
-    "table_escape": schemas.escape_response, "levels": schemas.levels_response,
-}
+def score():
+    return json_response(ningbo_score.score(schemas.load(schemas.score_request, json_body()), language()))
+
+
+def score_batch():
+    # the schema loads each item on its own: a bad one is its own result, never the batch's
+    items = schemas.load(schemas.batch_request, json_body(MAX_BATCH_BODY_BYTES))
+    # other requests run between its hands; a batch whose client has left stops
+    answer = ningbo_score.score_batch(items, language(), serving.between_hands(request.environ))
+    for result in answer["results"]:
+        if "problem" in result:               # refused hands count by code, like refused requests
+            observability.record_problem(result["problem"]["code"])
+    return json_response(answer)
+
+
+def waits():
+    return json_response(ningbo_score.waits(schemas.load(schemas.waits_request, json_body()), language()))
+
+
+def table_next():
+    return json_response(table.next_hand(schemas.load(schemas.next_hand_request, json_body())))
+
+
+def table_claims():
+    return json_response(table.claims(schemas.load(schemas.claims_request, json_body()), language()))
+
+
+def table_escape():
+    return json_response(table.escape(schemas.load(schemas.escape_request, json_body())))
+
+
+def levels():
+    return json_response(table.levels())
+
+
+def calculator():
+    """The calculator page (static/index.html); its files are under /static/."""
+    return send_from_directory(current_app.static_folder, "index.html")
+
+
+# --- the route table ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Route:
+    """One route: its path as openapi.yaml writes it (``{preset}``; ``{filename:path}`` for a
+    Flask converter), its operation id (the Flask endpoint too; None for a route outside the
+    spec: the docs page's assets), the schemas of its request body and of its 200 answer, and
+    its handler."""
+    method: str
+    path: str
+    operation_id: str | None
+    request: Schema | None
+    response: Schema | None
+    handler: typing.Callable
+
+    @property
+    def endpoint(self) -> str:
+        return self.operation_id or self.handler.__name__
+
+    @property
+    def flask_path(self) -> str:
+        return re.sub(r"\{(\w+)(?::(\w+))?\}", lambda m: f"<{m[2]}:{m[1]}>" if m[2] else f"<{m[1]}>", self.path)
+
+
+#: Every route of the service.  It drives the Flask routes (:func:`register_routes`),
+#: openapi.yaml's operations, their ids and request/response schemas (tools/gen_openapi.py) and
+#: the response schema each 200 is checked against (RESPONSE_SCHEMAS, tests/conftest.py).
+ROUTES: tuple[Route, ...] = (
+    Route("POST", "/v1/score", "score", schemas.score_request, schemas.score_response, score),
+    Route("GET", "/v1/rules", "listRules", None, schemas.preset_list, list_rules),
+    Route("GET", "/v1/rules/{preset}", "getRules", None, schemas.preset_one, get_rules),
+    Route("GET", "/healthz", "health", None, schemas.health, healthz),
+    Route("GET", "/readyz", "ready", None, schemas.ready, observability.readyz),
+    # outside the spec: answered on the metrics listener only (observability.py), 404 here
+    Route("GET", "/metrics", None, None, None, observability.metrics_endpoint),
+    Route("GET", "/openapi.yaml", "openapi", None, None, openapi_yaml),
+    Route("GET", "/docs", "docs", None, None, docs),
+    Route("GET", "/", "calculator", None, None, calculator),
+    Route("POST", "/v1/waits", "waits", schemas.waits_request, schemas.waits_response, waits),
+    Route("POST", "/v1/score/batch", "scoreBatch", schemas.batch_request, schemas.batch_response, score_batch),
+    Route("POST", "/v1/table/next", "nextHand", schemas.next_hand_request, schemas.next_hand_response, table_next),
+    Route("POST", "/v1/table/claims", "claims", schemas.claims_request, schemas.claims_response, table_claims),
+    Route("GET", "/v1/levels", "levels", None, schemas.levels_response, levels),
+    Route("POST", "/v1/table/escape", "escape", schemas.escape_request, schemas.escape_response, table_escape),
+    Route("GET", "/docs/", None, None, None, docs),
+    Route("GET", "/docs/swagger-initializer.js", None, None, None, docs_init),
+    Route("GET", "/docs/static/{filename:path}", None, None, None, docs_static),
+)
+
+# The library's results already have exactly the shapes of the response schemas, so they are
+# sent as they are: a marshmallow dump per request would only copy them, at about twice the cost
+# of scoring a hand.  The tests dump every 200 answer through its schema here and require it to
+# come out unchanged (tests/conftest.py), besides validating it against openapi.yaml.
+RESPONSE_SCHEMAS: dict[str, Schema] = {r.endpoint: r.response for r in ROUTES if r.response is not None}
 
 
 def register_routes(app: Flask) -> None:
-    @app.get("/healthz")
-    def healthz():
-        return json_response({"status": "ok"})
-
-    @app.get("/openapi.yaml")
-    def openapi_yaml():
-        return Response(Path(app.config["OPENAPI_PATH"]).read_bytes(), content_type="application/yaml")
-
-    @app.get("/docs")
-    @app.get("/docs/")
-    def docs():
-        html = DOCS_HTML.format(
-            css=url_for("docs_static", filename="swagger-ui.css"),
-            index_css=url_for("docs_static", filename="index.css"),
-            icon=url_for("docs_static", filename="favicon-32x32.png"),
-            bundle=url_for("docs_static", filename="swagger-ui-bundle.js"),
-            preset=url_for("docs_static", filename="swagger-ui-standalone-preset.js"),
-            init=url_for("docs_init"),
-        )
-        return Response(html, content_type="text/html; charset=utf-8")
-
-    @app.get("/docs/swagger-initializer.js")
-    def docs_init():
-        js = DOCS_INIT_JS % json.dumps(url_for("openapi_yaml"))
-        return Response(js, content_type="text/javascript; charset=utf-8")
-
-    @app.get("/docs/static/<path:filename>")
-    def docs_static(filename: str):
-        return send_from_directory(SWAGGER_UI_DIR, filename, max_age=86400)
-
-    @app.get("/v1/rules")
-    def list_rules():
-        return json_response({"presets": ningbo_score.presets()})
-
-    @app.get("/v1/rules/<preset_id>")
-    def get_rules(preset_id: str):
-        try:
-            found = ningbo_score.preset(preset_id)
-        except KeyError:
-            raise problem("not_found", f"There is no preset {preset_id!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                          f"没有规则 {preset_id!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
-        return json_response(found)
-
-    @app.post("/v1/score")
-    def score():
-        return json_response(checked_by_library_first(schemas.score_request, json_body(), ningbo_score.score))
-
-    @app.post("/v1/score/batch")
-    def score_batch():
-        # the schema checks the outer shape only; the library checks each item on its own
-        request_data = schemas.batch_request.load(json_body(MAX_BATCH_BODY_BYTES))
-        # other requests run between its hands; a batch whose client has left stops
-        answer = ningbo_score.score_batch(request_data, language(), serving.between_hands(request.environ))
-        for result in answer["results"]:
-            if "problem" in result:               # refused hands count by code, like refused requests
-                observability.record_problem(result["problem"]["code"])
-        return json_response(answer)
-
-    @app.post("/v1/waits")
-    def waits():
-        request_data = schemas.waits_request.load(json_body())
-        return json_response(ningbo_score.waits(request_data, language()))
-
-    @app.post("/v1/table/next")
-    def table_next():
-        request_data = schemas.next_hand_request.load(json_body())
-        return json_response(table.next_hand(request_data))
-
-    @app.post("/v1/table/claims")
-    def table_claims():
-        request_data = schemas.claims_request.load(json_body())
-        return json_response(table.claims(request_data, language()))
-
-    @app.post("/v1/table/escape")
-    def table_escape():
-        request_data = schemas.escape_request.load(json_body())
-        return json_response(table.escape(request_data))
-
-    @app.get("/v1/levels")
-    def levels():
-        return json_response(table.levels())
-
-    @app.get("/")
-    def calculator():
-        """The calculator page (static/index.html); its files are under /static/."""
-        return send_from_directory(app.static_folder, "index.html")
+    for route in ROUTES:
+        app.add_url_rule(route.flask_path, endpoint=route.endpoint, view_func=route.handler, methods=[route.method])
 
 
 app = create_app()

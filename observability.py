@@ -26,20 +26,20 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   unset, the ``on_starting`` hook makes a private one.  Outside gunicorn without the variable
   (the Flask test client, a single process) the default registry is used.  Series:
   ``ningbo_score_http_requests_total`` and ``ningbo_score_http_request_duration_seconds`` by
-  ``route`` (the URL rule, e.g. ``/v1/rules/<preset_id>``, never the raw path; ``unmatched``
+  ``route`` (the URL rule, e.g. ``/v1/rules/<preset>``, never the raw path; ``unmatched``
   when no rule matched), ``method`` and ``status``; ``ningbo_score_errors_total`` by ``route``
   and ``code``: one per problem+json response, by its ``code`` (plus whatever
   :func:`record_problem` is told, e.g. the refused hands inside a batch);
   ``ningbo_score_http_requests_in_progress``; ``ningbo_score_build_info`` (always 1) with the
   service's ``version`` and whether the library runs ``compiled`` (``true``/``false``).
 - **Readiness.** ``GET /readyz``: 200 ``{"status": "ready", "checks": {...}}`` when the scoring
-  engine answers API.md's worked example correctly (4 台, 5 points) and, in multiprocess mode,
+  engine answers docs/api.md's worked example correctly (4 台, 5 points) and, in multiprocess mode,
   the metrics directory is writable; else 503 problem+json with code ``not_ready`` and the
   failing checks under ``errors``.
-- **CORS** on ``/v1/*`` (flask-cors): any origin by default (``app.config["CORS_ORIGINS"]``), no
-  credentials, methods GET/POST/OPTIONS, request headers Content-Type, Accept-Language and
-  X-Request-ID, response header X-Request-ID exposed, preflight cached 10 minutes.  What
-  flask-cors adds for a request shape is remembered and replayed (:class:`RememberedCors`).
+- **CORS** on ``/v1/*`` (plain flask-cors): any origin by default (``app.config["CORS_ORIGINS"]``),
+  no credentials, methods GET/POST/OPTIONS, request headers Content-Type, Accept-Language,
+  X-Request-ID, traceparent and tracestate (:data:`CORS_REQUEST_HEADERS`), response header
+  X-Request-ID exposed, preflight cached 10 minutes.
 - **Security headers** on every response: :data:`SECURITY_HEADERS` (a Content-Security-Policy
   that allows only same-origin scripts, styles, images, fonts and fetches, no framing), plus
   ``Strict-Transport-Security`` when the request came over HTTPS.
@@ -108,7 +108,7 @@ SECURITY_HEADERS = {
 }
 HSTS = "max-age=31536000; includeSubDomains"
 
-# API.md's worked example: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear points
+# docs/api.md's worked example: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear points
 # 1 × (1 + 4) = 5; self-draw, nobody related: E, W, N pay 5 each, S gets 15.
 READY_HAND = {
     "rules": "ningbo",
@@ -507,7 +507,6 @@ def child_exit(server: typing.Any, worker: typing.Any) -> None:
 
 ENV_REQUEST_ID = "ningbo_score.request_id"
 ENV_ROUTE = "ningbo_score.route"
-ENV_CORS = "ningbo_score.cors"
 ENV_TRACE_ID = "ningbo_score.trace_id"
 
 
@@ -540,7 +539,6 @@ class ObservabilityMiddleware:
         environ[ENV_REQUEST_ID] = rid
         traceparent = environ.get("HTTP_TRACEPARENT")
         environ[ENV_TRACE_ID] = trace_id_of(traceparent) if traceparent else None
-        environ[ENV_CORS] = ()           # RememberedCors leaves the CORS headers to add here
         extra = [*self.static_headers, (REQUEST_ID_HEADER, rid)]
         if environ.get("wsgi.url_scheme") == "https":
             extra.append(("Strict-Transport-Security", HSTS))
@@ -550,9 +548,6 @@ class ObservabilityMiddleware:
             seen.append(status)
             own = {name.lower() for name, _ in headers if name.lower() in self.static_names}
             headers.extend(extra if not own else [h for h in extra if h[0].lower() not in own])
-            cors = environ.get(ENV_CORS)
-            if cors:
-                headers.extend(cors)
             return start_response(status, headers, exc_info)
 
         m = self.m
@@ -571,68 +566,43 @@ class ObservabilityMiddleware:
             histogram.observe(elapsed)
 
 
-CORS_MEMO_LIMIT = 1024
-
-
-class RememberedCors:
-    """flask-cors's after_request function, run once per distinct request shape and replayed.
-
-    Which CORS headers flask-cors adds to a response depends only on its options (fixed for the
-    app) and on the request's path, method, Origin and preflight headers (the memo's key), unless
-    the response has an ``Access-Control-Allow-Origin`` of its own (then it adds nothing).
-    Working them out costs a third of a no-op request (a ``MultiDict``, its ``repr`` for a debug
-    line, and a ``KeyError`` raised inside werkzeug for every header it finds missing), so the
-    headers it added are remembered by those inputs (at most :data:`CORS_MEMO_LIMIT` shapes; the
-    memo starts again when full) and added again as they were, by
-    :class:`ObservabilityMiddleware` with the security headers (werkzeug's ``Headers`` would
-    check each again).  tests/test_observability.py compares the headers with and without the
-    memo on many requests.
-    """
-
-    def __init__(self, after_request: typing.Callable[[flask.Response], flask.Response]) -> None:
-        self.after_request = after_request
-        self.memo: dict[tuple, list[tuple[str, str]]] = {}
-
-    def __call__(self, response: flask.Response) -> flask.Response:
-        for name, _ in response.headers:
-            if name.lower() == "access-control-allow-origin":
-                return self.after_request(response)
-        environ = flask.request.environ
-        get = environ.get
-        key = (get("PATH_INFO"), get("REQUEST_METHOD"), get("HTTP_ORIGIN"), get("HTTP_ACCESS_CONTROL_REQUEST_METHOD"),
-               get("HTTP_ACCESS_CONTROL_REQUEST_HEADERS"), get("HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK"))
-        added = self.memo.get(key)
-        if added is None:
-            before = len(response.headers)
-            response = self.after_request(response)
-            added = list(response.headers)[before:]
-            if len(self.memo) >= CORS_MEMO_LIMIT:
-                self.memo.clear()
-            self.memo[key] = added
-            return response
-        if ENV_CORS in environ:
-            environ[ENV_CORS] = added    # ObservabilityMiddleware adds them as plain tuples
-        elif added:
-            response.headers.extend(added)
-        return response
+#: Request headers a browser may send on a cross-origin /v1 call (preflight ``Allow-Headers``):
+#: the body's type, the language, the request ID and W3C trace context (traceparent, tracestate).
+CORS_REQUEST_HEADERS = ("Content-Type", "Accept-Language", REQUEST_ID_HEADER, "traceparent", "tracestate")
 
 
 def init_cors(app: flask.Flask) -> None:
-    """flask-cors on ``/v1/*`` (the options of the module's docstring), its after_request function
-    wrapped in :class:`RememberedCors`."""
+    """Plain flask-cors on ``/v1/*``, with the options of the module's docstring."""
     origins = app.config.get("CORS_ORIGINS", "*")
-    funcs = app.after_request_funcs.setdefault(None, [])
-    count = len(funcs)
     CORS(app,
          resources={r"/v1/*": {"origins": origins}},
          methods=["GET", "POST", "OPTIONS"],
-         allow_headers=["Content-Type", "Accept-Language", REQUEST_ID_HEADER],
+         allow_headers=list(CORS_REQUEST_HEADERS),
          expose_headers=[REQUEST_ID_HEADER],
          send_wildcard=origins == "*",
          vary_header=True,
          max_age=600)
-    if len(funcs) == count + 1 and funcs[-1].__name__ == "cors_after_request":
-        funcs[-1] = RememberedCors(funcs[-1])
+
+
+def metrics_endpoint() -> flask.Response:
+    """``GET /metrics`` (a route of app.ROUTES)."""
+    data, content_type = metrics_text()
+    return flask.Response(data, content_type=content_type, headers={"Cache-Control": "no-store"})
+
+
+def readyz() -> flask.Response:
+    """``GET /readyz`` (a route of app.ROUTES)."""
+    checks = readiness_checks()
+    if all(v == "ok" for v in checks.values()):
+        body, status, content_type = {"status": "ready", "checks": checks}, 200, "application/json"
+    else:
+        failing = {k: [v] for k, v in checks.items() if v != "ok"}
+        body = {"type": "urn:ningbo-score:problem:not_ready", "title": "Not ready", "status": 503,
+                "detail": "The service is not ready: " + "; ".join(f"{k}: {v[0]}" for k, v in failing.items()),
+                "code": "not_ready", "errors": failing}
+        status, content_type = 503, PROBLEM_TYPE
+    return flask.Response(orjson.dumps(body), status=status, content_type=content_type,
+                          headers={"Cache-Control": "no-store"})
 
 
 def init_app(app: flask.Flask) -> flask.Flask:
@@ -671,25 +641,6 @@ def init_app(app: flask.Flask) -> flask.Flask:
                     "problem %s %s on %s %s", response.status_code, code, flask.request.method,
                     flask.request.path, extra={"code": code, "status": response.status_code, "route": route})
         return response
-
-    @app.get("/metrics")
-    def metrics_endpoint() -> flask.Response:
-        data, content_type = metrics_text()
-        return flask.Response(data, content_type=content_type, headers={"Cache-Control": "no-store"})
-
-    @app.get("/readyz")
-    def readyz() -> flask.Response:
-        checks = readiness_checks()
-        if all(v == "ok" for v in checks.values()):
-            body, status, content_type = {"status": "ready", "checks": checks}, 200, "application/json"
-        else:
-            failing = {k: [v] for k, v in checks.items() if v != "ok"}
-            body = {"type": "urn:ningbo-score:problem:not_ready", "title": "Not ready", "status": 503,
-                    "detail": "The service is not ready: " + "; ".join(f"{k}: {v[0]}" for k, v in failing.items()),
-                    "code": "not_ready", "errors": failing}
-            status, content_type = 503, PROBLEM_TYPE
-        return flask.Response(orjson.dumps(body), status=status, content_type=content_type,
-                              headers={"Cache-Control": "no-store"})
 
     app.wsgi_app = ObservabilityMiddleware(app.wsgi_app, m)  # type: ignore[method-assign]
     return app

@@ -1,8 +1,10 @@
 """Ningbo mahjong (宁波麻将) scoring: a pure library.
 
-Front door: :func:`score` takes the JSON body of ``POST /v1/score`` and returns the 200 body;
-problems raise :class:`ScoreError` carrying the stable ``code`` of API.md.  :func:`presets` and
-:func:`preset` describe the rule presets of RULES.md §9.
+Front door (ningbo_score.api): :func:`score` takes the JSON body of ``POST /v1/score`` (loaded by
+the same marshmallow schema as the HTTP service's, ningbo_score.requests) and returns the 200
+body; problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
+:func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
+the rule book.
 """
 import hashlib
 import os
@@ -41,16 +43,20 @@ USING_COMPILED = _compiled_is_current()
 if USING_COMPILED:
     __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
 
-from .batch import MAX_BATCH, score_batch  # noqa: E402
-from .engine import score  # noqa: E402
+from .api import read_score, score, score_batch, waits  # noqa: E402
+from .batch import MAX_BATCH  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
-from .rules import PRESETS, describe_preset  # noqa: E402
-from .waits import waits  # noqa: E402
+from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
 
 
 def presets() -> list[dict]:
     """Every preset: id, names, source document, options and the 台 item table."""
     return [describe_preset(p) for p in PRESETS]
+
+
+def rulebook() -> dict:
+    """The rule book: its version (``rulebook``), what it changed (``changes``), every preset."""
+    return describe_rulebook()
 
 
 def preset(preset_id: str) -> dict:
@@ -60,7 +66,8 @@ def preset(preset_id: str) -> dict:
     return describe_preset(preset_id)
 
 
-__all__ = ["score", "score_batch", "waits", "presets", "preset", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["score", "read_score", "score_batch", "waits", "presets", "preset", "rulebook", "RULEBOOK", "warm_up",
+           "ScoreError", "Problem", "MAX_BATCH"]
 
 
 def warm_up() -> None:

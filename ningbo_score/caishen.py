@@ -1,4 +1,4 @@
-"""Caishen (财神 / 百搭): deriving the wildcard kinds from the indicator (RULES.md §2)."""
+"""Caishen (财神 / 百搭): deriving the wildcard kinds from the indicator (docs/rules.md §2)."""
 from __future__ import annotations
 
 from .tiles import FLOWER0, WHITE, is_flower, next_kind

@@ -3,12 +3,13 @@
 Scoring a reading needs only a small summary of it, so instead of listing decompositions one by
 one this returns the distinct *summaries* (with one representative decomposition each):
 
-    key: has a pung, has a chow, suits, seat-wind pung, round-wind pung, a seat/round-wind
-    pair, the wait, bad_single, bad_any (bit fields of an int, see HAS_PUNG …)
+    key: has a pung, has a chow, suits, seat-wind pung, round-wind pung, a pair that carries
+    台 (seat or round wind, dragon), the wait, bad_single, bad_any (bit fields of an int, see
+    HAS_PUNG …)
 
 plus the number of dragon pungs (among keys equal otherwise, more dragon pungs is never worse, so
 only the largest is kept).  ``bad_single``/``bad_any`` say whether the winning tile's group breaks
-the discard restriction of RULES.md §3 (`single_wait` / `any_group`).
+the discard restriction of docs/rules.md §3 (`single_wait` / `any_group`).
 
 The natural tiles are taken lowest kind first; each forms a group with natural tiles and/or
 caishen.  Once no natural tile is left, the remaining caishen form *pure* blocks, which can take
@@ -29,7 +30,7 @@ from .tiles import DRAGONS, EAST, NORTH, SUIT_BIT, rank
 # A key is an int of bit fields, so that joining two partial readings is a bitwise OR:
 HAS_PUNG, HAS_CHOW = 1, 2
 SUITS_SHIFT = 2                     # 4 bits: m, p, s, honours (tiles.SUIT_BIT)
-SEAT_PUNG, ROUND_PUNG, PAIR_WIND = 1 << 6, 1 << 7, 1 << 8
+SEAT_PUNG, ROUND_PUNG, PAIR_TAI = 1 << 6, 1 << 7, 1 << 8
 WAIT_SHIFT = 9                      # 3 bits: index into WAITS (only one group holds the winning tile)
 BAD_SINGLE, BAD_ANY = 1 << 12, 1 << 13
 WAITS = (None, "single", "dual_pung", "closed", "edge", "two_sided")
@@ -73,7 +74,8 @@ def group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int]:
         return key, int(f in DRAGONS)
     if gtype == "chow":
         return key | HAS_CHOW, 0
-    return key | (PAIR_WIND if (f == seat_t or f == round_t) else 0), 0
+    # a pair of a tile that carries 台 (the seat or round wind, a dragon) is no 平胡 pair
+    return key | (PAIR_TAI if (f == seat_t or f == round_t or f in DRAGONS) else 0), 0
 
 
 def _add(out: dict, key: tuple, dragons: int, rep) -> None:

@@ -1,14 +1,17 @@
-"""`score(request) -> response`: read the hand, find its best reading, list the 台, settle."""
+"""`score_hand(hand) -> response`: find a checked hand's best reading, list the 台, settle.
+
+The front door (a JSON body in, through the request schema) is ningbo_score.api."""
 from __future__ import annotations
 
+from dataclasses import replace
 from operator import itemgetter
 
-from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_WIND, ROUND_PUNG, SEAT_PUNG, decompose,
+from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, decompose,
                         _cached_group_key, groups_of, key_suits, key_wait, plain)
 from .errors import Problem, ScoreError
-from .hand import Hand, parse
+from .hand import Hand
 from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
-from .payments import hand_points, settle
+from .payments import check_safe, hand_points, settle
 from .tiles import CODES, DRAGONS, SEATS
 
 
@@ -38,7 +41,7 @@ class Context:
 
 class View:
     """One reading of the hand (melds included) as the shape items see it."""
-    __slots__ = ("ctx", "wait", "all_chows", "all_pungs", "pair_scoring_wind", "suits", "seat_pung",
+    __slots__ = ("ctx", "wait", "all_chows", "all_pungs", "pair_carries_tai", "suits", "seat_pung",
                  "round_pung", "dragon_tiles")
 
     def __init__(self, ctx: Context, key: tuple, dragon_tiles: tuple):
@@ -46,7 +49,7 @@ class View:
         self.suits = key_suits(key)
         self.seat_pung = bool(key & SEAT_PUNG)
         self.round_pung = bool(key & ROUND_PUNG)
-        self.pair_scoring_wind = bool(key & PAIR_WIND)
+        self.pair_carries_tai = bool(key & PAIR_TAI)
         self.wait = key_wait(key)
         self.all_chows = not key & HAS_PUNG
         self.all_pungs = not key & HAS_CHOW
@@ -171,8 +174,31 @@ def _meld_groups(h: Hand) -> list[tuple]:
             for m in h.melds]
 
 
-def score_hand(h: Hand, memo: dict | None = None) -> dict:
-    """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds)."""
+def score_hand(h: Hand, memo: dict | None = None, lang: str = "en") -> dict:
+    """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds;
+    ``lang``: the language of ``reasons``, "en" or "zh")."""
+    if h.heavenly:
+        return _heavenly(h, memo, lang)
+    return _score_as_given(h, memo, lang)
+
+
+def _heavenly(h: Hand, memo: dict | None, lang: str) -> dict:
+    """天胡 (docs/rules.md §10.16): a dealt hand has no winning tile, so it is scored with each
+    kind of its concealed tiles as the winning tile and the best answer is kept (the most 台,
+    then eligible; among equals the tile the request named, then the lowest kind).  The named
+    tile is scored first: its problems are the hand's (they don't depend on the winning tile)."""
+    best = _score_as_given(h, memo, lang)
+    for k in sorted(set(h.concealed)):
+        if k == h.winning:
+            continue
+        other = _score_as_given(replace(h, winning=k), memo, lang)
+        if (other["tai"], other["eligible"]) > (best["tai"], best["eligible"]):
+            best = other
+    return best
+
+
+def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
+    """Score a checked hand with its winning tile as given."""
     rules = h.rules
     seat_t, round_t = h.seat_tile, h.round_tile
     w_caishen = h.winning in h.caishen_kinds
@@ -235,25 +261,30 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     _, shape_found, _ = _shape_items(table, h, full_key, dragon_tiles, _dragon_code(dragon_tiles), item_tai)
     found = sorted(shape_found + ctx_found, key=_order_of)
     tai = counted = 0
+    bonus_ids = rules.bonus_ids
     for it, _, t in found:
         tai += t
-        if not it.bonus:
+        if it.id not in bonus_ids:
             counted += t
     reasons = []
+    zh = lang == "zh"
     if counted < rules.min_tai:
-        reasons.append(f"counted 台 {counted} is below the minimum of {rules.min_tai}")
+        reasons.append(f"计入的台数 {counted} 低于起胡的 {rules.min_tai} 台" if zh else
+                       f"counted 台 {counted} is below the minimum of {rules.min_tai}")
     if not meets:
-        reasons.append("the hand has none of the required patterns: " + ", ".join(required))
+        reasons.append(("没有规定的牌型之一：" if zh else "the hand has none of the required patterns: ")
+                       + ", ".join(required))
     eligible = not reasons
     if eligible:
-        points = hand_points(h, tai, counted)
+        points = hand_points(h, tai)
         payments, net = settle(h, points)
+        check_safe(points, net)
     else:
         points, payments, net = 0, [], {s: 0 for s in SEATS}
     return {
         "rules": rules.echo(),
         "caishen": _caishen_echo(h),
-        "items": [_item_out(it, tiles, t) for it, tiles, t in found],
+        "items": [_item_out(it, tiles, t, bonus_ids) for it, tiles, t in found],
         "tai": tai,
         "counted_tai": counted,
         "min_tai": rules.min_tai,
@@ -266,9 +297,11 @@ def score_hand(h: Hand, memo: dict | None = None) -> dict:
     }
 
 
-def _item_out(it, tiles: tuple, tai: int) -> dict:
+def _item_out(it, tiles: tuple, tai: int, bonus_ids: frozenset) -> dict:
     out = dict(_ITEM_OUT[it.id])           # a copy of a prepared dict: cheaper than building one
     out["tai"] = tai
+    if it.id in bonus_ids:
+        out["bonus"] = True
     if tiles:
         out["tiles"] = [CODES[t] for t in tiles]
     return out
@@ -311,16 +344,8 @@ def _decomposition_out(h: Hand, groups: list[tuple], wait: str) -> dict:
             "winning_tile": CODES[winning_face if winning_face is not None else h.face(h.winning)]}
 
 
-def score(request: dict) -> dict:
-    """Score one hand: the JSON body of ``POST /v1/score`` in, the 200 body out.
-
-    Raises :class:`~ningbo_score.errors.ScoreError` with every problem found.
-    """
-    return score_hand(parse(request))
-
-
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}
 _SOME_DRAGON_CODES = tuple(_dragon_code(t) for t in _SOME_DRAGONS)
 #: each item's answer but its 台 (and tiles), in the answer's key order
-_ITEM_OUT = {it.id: {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": 0, "bonus": it.bonus}
+_ITEM_OUT = {it.id: {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": 0, "bonus": False}
              for it in ITEMS}

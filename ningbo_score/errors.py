@@ -1,20 +1,19 @@
 """Errors of the library: one exception type carrying every problem found.
 
-Each problem has a stable ``code`` (API.md), the field ``path`` it is about and a message in
+Each problem has a stable ``code`` (docs/api.md), the field ``path`` it is about and a message in
 English and Chinese.  :class:`ScoreError` collects them; its ``code`` and HTTP ``status`` come
-from the first problem in the order of RULES.md §10.15 (the order of :data:`CODES`).
+from the first problem in the order of docs/rules.md §10.15 (the order of :data:`CODES`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 # code -> (HTTP status, English title, Chinese title).  The order is the precedence of
-# RULES.md §10.15: when a request has several problems, the first code here wins.
+# docs/rules.md §10.15: when a request has several problems, the first code here wins.
 CODES: dict[str, tuple[int, str, str]] = {
     "malformed_json": (400, "Malformed JSON", "JSON 格式错误"),
     "invalid_request": (400, "Invalid request", "请求无效"),
     "payload_too_large": (413, "Payload too large", "请求体过大"),
-    "batch_too_large": (413, "Batch too large", "批量请求过多"),
     "unsupported_media_type": (415, "Unsupported media type", "不支持的媒体类型"),
     "caishen_in_meld": (422, "Caishen in a meld", "副露中不能有财神"),
     "invalid_meld": (422, "Invalid meld", "副露无效"),
@@ -28,17 +27,22 @@ CODES: dict[str, tuple[int, str, str]] = {
     "caishen_winning_tile": (422, "Caishen needs self-draw", "财神只能自摸"),
     "not_a_winning_hand": (422, "Not a winning hand", "不是胡牌"),
     "caishen_needs_self_draw": (422, "Caishen needs self-draw", "财神只能自摸"),
+    "points_too_large": (422, "Invalid request", "请求无效"),  # reported as invalid_request
     "not_found": (404, "Not found", "未找到"),
     "method_not_allowed": (405, "Method not allowed", "方法不允许"),
     "internal_error": (500, "Internal error", "内部错误"),
     "not_ready": (503, "Not ready", "未就绪"),
 }
 _RANK = {code: i for i, code in enumerate(CODES)}
+#: The most problems one answer lists (docs/api.md, "Additions for rule book 2"); the readers stop
+#: soon after finding this many (ningbo_score.fields, ningbo_score.requests).
+MAX_PROBLEMS = 50
 # Internal sub-codes that exist only to place a problem in the §10.15 order.
 _PUBLIC = {
     "invalid_flowers": "invalid_request",
     "invalid_claims": "invalid_request",
     "caishen_winning_tile": "caishen_needs_self_draw",
+    "points_too_large": "invalid_request",
 }
 
 
@@ -75,9 +79,9 @@ class ScoreError(Exception):
         return cls([Problem(code, path, en, zh)])
 
     def errors(self, lang: str = "en") -> dict[str, list[str]]:
-        """Messages keyed by field path, in precedence order."""
+        """Messages keyed by field path, in precedence order: the first :data:`MAX_PROBLEMS`."""
         out: dict[str, list[str]] = {}
-        for p in self.problems:
+        for p in self.problems[:MAX_PROBLEMS]:
             out.setdefault(p.path or "$", []).append(p.message(lang))
         return out
 
@@ -94,7 +98,7 @@ class ScoreError(Exception):
         return zh if lang == "zh" else en
 
     def to_problem(self, lang: str = "en") -> dict:
-        """The RFC 9457 problem object of API.md (without ``instance``)."""
+        """The RFC 9457 problem object of docs/api.md (without ``instance``)."""
         body = {
             "type": f"urn:ningbo-score:problem:{self.code}",
             "title": self.title(lang),
@@ -102,6 +106,8 @@ class ScoreError(Exception):
             "detail": self.detail(lang),
             "code": self.code,
         }
-        if any(p.path for p in self.problems):
+        if any(p.path for p in self.problems[:MAX_PROBLEMS]):
             body["errors"] = self.errors(lang)
+        if len(self.problems) > MAX_PROBLEMS:
+            body["more_errors"] = len(self.problems) - MAX_PROBLEMS
         return body

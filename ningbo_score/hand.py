@@ -1,7 +1,9 @@
-"""Reading a request: strict types first (400), then what the rule book makes impossible (422).
+"""The library's typed input, :class:`Hand` (made by the request schema, ningbo_score.requests,
+through :func:`build`), and the rule book's checks of it (:func:`check`, the 422s).
 
-Every problem found is collected; :class:`~ningbo_score.errors.ScoreError` orders them as
-RULES.md §10.15 says.
+The schema has checked every type and field name; what is left here is what the rule book makes
+impossible.  Every problem found is collected; :class:`~ningbo_score.errors.ScoreError` orders
+them as docs/rules.md §10.15 says.
 """
 from __future__ import annotations
 
@@ -10,22 +12,16 @@ from dataclasses import dataclass, field
 
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
-from .rules import DEFAULT_PRESET, PRESETS, Rules, preset_rules, resolve_rules
-from .tiles import (_SINGLE, CODES, FLOWER0, SEAT_INDEX, SEATS, WHITE, _read_compact, compact_or_none, is_flower,
-                    is_suited, rank, tile_index, tile_indices, wind_tile)
+from .rules import Rules
+from .tiles import CODES, FLOWER0, SEATS, WHITE, is_flower, is_suited, rank, wind_tile
 
-TOP_FIELDS = {"rules", "seat_wind", "round_wind", "caishen", "hand", "win", "claims_from_winner", "base_points"}
-HAND_FIELDS = {"concealed", "winning_tile", "melds", "flowers"}
-MELD_FIELDS = {"type", "tiles", "from", "concealed", "added"}
-CAISHEN_FIELDS = {"indicator", "kinds"}
-WIN_FIELDS = {"by", "from", "kong_replacement", "kong_fed_by", "last_tile", "heavenly", "earthly",
-              "discarded_caishen"}
-WAITS_WIN_FIELDS = {"from", "discarded_caishen"}   # a waits request: the hand before its winning tile
-WIN_FLAGS = ("kong_replacement", "last_tile", "heavenly", "earthly", "discarded_caishen")
 WIN_BY = ("self_draw", "discard", "robbing_kong")
 MELD_TYPES = ("chow", "pung", "kong")
 MAX_BASE_POINTS = 1_000_000
 MAX_CLAIMS = 100
+MAX_MELDS = 4                 # more: wrong_tile_count (docs/rules.md §10.12), refused before they are read
+MAX_CONCEALED = 14            # more: wrong_tile_count, whatever the melds
+MAX_FLOWERS = 8               # there are 8 flowers
 
 
 @dataclass(slots=True)
@@ -45,7 +41,8 @@ class Meld:
 
 @dataclass(slots=True)
 class Hand:
-    """A request that passed every check."""
+    """A score (or waits) request as typed input: tiles as indices (ningbo_score.tiles), seats as
+    0-3 (E = 0), the rules resolved.  Made by :func:`build`; scored once :func:`check` passes."""
     rules: Rules
     seat: int
     round: int
@@ -88,418 +85,36 @@ class Hand:
         return self.winning in self.caishen_kinds
 
 
-def _p(problems, path, en, zh, code="invalid_request"):
-    problems.append(Problem(code, path, en, zh))
 
-
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _object(value, path, fields, problems) -> dict | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        _p(problems, path or "$", "must be a JSON object", "必须是 JSON 对象")
-        return None
-    if value.keys() - fields:
-        for key in value:
-            if key not in fields:
-                _p(problems, f"{path}.{key}" if path else str(key), "unknown field", "未知字段")
-    return value
-
-
-def _required(obj: dict, key: str, path: str, problems) -> bool:
-    if obj.get(key) is None:
-        _p(problems, f"{path}.{key}" if path else key, "is required", "必填")
-        return False
-    return True
-
-
-def _bool(obj: dict, key: str, path: str, problems) -> bool:
-    v = obj.get(key)
-    if v is None:
-        return False
-    if not isinstance(v, bool):
-        _p(problems, f"{path}.{key}", "must be true or false", "必须是 true 或 false")
-        return False
-    return v
-
-
-def _seat(v, path, problems) -> int | None:
-    if v is None:
-        return None
-    if isinstance(v, str) and v in SEAT_INDEX:
-        return SEAT_INDEX[v]
-    _p(problems, path, "must be one of E, S, W, N", "必须是 E、S、W、N 之一")
-    return None
-
-
-def parse(request, waiting: bool = False) -> Hand:
-    """The request as a :class:`Hand`; raises ScoreError listing every problem.
-
-    ``waiting``: a `/v1/waits` request, the hand before its winning tile (13 − 3 × melds
-    concealed tiles, no `winning_tile`, no `win.by`; `win` optional with `from`, the discarder
-    to assume, and `discarded_caishen`).
-
-    A score request is first read by :func:`_read_valid`, which gives up at the first thing it
-    does not expect; only then does :func:`parse_and_report` read it again, collecting every
-    problem.  Both give the same :class:`Hand` for a valid request (tests/test_properties.py).
-    """
-    if not waiting:
-        h = _read_valid(request)
-        if h is not None:
-            return h
-    return parse_and_report(request, waiting)
-
-
-def parse_and_report(request, waiting: bool = False) -> Hand:
-    """:func:`parse`, field by field, every problem collected with its path and message."""
-    problems: list[Problem] = []
-    req = _object(request, "", TOP_FIELDS, problems)
-    if req is None:
-        if not problems:
-            _p(problems, "$", "the body must be a JSON object", "请求体必须是 JSON 对象")
-        raise ScoreError(problems)
-    rules = resolve_rules(req.get("rules"), problems)
-    for key in ("seat_wind", "round_wind", "hand") if waiting else ("seat_wind", "round_wind", "hand", "win"):
-        _required(req, key, "", problems)
-    seat = _seat(req.get("seat_wind"), "seat_wind", problems)
-    round_ = _seat(req.get("round_wind"), "round_wind", problems)
-
-    # caishen
-    indicator, kinds = None, None
-    cs = _object(req.get("caishen"), "caishen", {"indicator", "kinds"}, problems)
-    if cs is not None:
-        has_i, has_k = cs.get("indicator") is not None, cs.get("kinds") is not None
-        if has_i == has_k:
-            _p(problems, "caishen", "give exactly one of indicator or kinds", "indicator 与 kinds 必须且只能给一个")
-        elif has_i:
-            indicator = tile_index(cs["indicator"], "caishen.indicator", problems)
-        else:
-            kinds = tile_indices(cs["kinds"], "caishen.kinds", problems)
-
-    # hand
-    concealed, winning, melds, flowers = [], None, [], []
-    hand = _object(req.get("hand"), "hand", HAND_FIELDS - {"winning_tile"} if waiting else HAND_FIELDS, problems)
-    if hand is not None:
-        if _required(hand, "concealed", "hand", problems):
-            concealed = tile_indices(hand["concealed"], "hand.concealed", problems)
-        if not waiting and _required(hand, "winning_tile", "hand", problems):
-            winning = tile_index(hand["winning_tile"], "hand.winning_tile", problems)
-        if hand.get("flowers") is not None:
-            flowers = tile_indices(hand["flowers"], "hand.flowers", problems)
-        raw_melds = hand.get("melds")
-        if raw_melds is not None and not isinstance(raw_melds, list):
-            _p(problems, "hand.melds", "must be an array of melds", "必须是副露的数组")
-        elif raw_melds:
-            for i, m in enumerate(raw_melds):       # more than 4: wrong_tile_count (§10.12)
-                melds.append(_parse_meld(m, f"hand.melds.{i}", problems))
-
-    # win
-    given_win = _object(req.get("win"), "win", WAITS_WIN_FIELDS if waiting else WIN_FIELDS, problems)
-    win = given_win or {}
-    by = win.get("by")
-    if by is not None and by not in WIN_BY:
-        _p(problems, "win.by", "must be one of self_draw, discard, robbing_kong",
-           "必须是 self_draw、discard、robbing_kong 之一")
-    if given_win is not None and by is None and not waiting:     # `win: {}` too
-        _required(win, "by", "win", problems)
-    win_from = _seat(win.get("from"), "win.from", problems)
-    fed_by = _seat(win.get("kong_fed_by"), "win.kong_fed_by", problems)
-    flags = {f: (_bool(win, f, "win", problems) if f in win else False) for f in WIN_FLAGS}
-
-    # claims and base points
-    claims: dict[int, int] = {}
-    raw_claims = req.get("claims_from_winner")
-    if raw_claims is not None:
-        if not isinstance(raw_claims, dict):
-            _p(problems, "claims_from_winner", "must be an object of seat → count", "必须是 座位 → 次数 的对象")
-        else:
-            for key, v in raw_claims.items():
-                path = f"claims_from_winner.{key}"
-                if key not in SEAT_INDEX:
-                    _p(problems, path, "unknown seat; seats are E, S, W, N", "未知座位；座位为 E、S、W、N")
-                elif v is None:
-                    continue
-                elif not (_is_int(v) and 0 <= v <= MAX_CLAIMS):
-                    _p(problems, path, f"must be an integer from 0 to {MAX_CLAIMS}", f"必须是 0 到 {MAX_CLAIMS} 的整数")
-                else:
-                    claims[SEAT_INDEX[key]] = v
-    base = req.get("base_points")
-    if base is None:
-        base = 1
-    elif not (_is_int(base) and 1 <= base <= MAX_BASE_POINTS):
-        _p(problems, "base_points", f"must be an integer from 1 to {MAX_BASE_POINTS}",
-           f"必须是 1 到 {MAX_BASE_POINTS} 的整数")
-    if problems:
-        raise ScoreError(problems)
-
-    h = Hand(rules=rules, seat=seat, round=round_, caishen_kinds=frozenset(), indicator=indicator,
-             concealed=concealed, winning=winning, melds=melds, flowers=flowers, by=by, win_from=win_from,
-             kong_replacement=flags["kong_replacement"], kong_fed_by=fed_by, last_tile=flags["last_tile"],
-             heavenly=flags["heavenly"], earthly=flags["earthly"],
-             discarded_caishen=flags["discarded_caishen"], claims=claims, base_points=base)
-    h.caishen_kinds = derive_kinds(rules.caishen_rule, indicator, kinds)
+def build(rules: Rules, seat: int, round_: int, indicator: int | None, kinds: list[int] | None,
+          concealed: list[int], winning: int | None, melds: list[Meld], flowers: list[int], by: str | None,
+          win_from: int | None, kong_replacement: bool, kong_fed_by: int | None, last_tile: bool,
+          heavenly: bool, earthly: bool, discarded_caishen: bool, claims: dict[int, int],
+          base_points: int) -> Hand:
+    """A :class:`Hand` of well-typed values, with what follows from them: the caishen kinds
+    (from the indicator by the rules' ``caishen_rule``, or the kinds given), the kind ``P``
+    stands for under ``white_dragon_substitutes`` and the melds' faces."""
+    h = Hand(rules, seat, round_, derive_kinds(rules.caishen_rule, indicator, kinds), indicator, concealed,
+             winning, melds, flowers, by, win_from, kong_replacement, kong_fed_by, last_tile, heavenly, earthly,
+             discarded_caishen, claims, base_points)
     if rules.white_dragon_substitutes:
         h.substitute = substitute_kind(h.caishen_kinds)
-    for m in melds:
-        m.faces = [h.face(t) for t in m.tiles] if h.substitute is not None else m.tiles
-    _check(h, waiting)
+        if h.substitute is not None:
+            for m in melds:
+                m.faces = [h.face(t) for t in m.tiles]
     return h
-
-
-def _parse_meld(m, path, problems) -> Meld:
-    meld = Meld("pung", [], [], None, False, False)
-    obj = _object(m, path, MELD_FIELDS, problems)
-    if obj is None:
-        if m is None:
-            _p(problems, path, "must be a meld object", "必须是副露对象")
-        return meld
-    t = obj.get("type")
-    if t is None:
-        _required(obj, "type", path, problems)
-    elif t not in MELD_TYPES:
-        _p(problems, f"{path}.type", "must be one of chow, pung, kong", "必须是 chow、pung、kong 之一")
-    else:
-        meld.type = t
-    if _required(obj, "tiles", path, problems):
-        meld.tiles = tile_indices(obj["tiles"], f"{path}.tiles", problems)
-    meld.from_seat = _seat(obj.get("from"), f"{path}.from", problems)
-    meld.concealed = _bool(obj, "concealed", path, problems)
-    meld.added = _bool(obj, "added", path, problems)
-    meld.from_given = obj.get("from") is not None
-    return meld
-
-
-# --- the fast reading of a valid score request -------------------------------------------------
-# Most requests are valid.  This reads one in a single pass, with no path or message built, and
-# returns None at the first thing that is not plainly right (parse then reads the request again
-# with parse_and_report, which says what is wrong).  It accepts nothing parse_and_report refuses
-# and reads the same Hand (tests/test_properties.py checks both on generated and mutated requests).
-
-def _tiles_or_none(value) -> list[int] | None:
-    if type(value) is list:
-        try:
-            return [_SINGLE[t] for t in value]
-        except (KeyError, TypeError):
-            return None
-    if type(value) is str:
-        out = compact_or_none(value)
-        if out is None:                   # names, or a mistake: the full reader
-            problems: list[Problem] = []
-            out = _read_compact(value, "", problems)
-            if problems:
-                return None
-        return out
-    return None
-
-
-def _seat_or_none(value) -> int | None:
-    return SEAT_INDEX[value] if type(value) is str and value in SEAT_INDEX else None
-
-
-def _tile_or_none(value) -> int | None:
-    return _SINGLE[value] if type(value) is str and value in _SINGLE else None
-
-
-def _flag(obj: dict, key: str) -> bool | None:
-    """False when absent or null, the value when a bool, None (give up) otherwise."""
-    v = obj.get(key)
-    if v is None:
-        return False
-    return v if type(v) is bool else None
-
-
-def _keys_in(obj: dict, fields: set) -> bool:
-    """Whether every key of ``obj`` is one of ``fields``."""
-    for key in obj:
-        if key not in fields:
-            return False
-    return True
-
-
-def _read_valid(request) -> Hand | None:
-    # hand.pxd types the objects read here as dicts: each is checked before it is named
-    if type(request) is not dict or not _keys_in(request, TOP_FIELDS):
-        return None
-    req = request
-    value = req.get("rules")
-    if value is None:
-        rules = preset_rules(DEFAULT_PRESET)
-    elif type(value) is str and value in PRESETS:     # a preset id, as resolve_rules reads it
-        rules = preset_rules(value)
-    else:
-        problems: list[Problem] = []
-        rules = resolve_rules(value, problems)
-        if problems:
-            return None
-    seat, round_ = _seat_or_none(req.get("seat_wind")), _seat_or_none(req.get("round_wind"))
-    if seat is None or round_ is None:
-        return None
-
-    indicator, kinds = None, None
-    value = req.get("caishen")
-    if value is not None:
-        if type(value) is not dict or not _keys_in(value, CAISHEN_FIELDS):
-            return None
-        cs = value
-        i, k = cs.get("indicator"), cs.get("kinds")
-        if (i is None) == (k is None):
-            return None
-        if i is not None:
-            indicator = _tile_or_none(i)
-            if indicator is None:
-                return None
-        else:
-            kinds = _tiles_or_none(k)
-            if kinds is None:
-                return None
-    kinds = derive_kinds(rules.caishen_rule, indicator, kinds)
-    substitute = substitute_kind(kinds) if rules.white_dragon_substitutes else None
-
-    value = req.get("hand")
-    if type(value) is not dict or not _keys_in(value, HAND_FIELDS):
-        return None
-    hand = value
-    concealed = _tiles_or_none(hand.get("concealed"))
-    winning = _tile_or_none(hand.get("winning_tile"))
-    flowers = hand.get("flowers")
-    flowers = [] if flowers is None else _tiles_or_none(flowers)
-    if concealed is None or winning is None or flowers is None:
-        return None
-    melds = []
-    raw_melds = hand.get("melds")
-    if raw_melds is not None:
-        if type(raw_melds) is not list:
-            return None
-        for value in raw_melds:
-            if type(value) is not dict or not _keys_in(value, MELD_FIELDS):
-                return None
-            meld = value
-            t, tiles, frm = meld.get("type"), _tiles_or_none(meld.get("tiles")), meld.get("from")
-            from_seat = None if frm is None else _seat_or_none(frm)
-            conc, added = _flag(meld, "concealed"), _flag(meld, "added")
-            if (t not in MELD_TYPES or tiles is None or (frm is not None and from_seat is None)
-                    or conc is None or added is None):
-                return None
-            faces = tiles if substitute is None else [substitute if f == WHITE else f for f in tiles]
-            melds.append(Meld(t, tiles, faces, from_seat, conc, added, frm is not None))
-
-    value = req.get("win")
-    if type(value) is not dict or not _keys_in(value, WIN_FIELDS):
-        return None
-    win = value
-    by, frm, fed = win.get("by"), win.get("from"), win.get("kong_fed_by")
-    win_from = None if frm is None else _seat_or_none(frm)
-    fed_by = None if fed is None else _seat_or_none(fed)
-    kong_replacement, last_tile = _flag(win, "kong_replacement"), _flag(win, "last_tile")
-    heavenly, earthly = _flag(win, "heavenly"), _flag(win, "earthly")
-    discarded_caishen = _flag(win, "discarded_caishen")
-    if (by not in WIN_BY or (frm is not None and win_from is None) or (fed is not None and fed_by is None)
-            or kong_replacement is None or last_tile is None or heavenly is None or earthly is None
-            or discarded_caishen is None):
-        return None
-
-    claims: dict[int, int] = {}
-    value = req.get("claims_from_winner")
-    if value is not None:
-        if type(value) is not dict:
-            return None
-        raw_claims = value
-        for key, v in raw_claims.items():
-            s = _seat_or_none(key)
-            if s is None:
-                return None
-            if v is not None:
-                if type(v) is not int or not 0 <= v <= MAX_CLAIMS:
-                    return None
-                claims[s] = v
-    base = req.get("base_points")
-    if base is None:
-        base = 1
-    elif type(base) is not int or not 1 <= base <= MAX_BASE_POINTS:
-        return None
-
-    if not _all_right(seat, kinds, concealed, winning, melds, flowers, indicator, by, claims):
-        return None
-    caishen_tiles, naturals = _derived(concealed, kinds, substitute)
-    # every field, in Hand's order (positional: the cheapest call of the dataclass's __init__)
-    h = Hand(rules, seat, round_, kinds, indicator, concealed, winning, melds, flowers, by, win_from,
-             kong_replacement, fed_by, last_tile, heavenly, earthly, discarded_caishen, claims, base,
-             substitute, naturals, caishen_tiles, [])
-    problems = []
-    _check_win(h, problems, SEATS[seat])
-    return None if problems else h
-
-
-def _all_right(seat, kinds, concealed, winning, melds, flowers, indicator, by, claims) -> bool:
-    """:func:`_check` of a valid hand, with no message, on the fields read (the melds' faces
-    set): True when it finds nothing wrong but for the win context (:func:`_check_win`), False
-    at the first problem."""
-    flower0 = FLOWER0        # hand.pxd: the tiles and counts here are C ints
-    counts = [0] * 42        # copies of each kind: at most 4 of a kind, 1 of a flower
-    upper = (seat + 3) % 4
-    for m in melds:
-        tiles, mtype = m.tiles, m.type
-        n = len(tiles)
-        if n != (4 if mtype == "kong" else 3):
-            return False
-        for t in tiles:
-            if t >= flower0 or t in kinds:
-                return False
-            c = counts[t] + 1
-            if c > 4:
-                return False
-            counts[t] = c
-        faces = m.faces
-        f0 = faces[0]
-        if mtype == "chow":
-            f1, f2 = faces[1], faces[2]
-            low = f0 if f0 < f1 else f1
-            if f2 < low:
-                low = f2
-            # three different faces from low to low + 2, of one suit
-            if low + 2 >= 27 or low % 9 > 6 or f0 == f1 or f1 == f2 or f0 == f2 \
-                    or f0 > low + 2 or f1 > low + 2 or f2 > low + 2:
-                return False
-        elif faces.count(f0) != n:
-            return False
-        if mtype == "kong" and m.concealed:
-            if m.added or m.from_given:
-                return False
-        elif m.concealed or m.added and mtype != "kong" or m.from_seat is None or m.from_seat == seat \
-                or (mtype == "chow" and m.from_seat != upper):
-            return False
-    for t in flowers:
-        if t < flower0 or t in kinds or counts[t]:
-            return False
-        counts[t] = 1
-    if len(melds) > 4 or len(concealed) != 14 - 3 * len(melds) or (winning in kinds and by != "self_draw") \
-            or seat in claims:
-        return False
-    held = False             # the winning tile among the concealed ones
-    for t in concealed:
-        c = counts[t] + 1
-        if t >= flower0:
-            if c > 1 or t not in kinds:
-                return False
-        elif c > 4:
-            return False
-        counts[t] = c
-        if t == winning:
-            held = True
-    if not held:
-        return False
-    if indicator is not None:
-        t = indicator
-        return counts[t] < (1 if t >= flower0 else 4)
-    return True
 
 
 # --- 422: what the rule book makes impossible -------------------------------------------------
 
-def _check(h: Hand, waiting: bool = False) -> None:
+def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
+    problems.append(Problem(code, path, en, zh))
+
+
+def check(h: Hand, waiting: bool = False) -> None:
+    """Raise :class:`ScoreError` with every problem that the rule book finds in ``h`` and that
+    leaves its tiles unreadable; keep the others (``h.deferred``) for the engine to report with
+    what it finds.  ``waiting``: the hand before its winning tile (``/v1/waits``)."""
     problems: list[Problem] = []
     seat_code = SEATS[h.seat]
     upper = (h.seat + 3) % 4
@@ -553,12 +168,9 @@ def _check(h: Hand, waiting: bool = False) -> None:
                 _p(problems, "hand.concealed", f"the flower {CODES[t]} is set aside, not held: put it in hand.flowers",
                    f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
 
-    # tile count
+    # tile count (more than MAX_MELDS melds: refused by the schema before they are read)
     want = 14 - 3 * len(h.melds) - waiting
-    if len(h.melds) > 4:
-        _p(problems, "hand.melds", f"{len(h.melds)} melds; a hand has at most 4",
-           f"{len(h.melds)} 个副露；一手牌最多 4 个", "wrong_tile_count")
-    elif len(h.concealed) != want:
+    if len(h.concealed) != want:
         _p(problems, "hand.concealed",
            f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
            f"the hand holds {want} " + ("(13 − 3 × melds: the hand before its winning tile)" if waiting

@@ -1,4 +1,4 @@
-"""The 台 items of RULES.md §5: one small, named function per item, its id, 台 and condition
+"""The 台 items of docs/rules.md §5: one small, named function per item, its id, 台 and condition
 side by side, so the table can be read straight off this file.
 
 An item's test takes a :class:`~ningbo_score.hand.View` ``h`` (one reading of the hand plus the
@@ -21,21 +21,25 @@ class Item:
     tai: int                 # default 台 per occurrence; a request may override it (item_tai)
     name: str
     name_en: str
-    bonus: bool              # bonus items are not counted toward the minimum
+    bonus_when: str | None   # the option under which it is a bonus (not counted toward the minimum)
     shape: bool              # depends on the decomposition
     test: Callable
 
-    def describe(self) -> dict:
+    def is_bonus(self, options) -> bool:
+        """Whether the item is a bonus under these options (a mapping of option -> value)."""
+        return self.bonus_when is not None and bool(options[self.bonus_when])
+
+    def describe(self, options) -> dict:
         return {"id": self.id, "name": self.name, "name_en": self.name_en, "tai": self.tai,
-                "bonus": self.bonus}
+                "bonus": self.is_bonus(options)}
 
 
 ITEMS: list[Item] = []
 
 
-def item(id: str, tai: int, name: str, name_en: str, *, bonus: bool = False, shape: bool = False):
+def item(id: str, tai: int, name: str, name_en: str, *, bonus_when: str | None = None, shape: bool = False):
     def register(test):
-        ITEMS.append(Item(id, tai, name, name_en, bonus, shape, test))
+        ITEMS.append(Item(id, tai, name, name_en, bonus_when, shape, test))
         return test
     return register
 
@@ -49,8 +53,9 @@ def pai_hu(h):
 
 @item("ping_hu", 1, "平胡", "All chows", shape=True)
 def ping_hu(h):
-    # *interpretation*: a dragon pair is allowed; only a seat- or round-wind pair is refused.
-    return h.wait == "two_sided" and h.all_chows and not h.pair_scoring_wind
+    # the pair carries no 台: not the seat wind, the round wind or a dragon (*interpretation* of
+    # "将头不可以是含台的风牌", rule book 2)
+    return h.wait == "two_sided" and h.all_chows and not h.pair_carries_tai
 
 
 @item("edge_wait", 1, "边", "Edge wait", shape=True)
@@ -125,8 +130,9 @@ def no_caishen(h):
     return h.ctx.n_caishen == 0          # §10.6: physical caishen tiles in the concealed hand
 
 
-@item("three_caishen", 3, "三财神", "Three caishen", bonus=True)
+@item("three_caishen", 3, "三财神", "Three caishen", bonus_when="three_caishen_bonus")
 def three_caishen(h):
+    # a bonus only under three_caishen_bonus (002: "不算在起胡的4台中"); 001 counts it like any item
     return h.ctx.n_caishen >= 3 and h.ctx.by == "self_draw"
 
 

@@ -1,15 +1,30 @@
-"""Hand points (RULES.md §6) and who pays what (§7)."""
+"""Hand points (docs/rules.md §6) and who pays what (§7)."""
 from __future__ import annotations
 
+from .errors import Problem, ScoreError
 from .hand import Hand
+from .rules import MAX_SAFE_INTEGER
 from .tiles import SEATS
 
 
-def hand_points(h: Hand, tai: int, counted_tai: int) -> int:
-    """linear: base × (1 + tai); doubling: base × 2^(counted_tai − min_tai)."""
+def hand_points(h: Hand, tai: int) -> int:
+    """linear: base × (1 + tai); doubling: base × 2^(tai − min_tai), ``tai`` the total with the
+    bonus items (a bonus 台 doubles too; the hand is eligible, so tai ≥ min_tai)."""
     if h.rules.points == "linear":
         return h.base_points * (1 + tai)
-    return h.base_points * 2 ** max(0, counted_tai - h.rules.min_tai)
+    return h.base_points * 2 ** max(0, tai - h.rules.min_tai)
+
+
+def check_safe(points: int, net: dict[str, int]) -> None:
+    """No answer holds a number past 2^53 − 1 (JavaScript's safe integers): the points, a payment
+    (a payer's net) or the winner's net past it is a 422 ``invalid_request`` on ``base_points``."""
+    largest = max(points, max(abs(v) for v in net.values()))
+    if largest > MAX_SAFE_INTEGER:
+        raise ScoreError([Problem(
+            "points_too_large", "base_points",
+            f"this hand would come to {largest} points, past the largest safe integer {MAX_SAFE_INTEGER} "
+            f"(2^53 − 1): lower base_points (or item_tai)",
+            f"这手牌的分数 {largest} 超过了最大安全整数 {MAX_SAFE_INTEGER}（2^53 − 1）：请降低 base_points（或 item_tai）")])
 
 
 def liability(h: Hand) -> list[int]:
@@ -54,9 +69,8 @@ def multipliers(h: Hand) -> tuple[str, list[int], list[int]]:
             else:
                 mult[s] = 2 * lf
     elif h.by == "robbing_kong":
-        event = "robbing_kong"
-        for s in _OTHERS[w]:
-            mult[s] = (5 if s == h.win_from else 0) + 5 * rel[s]
+        event = "robbing_kong"          # the robbed player alone pays 5, whatever the 包 relations
+        mult[h.win_from] = 5
     elif h.kong_fed_by is not None:
         event = "kong_bloom"
         others_pay = 1 if r.kong_bloom_others_pay else 0

@@ -1,12 +1,11 @@
-"""Presets (RULES.md §9) as data, and the per-request `rules` field: a preset id or an object
+"""Presets (docs/rules.md §9) as data, and the per-request `rules` field: a preset id or an object
 naming a preset with option overrides and `item_tai` overrides."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .errors import Problem
-from .items import ITEM_BY_ID, ITEMS
+from .items import ITEMS
 
 # option -> (kind, allowed values or None, Chinese description)
 OPTION_KINDS: dict[str, tuple[str, tuple | None]] = {
@@ -23,6 +22,8 @@ OPTION_KINDS: dict[str, tuple[str, tuple | None]] = {
     "kong_bloom_others_pay": ("bool", None),
     "liability_cap": ("int1?", None),
     "hand_cap": ("int1?", None),
+    "three_caishen_bonus": ("bool", None),
+    "draw_keeps_dealer": ("bool", None),
 }
 
 _BASE = dict(
@@ -30,36 +31,73 @@ _BASE = dict(
     discard_wins=True, caishen_discard_restriction="single_wait",
     robbing_needs_no_caishen_discarded=False, points="linear", chi_counts_for_liability=True,
     related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=None,
+    three_caishen_bonus=False, draw_keeps_dealer=True,
 )
 
 PRESETS: dict[str, dict] = {
     "ningbo": {
-        "name": "宁波麻将", "name_en": "Ningbo (default)", "source": "001_ca7c08b991250f48.txt",
+        "name": "宁波麻将", "name_en": "Ningbo (default)",
+        "source": "《宁波麻将》规则 (简介 · 规则 · 牌型番数 · 积分计算; undated online rule page)",
         "options": {**_BASE, "hand_cap": 1000},
     },
     "ningbo-456": {
-        "name": "宁波麻将 (456游戏)", "name_en": "Ningbo, 456 rules", "source": "000_f7ede3f2cb0d3606.txt",
-        "options": {**_BASE, "white_dragon_substitutes": True, "caishen_discard_restriction": "any_group",
-                    "points": "doubling", "kong_bloom_others_pay": True, "liability_cap": 5},
+        "name": "宁波麻将 (456游戏)", "name_en": "Ningbo, 456 rules",
+        "source": "《“宁波麻将”游戏介绍》, 456游戏, 2010-9-19",
+        "options": {**_BASE, "caishen_discard_restriction": "any_group", "points": "doubling",
+                    "kong_bloom_others_pay": True, "liability_cap": 5},
     },
     "ningbo-bianfeng": {
-        "name": "宁波麻将 (边锋)", "name_en": "Ningbo, Bianfeng rules", "source": "002_ed4383496d1cc723.txt",
-        "options": dict(_BASE),
+        "name": "宁波麻将 (边锋)", "name_en": "Ningbo, Bianfeng rules",
+        "source": "《寧波麻將 打牌規則》 (边锋 Bianfeng rules; undated online page)",
+        "options": {**_BASE, "three_caishen_bonus": True},
     },
     "ningbo-taishu": {
-        "name": "宁波麻将 (台数)", "name_en": "Ningbo, restricted patterns", "source": "004_80791afe54503bed.txt",
-        "options": {**_BASE, "required_patterns": ["full_flush", "half_flush", "all_honors", "all_pungs"],
-                    "caishen_discard_restriction": "any_group", "related_discarder": "five",
-                    "liability_cap": 5},
+        "name": "宁波麻将 (台数)", "name_en": "Ningbo, restricted patterns",
+        "source": "《麻將規則》 (臺數麻將, first part; undated online page)",
+        "options": {**_BASE, "min_tai": 0,
+                    "required_patterns": ["full_flush", "half_flush", "all_honors", "all_pungs"],
+                    "caishen_discard_restriction": "any_group", "chi_counts_for_liability": False,
+                    "related_discarder": "five", "liability_cap": 5, "draw_keeps_dealer": False},
     },
     "ningbo-7baida": {
-        "name": "宁波麻将 (天一 7百搭)", "name_en": "Ningbo, seven wildcards", "source": "004_80791afe54503bed.txt",
+        "name": "宁波麻将 (天一 7百搭)", "name_en": "Ningbo, seven wildcards",
+        "source": "《麻將規則》: 寧波7百搭麻將 (天一游戏, second part; undated online page)",
         "options": {**_BASE, "caishen_rule": "indicator_and_next", "min_tai": 5, "discard_wins": False,
                     "caishen_discard_restriction": None, "robbing_needs_no_caishen_discarded": True,
-                    "chi_counts_for_liability": False, "related_discarder": "five", "liability_cap": 5},
+                    "chi_counts_for_liability": False, "related_discarder": "five", "liability_cap": 5,
+                    "draw_keeps_dealer": False},
     },
 }
 DEFAULT_PRESET = "ningbo"
+#: The version of the rule book the library scores by (docs/rules.md, "Rule book versions"),
+#: echoed as ``rulebook`` wherever rules are.
+RULEBOOK = 2
+_ALL = list(PRESETS)
+#: What rule book 2 changed for a client that scored with rule book 1 (GET /v1/rules): each
+#: change names what it is about (an option, an item id or a topic) and the presets it affects.
+RULEBOOK_CHANGES: tuple[dict, ...] = (
+    {"id": "white_dragon_substitutes", "presets": ["ningbo-456"],
+     "change": "白板 no longer substitutes for the caishen in ningbo-456 (000 ⑥: 白板不代替翻出的那张牌)."},
+    {"id": "three_caishen_bonus", "presets": ["ningbo", "ningbo-456", "ningbo-taishu", "ningbo-7baida"],
+     "change": "New option three_caishen_bonus (on only in ningbo-bianfeng): elsewhere 三财神 counts toward "
+               "the minimum like any item, and doubling uses the full 台, bonus items included."},
+    {"id": "ping_hu", "presets": _ALL,
+     "change": "A dragon pair (中 发 白) is no 平胡 pair: such a hand scores 排胡 (0) instead of 平胡 (1)."},
+    {"id": "min_tai", "presets": ["ningbo-taishu"],
+     "change": "ningbo-taishu has no 台 minimum (min_tai 0): its required patterns are the only gate."},
+    {"id": "chi_counts_for_liability", "presets": ["ningbo-taishu"],
+     "change": "ningbo-taishu counts no chows toward 包 (chi_counts_for_liability false)."},
+    {"id": "robbing_kong", "presets": _ALL,
+     "change": "A robbed kong is paid by the robbed player alone, 5 × points, whatever the 包 relations."},
+    {"id": "draw_keeps_dealer", "presets": ["ningbo-taishu", "ningbo-7baida"],
+     "change": "New option draw_keeps_dealer (off in ningbo-taishu and ningbo-7baida: after a draw the next "
+               "seat deals); POST /v1/table/next takes rules."},
+    {"id": "heavenly", "presets": _ALL,
+     "change": "天胡: the wait item is the best one over every concealed tile taken as the winning tile."},
+    {"id": "integers", "presets": _ALL,
+     "change": "A count may be written as an integral number (2.0 is 2); a hand whose points, payments or "
+               "net would pass 2^53 − 1 is a 422 invalid_request on base_points."},
+)
 ITEM_TAI_MAX = 100                  # per occurrence; keeps doubling points a printable integer
 MAX_SAFE_INTEGER = 2**53 - 1        # other integer options: the largest every JSON parser reads exactly
 
@@ -83,7 +121,9 @@ class Rules:
     def __post_init__(self):
         for name, value in self.options.items():      # options read as attributes: rules.min_tai
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "_echo", {"preset": self.preset, **self.options})
+        object.__setattr__(self, "_echo", {"preset": self.preset, "rulebook": RULEBOOK, **self.options})
+        # the ids of the items that are bonuses (not counted toward min_tai) under these options
+        object.__setattr__(self, "bonus_ids", frozenset(it.id for it in ITEMS if it.is_bonus(self.options)))
         # what the item values depend on, for caching evaluations
         object.__setattr__(self, "signature", tuple(sorted(self.overrides.items())))
 
@@ -106,137 +146,42 @@ def preset_rules(preset_id: str) -> Rules:
     return r
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _check_option(name: str, value, path: str, problems: list[Problem]):
-    kind, allowed = OPTION_KINDS[name]
-    ok = True
-    if kind == "bool":
-        ok = isinstance(value, bool)
-        want = "true or false", "true 或 false"
-    elif kind == "int0":
-        ok = _is_int(value) and 0 <= value <= MAX_SAFE_INTEGER
-        want = f"an integer from 0 to {MAX_SAFE_INTEGER}", f"0 到 {MAX_SAFE_INTEGER} 的整数"
-    elif kind == "int1?":
-        ok = value is None or (_is_int(value) and 1 <= value <= MAX_SAFE_INTEGER)
-        want = f"an integer from 1 to {MAX_SAFE_INTEGER} or null", f"1 到 {MAX_SAFE_INTEGER} 的整数或 null"
-    elif kind in ("enum", "enum?"):
-        ok = (value is None and kind == "enum?") or (isinstance(value, str) and value in allowed)
-        opts = " | ".join(allowed) + (" | null" if kind == "enum?" else "")
-        want = f"one of {opts}", f"以下之一：{opts}"
-    elif kind == "items":
-        if not isinstance(value, list):
-            ok = False
-        else:
-            for i, v in enumerate(value):
-                if not (isinstance(v, str) and v in ITEM_BY_ID):
-                    problems.append(Problem("invalid_request", f"{path}.{i}",
-                                            f"unknown item id {v!r}", f"未知的台项 {v!r}"))
-            return tuple(value) if isinstance(value, list) else value
-        want = "a list of item ids", "台项 id 的列表"
-    if not ok:
-        problems.append(Problem("invalid_request", path, f"must be {want[0]}", f"必须是{want[1]}"))
-    return value
-
-
-def resolve_rules(value, problems: list[Problem]) -> Rules | None:
-    """The `rules` field of a request; None (with problems appended) when it is invalid."""
-    if value is None:
-        return preset_rules(DEFAULT_PRESET)
-    if isinstance(value, str):
-        if value in PRESETS:
-            return preset_rules(value)
-        problems.append(Problem("invalid_request", "rules", f"unknown preset {value!r}; presets are "
-                                + ", ".join(PRESETS), f"未知的规则 {value!r}；可选：" + "、".join(PRESETS)))
-        return None
-    if not isinstance(value, dict):
-        problems.append(Problem("invalid_request", "rules", "must be a preset id or an object",
-                                "必须是规则 id 或对象"))
-        return None
-    frozen = _freeze(value)
-    try:
-        hit = _OBJECT_CACHE.get(frozen)
-    except TypeError:                    # not JSON (a set, say): no cache, the checks say why
-        return _resolve_object(value, problems)
+def custom_rules(preset_id: str, options: dict, item_tai: dict) -> Rules:
+    """A preset with option overrides and 台 overrides per item, as the request schema loaded
+    them (every name and value already checked: ningbo_score.requests.RulesObjectSchema)."""
+    key = (preset_id, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())),
+           tuple(sorted(item_tai.items())))
+    hit = _OBJECT_CACHE.get(key)
     if hit is not None:
         return hit
-    rules = _resolve_object(value, problems)
-    if rules is not None:
-        if len(_OBJECT_CACHE) >= _OBJECT_CACHE_LIMIT:
-            _OBJECT_CACHE.clear()
-        _OBJECT_CACHE[frozen] = rules
+    opts = dict(preset_rules(preset_id).options)
+    opts.update(options)
+    opts["required_patterns"] = tuple(opts["required_patterns"])
+    tai = dict(_DEFAULT_TAI)
+    tai.update(item_tai)
+    rules = Rules(preset_id, MappingProxyType(opts), MappingProxyType(tai), MappingProxyType(dict(item_tai)))
+    if len(_OBJECT_CACHE) >= _OBJECT_CACHE_LIMIT:
+        _OBJECT_CACHE.clear()
+    _OBJECT_CACHE[key] = rules
     return rules
 
 
-# Rules objects already resolved (a Rules is immutable), by the exact JSON value that gave them.
+# Rules objects already made (a Rules is immutable), by what they were made of.
 _OBJECT_CACHE: dict = {}
 _OBJECT_CACHE_LIMIT = 1024
 
 
-def _freeze(value):
-    """A hashable form of a JSON value that tells apart what JSON tells apart (1, 1.0, true)."""
-    if isinstance(value, dict):
-        return ("{", tuple((k, _freeze(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return ("[", tuple(_freeze(v) for v in value))
-    return (type(value), value)
-
-
-def _resolve_object(value: dict, problems: list[Problem]) -> Rules | None:
-    n = len(problems)
-    preset_id = value.get("preset", DEFAULT_PRESET)
-    if preset_id is None:
-        preset_id = DEFAULT_PRESET
-    if not isinstance(preset_id, str) or preset_id not in PRESETS:
-        problems.append(Problem("invalid_request", "rules.preset", f"unknown preset {preset_id!r}; presets are "
-                                + ", ".join(PRESETS), f"未知的规则 {preset_id!r}；可选：" + "、".join(PRESETS)))
-        return None
-    base = preset_rules(preset_id)
-    opts = dict(base.options)
-    overrides: dict[str, int] = {}
-    for key, v in value.items():
-        path = f"rules.{key}"
-        if key == "preset":
-            continue
-        if key == "item_tai":
-            if v is None:
-                continue
-            if not isinstance(v, dict):
-                problems.append(Problem("invalid_request", path, "must be an object of item id → 台",
-                                        "必须是 台项 id → 台数 的对象"))
-                continue
-            for item_id, tai in v.items():
-                if item_id not in ITEM_BY_ID:
-                    problems.append(Problem("invalid_request", f"{path}.{item_id}", f"unknown item id {item_id!r}",
-                                            f"未知的台项 {item_id!r}"))
-                elif tai is None:
-                    continue                 # null means absent
-                elif not (_is_int(tai) and 0 <= tai <= ITEM_TAI_MAX):
-                    problems.append(Problem("invalid_request", f"{path}.{item_id}",
-                                            f"must be an integer from 0 to {ITEM_TAI_MAX}",
-                                            f"必须是 0 到 {ITEM_TAI_MAX} 的整数"))
-                else:
-                    overrides[item_id] = tai
-            continue
-        if key not in OPTION_KINDS:
-            problems.append(Problem("invalid_request", path, f"unknown option {key!r}", f"未知的选项 {key!r}"))
-            continue
-        if v is None and not OPTION_KINDS[key][0].endswith("?"):
-            continue                         # null in an optional field means absent (API.md)
-        opts[key] = _check_option(key, v, path, problems)
-    if len(problems) > n:
-        return None
-    item_tai = dict(_DEFAULT_TAI)
-    item_tai.update(overrides)
-    return Rules(preset_id, MappingProxyType(opts), MappingProxyType(item_tai), MappingProxyType(overrides))
+def describe_rulebook() -> dict:
+    """The body of GET /v1/rules: the rule book's version, what it changed, every preset."""
+    return {"rulebook": RULEBOOK,
+            "changes": [{**c, "presets": list(c["presets"])} for c in RULEBOOK_CHANGES],
+            "presets": [describe_preset(p) for p in PRESETS]}
 
 
 def describe_preset(preset_id: str) -> dict:
     p = PRESETS[preset_id]
     return {
-        "id": preset_id, "name": p["name"], "name_en": p["name_en"], "source": p["source"],
+        "id": preset_id, "rulebook": RULEBOOK, "name": p["name"], "name_en": p["name_en"], "source": p["source"],
         "options": {k: _copy(v) for k, v in p["options"].items()},
-        "items": [it.describe() for it in ITEMS],
+        "items": [it.describe(p["options"]) for it in ITEMS],
     }

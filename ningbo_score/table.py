@@ -1,16 +1,14 @@
-"""Live-table helpers (RULES.md §8): who deals next, who takes a discard, levels, escape penalty.
+"""Live-table helpers (docs/rules.md §8): who deals next, who takes a discard, levels, escape penalty.
 
-Pure functions on JSON-shaped dicts: each takes the body of a future request and returns the
-200 body, or raises :class:`~ningbo_score.errors.ScoreError` with every problem found.
-
-Validation is strict, as for ``/v1/score``: unknown fields are refused, a boolean is no integer,
-``2.0`` is no integer, ``null`` in an optional field means absent and in a required one means
-missing.  Shape and type problems are ``invalid_request`` (400).  A well-formed claim list that
+Pure functions on typed input (:class:`NextHandInput`, :class:`ClaimsInput`,
+:class:`EscapeInput`, made by the request schemas of ningbo_score.requests, which check every
+shape and type: those problems are 400 ``invalid_request``); each returns the 200 body, or raises
+:class:`~ningbo_score.errors.ScoreError` with every problem found.  A well-formed claim list that
 cannot happen at a table (the discarder claiming its own discard, a seat claiming twice, a chow
 from a seat other than the discarder's 下家, two seats both punging/konging one discard) is
 ``invalid_request`` with status 422, through the internal code ``invalid_claims`` of
 :mod:`ningbo_score.errors` — the same status the rule book gives a claim naming the winner's own
-seat (RULES.md §10.13).
+seat (docs/rules.md §10.13).
 
 Players and seats
 -----------------
@@ -21,15 +19,16 @@ order is E → S → W → N → E (the dealer is E).
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from .errors import Problem, ScoreError
+from .rules import Rules
 
 WINDS = ("E", "S", "W", "N")
 _WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 CLAIM_TYPES = ("win", "kong", "pung", "chow")
 _CLAIM_ZH = {"win": "胡", "kong": "杠", "pung": "碰", "chow": "吃"}
-# Priority of RULES.md §8: win > pung/kong > chow (pung and kong share a rank).
+# Priority of docs/rules.md §8: win > pung/kong > chow (pung and kong share a rank).
 _CLAIM_RANK = {"win": 0, "kong": 1, "pung": 1, "chow": 2}
 
 ESCAPE_MULTIPLIER = 24  # 000 "逃跑扣 24 倍基础分", 002 "逃跑扣 24 倍基礎分"
@@ -63,73 +62,33 @@ _BASE_BY_LEVEL = {lv: base for lv, _, _, base, _ in _LEVELS}
 MAX_LEVEL = _LEVELS[-1][0]
 
 
-# --------------------------------------------------------------------------------------------
-# Validation helpers.  Each appends to ``problems`` and returns the value or None.
+@dataclass(frozen=True, slots=True)
+class NextHandInput:
+    """The hand just played (docs/rules.md §8): see :func:`next_hand`."""
+    dealer: int                 # 0-3
+    round_wind: str             # E S W N
+    dealers_this_round: int     # 1-4
+    winner: int | None          # 0-3, or None for a draw
+    draw: bool
+    rules: Rules                # its draw_keeps_dealer says who deals after a draw
 
-def _join(path: str, key: str | int) -> str:
-    return f"{path}.{key}" if path else str(key)
+
+@dataclass(frozen=True, slots=True)
+class ClaimsInput:
+    """A discard and the claims on it: see :func:`claims`."""
+    discarder: str
+    claims: list[tuple[str, str]]      # (seat, type) in the order given
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeInput:
+    """The game's base points, or a level giving them: exactly one (see :func:`escape`)."""
+    base_points: int | None
+    level: int | None
 
 
 def _bad(problems: list[Problem], path: str, en: str, zh: str, code: str = "invalid_request") -> None:
     problems.append(Problem(code, path, en, zh))
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _object(problems: list[Problem], value: Any, path: str, allowed: tuple[str, ...]) -> dict | None:
-    """A JSON object with only the ``allowed`` keys (unknown keys are problems of their own)."""
-    if not isinstance(value, dict):
-        _bad(problems, path, "must be a JSON object", "必须是 JSON 对象")
-        return None
-    for key in value:
-        if key not in allowed:
-            _bad(problems, _join(path, str(key)),
-                 f"unknown field; allowed: {', '.join(allowed)}",
-                 f"未知字段；允许的字段：{', '.join(allowed)}")
-    return value
-
-
-def _missing(problems: list[Problem], path: str) -> None:
-    _bad(problems, path, "is required", "必填")
-
-
-def _int_field(problems: list[Problem], obj: dict, key: str, path: str, lo: int, hi: int | None,
-               required: bool = True) -> int | None:
-    value = obj.get(key)
-    where = _join(path, key)
-    if value is None:
-        if required:
-            _missing(problems, where)
-        return None
-    if not _is_int(value):
-        _bad(problems, where, "must be a JSON integer (not a boolean, not 2.0)",
-             "必须是 JSON 整数（不能是布尔值或 2.0 这样的小数）")
-        return None
-    if value < lo or (hi is not None and value > hi):
-        rng_en = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-        rng_zh = f" {lo} 到 {hi} 之间" if hi is not None else f"不小于 {lo} "
-        _bad(problems, where, f"must be an integer {rng_en}", f"必须是{rng_zh}的整数")
-        return None
-    return value
-
-
-def _wind_field(problems: list[Problem], obj: dict, key: str, path: str) -> str | None:
-    value = obj.get(key)
-    where = _join(path, key)
-    if value is None:
-        _missing(problems, where)
-        return None
-    if not isinstance(value, str) or value not in WINDS:
-        _bad(problems, where, "must be one of E, S, W, N", "必须是 E、S、W、N 之一")
-        return None
-    return value
-
-
-def _raise(problems: list[Problem]) -> None:
-    if problems:
-        raise ScoreError(problems)
 
 
 # --------------------------------------------------------------------------------------------
@@ -140,13 +99,13 @@ def seat_winds(dealer: int) -> dict[str, str]:
     return {str(p): WINDS[(p - dealer) % 4] for p in range(4)}
 
 
-def next_hand(req: Any) -> dict:
-    """The table state of the next hand (RULES.md §8).
+def next_hand(req: NextHandInput) -> dict:
+    """The table state of the next hand (docs/rules.md §8).
 
     Request::
 
         {"dealer": 0-3, "round_wind": "E"|"S"|"W"|"N", "dealers_this_round": 1-4,
-         "result": {"winner": 0-3} | {"draw": true}}
+         "result": {"winner": 0-3} | {"draw": true}, "rules": preset id | rules object (optional)}
 
     The state is three fields.  ``dealer`` is the position of the player who dealt the hand just
     played.  ``round_wind`` is the wind of the round (圈风) that hand belonged to.
@@ -155,15 +114,20 @@ def next_hand(req: Any) -> dict:
     ``round_wind`` E and ``dealers_this_round`` 1, the first dealer chosen by dice.  (So the
     round's first dealer is position ``dealer - dealers_this_round + 1`` mod 4.)
 
-    Transitions, as in 000/002 ("庄家胡牌，则庄家坐庄；庄家没胡，则让给下家坐庄"; "流局则继续当庄家"):
+    Transitions, as in 001/002 ("庄家糊牌，则庄家继续做庄，闲家糊牌，则庄家的下一家坐庄。荒庄，则庄家
+    继续坐庄"):
 
-    - the dealer wins, or a draw (流局/荒庄): nothing changes (连庄);
+    - the dealer wins: nothing changes (连庄);
+    - a draw (流局/荒庄): nothing changes where the rules' ``draw_keeps_dealer`` is on (001, 002,
+      000's "流局算连庄"); where it is off (004: "莊家沒胡，則讓給下家坐莊…也無連莊"), the next
+      position deals, as when another player wins.  ``rules`` is a preset id or a rules object as
+      in ``/v1/score`` (default: the default preset);
     - another player wins: the dealer's next position (``dealer + 1`` mod 4, the 下家 — not
       necessarily the winner) deals and ``dealers_this_round`` grows by one; but when it was 4
       the deal returns to the round's first dealer, so the round wind advances
       E → S → W → N → E and ``dealers_this_round`` restarts at 1 ("当 D 下庄，A 重新上庄后，
       该圈变为南风圈"). After the North round comes an East round again (*interpretation*:
-      RULES.md §8 wraps N → E; the sources say only "依此类推").
+      docs/rules.md §8 wraps N → E; the sources say only "依此类推").
 
     Response::
 
@@ -175,43 +139,8 @@ def next_hand(req: Any) -> dict:
     them back unchanged, with that hand's ``result``, to get the hand after it.  ``seat_winds``
     gives every position's wind for the next hand (its ``seat_wind`` for ``/v1/score``).
     """
-    problems: list[Problem] = []
-    body = _object(problems, req, "", ("dealer", "round_wind", "dealers_this_round", "result"))
-    if body is None:
-        _raise(problems)
-    dealer = _int_field(problems, body, "dealer", "", 0, 3)
-    round_wind = _wind_field(problems, body, "round_wind", "")
-    count = _int_field(problems, body, "dealers_this_round", "", 1, 4)
-    winner: int | None = None
-    draw = False
-    result = body.get("result")
-    if result is None:
-        _missing(problems, "result")
-    else:
-        res = _object(problems, result, "result", ("winner", "draw"))
-        if res is not None:
-            has_winner = res.get("winner") is not None
-            has_draw = res.get("draw") is not None
-            if has_winner:
-                winner = _int_field(problems, res, "winner", "result", 0, 3)
-            if has_draw:
-                if res["draw"] is not True:
-                    _bad(problems, "result.draw",
-                         "must be true (for a hand someone won, give result.winner instead)",
-                         "只能是 true（有人胡牌时请改填 result.winner）")
-                else:
-                    draw = True
-            if has_winner and has_draw:
-                _bad(problems, "result", "give either winner or draw, not both",
-                     "winner 与 draw 只能填一个")
-            elif not has_winner and not has_draw:
-                _bad(problems, "result", "give either winner (a position 0-3) or draw: true",
-                     "必须填 winner（位置 0-3）或 draw: true 之一")
-    _raise(problems)
-    assert dealer is not None and round_wind is not None and count is not None
-    assert draw or winner is not None
-
-    if draw or winner == dealer:
+    dealer, round_wind, count, winner, draw = req.dealer, req.round_wind, req.dealers_this_round, req.winner, req.draw
+    if winner == dealer or (draw and req.rules.draw_keeps_dealer):
         new_dealer, new_wind, new_count = dealer, round_wind, count
     else:
         new_dealer = (dealer + 1) % 4
@@ -232,8 +161,8 @@ def next_hand(req: Any) -> dict:
 # --------------------------------------------------------------------------------------------
 # Claims on a discard.
 
-def claims(req: Any, lang: str = "en") -> dict:
-    """Which claim takes a discard (RULES.md §8: win > pung/kong > chow; one win per discard).
+def claims(req: ClaimsInput, lang: str = "en") -> dict:
+    """Which claim takes a discard (docs/rules.md §8: win > pung/kong > chow; one win per discard).
 
     Request::
 
@@ -257,38 +186,11 @@ def claims(req: Any, lang: str = "en") -> dict:
     ``intercept``); there are no multiple winners (没有一炮多响).  No claims: ``taker`` null.
     """
     problems: list[Problem] = []
-    body = _object(problems, req, "", ("discarder", "claims"))
-    if body is None:
-        _raise(problems)
-    discarder = _wind_field(problems, body, "discarder", "")
-    raw = body.get("claims")
-    parsed: list[tuple[int, str | None, str | None]] = []  # (index, seat, type)
-    if raw is None:
-        _missing(problems, "claims")
-    elif not isinstance(raw, list):
-        _bad(problems, "claims", "must be an array of claims (may be empty)",
-             "必须是数组（可以为空）")
-    else:
-        for i, item in enumerate(raw):
-            path = f"claims.{i}"
-            obj = _object(problems, item, path, ("seat", "type"))
-            if obj is None:
-                continue
-            seat = _wind_field(problems, obj, "seat", path)
-            kind = obj.get("type")
-            if kind is None:
-                _missing(problems, f"{path}.type")
-            elif not isinstance(kind, str) or kind not in CLAIM_TYPES:
-                _bad(problems, f"{path}.type", "must be one of win, kong, pung, chow",
-                     "必须是 win、kong、pung、chow 之一")
-                kind = None
-            parsed.append((i, seat, kind))
-
-    # Table-impossible claims (422), judged on the entries that are well-formed.
+    discarder = req.discarder
+    parsed = [(i, seat, kind) for i, (seat, kind) in enumerate(req.claims)]
+    # Table-impossible claims (422).
     seen: dict[str, int] = {}
     for i, seat, kind in parsed:
-        if seat is None:
-            continue
         where = f"claims.{i}.seat"
         if seat == discarder:
             _bad(problems, where, f"{seat} is the discarder: a player can't claim its own discard",
@@ -300,7 +202,7 @@ def claims(req: Any, lang: str = "en") -> dict:
                  "invalid_claims")
         else:
             seen[seat] = i
-        if kind == "chow" and discarder is not None and seat != discarder:
+        if kind == "chow" and seat != discarder:
             nxt = _next_seat(discarder)
             if seat != nxt:
                 _bad(problems, f"claims.{i}.type",
@@ -308,14 +210,14 @@ def claims(req: Any, lang: str = "en") -> dict:
                      f"({seat} may pung, kong or win)",
                      f"只有出牌者 {discarder} 的下家 {nxt}（{_WIND_ZH[nxt]}）可以吃"
                      f"（{seat} 只能碰、杠或胡）", "invalid_claims")
-    melders = [(i, seat) for i, seat, kind in parsed if kind in ("pung", "kong") and seat is not None]
+    melders = [(i, seat) for i, seat, kind in parsed if kind in ("pung", "kong")]
     if len({seat for _, seat in melders}) > 1:
         i, _ = melders[1]
         _bad(problems, f"claims.{i}.type",
              "only one seat can pung or kong a discard: with the discard there are four of a kind",
              "同一张牌只能有一家碰或杠：连同打出的这张，每种牌只有四张", "invalid_claims")
-    _raise(problems)
-    assert discarder is not None
+    if problems:
+        raise ScoreError(problems)
 
     ordered = sorted(((seat, kind) for _, seat, kind in parsed),
                      key=lambda c: (_CLAIM_RANK[c[1]], _distance(discarder, c[0])))
@@ -384,7 +286,7 @@ def _claim_reason(rule: str, lang: str, discarder: str, seat: str = "", kind: st
 # Levels and the escape penalty.
 
 def levels() -> dict:
-    """The level table of 000 (456游戏, "积分与级别设置"), as in RULES.md §8.
+    """The level table of 000 (456游戏, "积分与级别设置"), as in docs/rules.md §8.
 
     ``{"source": "000_f7ede3f2cb0d3606.txt", "levels": [{"level": 0, "name": "科员",
     "name_en": "Clerk", "threshold": 0, "base_points": 1}, ...]}``: ``threshold`` is the 积分
@@ -400,32 +302,17 @@ def levels() -> dict:
     }
 
 
-def escape(req: Any) -> dict:
-    """The penalty for leaving a game (逃跑/强退): 24 × base points (000, 002; RULES.md §8).
+def escape(req: EscapeInput) -> dict:
+    """The penalty for leaving a game (逃跑/强退): 24 × base points (000, 002; docs/rules.md §8).
 
     Request: ``{"base_points": int ≥ 1}`` or ``{"level": 0-16}`` (the base points of that level
     of :func:`levels`), exactly one.  Response: ``{"penalty": 24 × base_points, "multiplier": 24,
     "base_points": n, "level": the level given or null}``.  The penalty is what the leaver loses
     on top of whatever it owes; the others gain nothing from it (000: "其他剩余玩家不得分").
     """
-    problems: list[Problem] = []
-    body = _object(problems, req, "", ("base_points", "level"))
-    if body is None:
-        _raise(problems)
-    base = _int_field(problems, body, "base_points", "", 1, None, required=False)
-    level = _int_field(problems, body, "level", "", 0, MAX_LEVEL, required=False)
-    has_base = body.get("base_points") is not None
-    has_level = body.get("level") is not None
-    if has_base and has_level:
-        _bad(problems, "", "give either base_points or level, not both",
-             "base_points 与 level 只能填一个")
-    elif not has_base and not has_level:
-        _bad(problems, "", "give either base_points (an integer ≥ 1) or level (0-16)",
-             "必须填 base_points（不小于 1 的整数）或 level（0-16）之一")
-    _raise(problems)
+    base, level = req.base_points, req.level
     if level is not None:
         base = _BASE_BY_LEVEL[level]
-    assert base is not None
     return {
         "penalty": ESCAPE_MULTIPLIER * base,
         "multiplier": ESCAPE_MULTIPLIER,

@@ -1,4 +1,4 @@
-"""Tiles: codes, indices and the three input forms of API.md.
+"""Tiles: codes, indices and the three input forms of docs/api.md.
 
 Internally a tile kind is an index: 0-8 ``1m``-``9m``, 9-17 ``1p``-``9p``, 18-26 ``1s``-``9s``,
 27-30 the winds ``E S W N``, 31-33 the dragons ``C F P`` and 34-41 the flowers ``1f``-``8f``.
@@ -52,7 +52,7 @@ def flower_group(k: int) -> int:
 
 
 def next_kind(k: int) -> int:
-    """The kind after k for the `indicator_and_next` rule (RULES.md §2).
+    """The kind after k for the `indicator_and_next` rule (docs/rules.md §2).
 
     9 wraps to 1 within a suit; E→S→W→N→E and C→F→P→C (*interpretation*).
     """

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from .engine import score_hand
 from .errors import ScoreError
-from .hand import Hand, _check, parse
+from .hand import Hand, check
 from .tiles import CODES, FLOWER0, N_KINDS, SEATS
 
 
@@ -19,8 +19,8 @@ def _unseen(h: Hand, k: int) -> int:
 
 def _result(h: Hand, memo: dict, lang: str) -> dict:
     try:
-        _check(h)
-        return score_hand(h, memo)
+        check(h)
+        return score_hand(h, memo, lang)
     except ScoreError as e:
         return e.to_problem(lang)
 
@@ -33,15 +33,15 @@ def _signature(result: dict):
             tuple(sorted(result["net"].items())))
 
 
-def waits(request: dict, lang: str = "en") -> dict:
-    """The body of ``POST /v1/waits``.
+def waits(base: Hand, lang: str = "en") -> dict:
+    """The body of ``POST /v1/waits`` for its loaded hand (the hand before its winning tile).
 
     Every kind that completes the hand (and has a copy left to draw), each with the `/v1/score`
     body for a self-draw and for a discard (from `win.from`, by default the winner's 上家), or the
     problem object that refuses that win.  When every kind completes the hand (caishen in hand),
     ``any_tile`` is true and tiles with the same outcome are listed once, under ``same_for``.
     """
-    base = parse(request, waiting=True)
+    check(base, waiting=True)
     discarder = base.win_from if base.win_from is not None else (base.seat + 3) % 4
     memo: dict = {}
     candidates = list(range(N_KINDS)) + sorted(k for k in base.caishen_kinds if k >= FLOWER0)

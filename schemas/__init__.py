@@ -1,18 +1,20 @@
-"""marshmallow schemas of every request and response of API.md.
+"""marshmallow schemas of every request and response of docs/api.md.
 
-Instances are built once, at import: the routes share them (marshmallow schemas are safe to
-reuse across requests and threads once built).
+The request schemas live in the library (ningbo_score.requests: they build its typed input, and
+a Python caller with a dict goes through them too); the response schemas here.  Instances are
+built once, at import: the routes share them (marshmallow schemas are safe to reuse across
+requests and threads once built).
 """
 from __future__ import annotations
 
-import typing
-
-from marshmallow import ValidationError
-
-from ningbo_score.errors import Problem, ScoreError
-
-from .fields import Msg, message
-from .requests import (
+from ningbo_score.fields import Msg, flatten_errors, load, validation_problem
+from ningbo_score.requests import (
+    BATCH_REQUEST,
+    CLAIMS_REQUEST,
+    ESCAPE_REQUEST,
+    NEXT_HAND_REQUEST,
+    SCORE_REQUEST,
+    WAITS_REQUEST,
     CLAIM_TYPES,
     ITEM_IDS,
     PRESET_IDS,
@@ -53,66 +55,23 @@ from .responses import (
     WaitsResponseSchema,
 )
 
-score_request = ScoreRequestSchema()
+score_request = SCORE_REQUEST
 score_response = ScoreResponseSchema()
 preset_list = PresetListSchema()
 preset_one = PresetSchema()
 health = HealthSchema()
 ready = ReadySchema()
-waits_request = WaitsRequestSchema()
+waits_request = WAITS_REQUEST
 waits_response = WaitsResponseSchema()
-batch_request = BatchRequestSchema()
+batch_request = BATCH_REQUEST
 batch_response = BatchResponseSchema()
-next_hand_request = NextHandRequestSchema()
+next_hand_request = NEXT_HAND_REQUEST
 next_hand_response = NextHandResponseSchema()
-claims_request = TableClaimsRequestSchema()
+claims_request = CLAIMS_REQUEST
 claims_response = ClaimsResponseSchema()
 levels_response = LevelsSchema()
-escape_request = EscapeRequestSchema()
+escape_request = ESCAPE_REQUEST
 escape_response = EscapeResponseSchema()
-
-
-def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, typing.Any]]:
-    """marshmallow's nested error messages as ``(dotted path, message)`` pairs, in order.
-
-    ``{"hand": {"melds": {0: {"tiles": ["…"]}}}}`` gives ``("hand.melds.0.tiles", "…")``;
-    ``_schema`` (an error of an object as a whole) stands for the object's own path, and the
-    body itself has the path ``""``.
-    """
-    out: list[tuple[str, typing.Any]] = []
-
-    def walk(node: typing.Any, path: str) -> None:
-        if isinstance(node, dict):
-            if node and set(node) <= {"key", "value"}:
-                # a Dict field's entry: its key or its value is wrong; the path ends at the key
-                for value in node.values():
-                    walk(value, path)
-                return
-            for key, value in node.items():
-                if key == "_schema":
-                    walk(value, path)
-                else:
-                    walk(value, f"{path}.{key}" if path else str(key))
-        elif isinstance(node, (list, tuple)):
-            for value in node:
-                walk(value, path)
-        else:
-            out.append((path, node))
-
-    walk(messages, prefix)
-    return out
-
-
-def validation_problem(err: ValidationError) -> ScoreError:
-    """A schema ValidationError as the library's ScoreError (code ``invalid_request``, 400),
-    so that every 400 body is made the same way (``ScoreError.to_problem``)."""
-    problems = [
-        Problem("invalid_request", path, message(text, "en"), message(text, "zh"))
-        for path, text in flatten_errors(err.messages)
-    ]
-    if not problems:  # pragma: no cover - marshmallow always gives a message
-        problems = [Problem("invalid_request", "", "Invalid request.", "请求无效。")]
-    return ScoreError(problems)
 
 
 __all__ = [
@@ -160,6 +119,7 @@ __all__ = [
     "escape_request",
     "escape_response",
     "flatten_errors",
+    "load",
     "health",
     "ready",
     "levels_response",

@@ -5,9 +5,10 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, fields
 
 from ningbo_score.errors import CODES, public_code
+from ningbo_score.rules import RULEBOOK
 
-from .fields import OneOf, TileCode
-from .requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
+from ningbo_score.fields import OneOf, TileCode
+from ningbo_score.requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
 PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")
@@ -46,7 +47,7 @@ class SeatAmountsSchema(OutSchema):
 
 
 class OptionsSchema(OutSchema):
-    """Every option of RULES.md §9."""
+    """Every option of docs/rules.md §9."""
 
     caishen_rule = _str("indicator", "indicator_and_next")
     white_dragon_substitutes = req(fields.Boolean())
@@ -62,10 +63,20 @@ class OptionsSchema(OutSchema):
     kong_bloom_others_pay = req(fields.Boolean())
     liability_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
     hand_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
+    three_caishen_bonus = req(fields.Boolean(metadata={
+        "description": "三财神 is a bonus: not counted toward `min_tai` (rule book 2)."}))
+    draw_keeps_dealer = req(fields.Boolean(metadata={
+        "description": "After a draw (流局) the dealer deals again; off: the next seat deals (rule book 2)."}))
+
+
+def _rulebook() -> fields.Integer:
+    return req(fields.Integer(validate=OneOf((RULEBOOK,)), metadata={
+        "description": "The version of the rule book scored by (docs/rules.md, \"Rule book versions\")."}))
 
 
 class _PresetIdSchema(OutSchema):
     preset = _str(*PRESET_IDS)
+    rulebook = _rulebook()
 
 
 class RulesEchoSchema(OptionsSchema, _PresetIdSchema):
@@ -85,13 +96,14 @@ class CaishenResultSchema(OutSchema):
 
 
 class ItemSchema(OutSchema):
-    """One 台 item of RULES.md §5."""
+    """One 台 item of docs/rules.md §5."""
 
     id = _str(*ITEM_IDS)
     name = _str(metadata={"description": "Chinese name."})
     name_en = _str(metadata={"description": "English name."})
     tai = req(fields.Integer(metadata={"minimum": 0}))
-    bonus = req(fields.Boolean(metadata={"description": "Not counted toward `min_tai`."}))
+    bonus = req(fields.Boolean(metadata={
+        "description": "Not counted toward `min_tai` (三财神 under `three_caishen_bonus`)."}))
 
 
 class ScoredItemSchema(ItemSchema):
@@ -156,19 +168,32 @@ class ScoreResponseSchema(OutSchema):
 
 
 class PresetSchema(OutSchema):
-    """A rule preset (RULES.md §9) with its item table."""
+    """A rule preset (docs/rules.md §9) with its item table."""
 
     id = _str(*PRESET_IDS)
+    rulebook = _rulebook()
     name = _str()
     name_en = _str()
-    source = _str(metadata={"description": "The source document of the preset."})
+    source = _str(metadata={"description": "The source document of the preset, by title (and date where it has one)."})
     options = req(fields.Nested(OptionsSchema))
     items = req(fields.List(fields.Nested(ItemSchema)))
 
 
-class PresetListSchema(OutSchema):
-    """Every preset."""
+class RulebookChangeSchema(OutSchema):
+    """One change of the rule book since version 1 (release notes)."""
 
+    id = _str(metadata={"description": "What it is about: an option, an item id or a topic."})
+    presets = req(fields.List(fields.String(validate=OneOf(PRESET_IDS)), metadata={
+        "description": "The presets whose answers it changes."}))
+    change = _str(metadata={"description": "What changed, for a client that scored with rule book 1."})
+
+
+class PresetListSchema(OutSchema):
+    """The rule book: its version, what it changed since version 1, and every preset."""
+
+    rulebook = _rulebook()
+    changes = req(fields.List(fields.Nested(RulebookChangeSchema), metadata={
+        "description": "What rule book 2 changed for a client that scored with rule book 1."}))
     presets = req(fields.List(fields.Nested(PresetSchema)))
 
 
@@ -195,7 +220,12 @@ class ProblemSchema(OutSchema):
     detail = _str()
     code = _str(*PROBLEM_CODES, metadata={"description": "A stable id of the error."})
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
-        "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body)."})
+        "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body): at most 50 "
+                       "problems, the first in the order of docs/rules.md §10.15."})
+    more_errors = fields.Integer(metadata={
+        "minimum": 1, "description": "How many more problems were found than `errors` lists (present only "
+                                     "when some were left off). Reading stops soon after the first 50, so "
+                                     "the body may hold more still."})
 
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
@@ -303,7 +333,7 @@ class NextHandResponseSchema(OutSchema):
 
 
 class ClaimsResponseSchema(OutSchema):
-    """The claim that takes the discard (RULES.md §8)."""
+    """The claim that takes the discard (docs/rules.md §8)."""
 
     taker = req(fields.Nested(TableClaimSchema, allow_none=True, metadata={"description": "`null`: nobody claims."}))
     rule = _str("none", "win", "intercept", "pung_kong", "chow", metadata={

@@ -7,8 +7,8 @@ Two front ends share one generator:
 * :func:`winning_requests` / :func:`tenpai_hands` are hypothesis strategies (they draw every
   choice through hypothesis, so failures shrink to small hands).
 
-A generated request is a *valid winning hand* by construction, worked out from RULES.md and
-API.md only (nothing here asks the engine):
+A generated request is a *valid winning hand* by construction, worked out from docs/rules.md and
+docs/api.md only (nothing here asks the engine):
 
 * 0-4 melds: a chow only from the winner's 上家, a pung or exposed kong from another seat, a
   concealed kong (no ``from``) or an added kong (``from`` the seat its pung came from);
@@ -18,7 +18,7 @@ API.md only (nothing here asks the engine):
   exactly what was asked for;
 * flowers each at most once, never the indicator and never a caishen flower;
 * ``n_caishen`` concealed tiles are then replaced by physical caishen tiles of the hand's
-  caishen kinds (a caishen may stand for any face, RULES.md §2, so the hand still reads as a
+  caishen kinds (a caishen may stand for any face, docs/rules.md §2, so the hand still reads as a
   win); a hand with caishen is always won by self-draw, so no discard restriction applies;
 * under ``ningbo-456`` (``white_dragon_substitutes``) no natural ``P`` is used, so the hand
   means the same with or without the substitution; ``ningbo-7baida`` (no discard wins) is only
@@ -56,12 +56,12 @@ def is_flower(t: str) -> bool:
 
 
 def upper_seat(seat: str) -> str:
-    """The 上家 of a seat (RULES.md §1): E←N, S←E, W←S, N←W."""
+    """The 上家 of a seat (docs/rules.md §1): E←N, S←E, W←S, N←W."""
     return SEATS[(SEATS.index(seat) - 1) % 4]
 
 
 def next_kind(t: str) -> str:
-    """The kind after ``t`` for ``indicator_and_next`` (RULES.md §2): 9 wraps to 1,
+    """The kind after ``t`` for ``indicator_and_next`` (docs/rules.md §2): 9 wraps to 1,
     E→S→W→N→E, C→F→P→C."""
     if is_suited(t):
         r = int(t[0])
@@ -79,7 +79,7 @@ def preset_of(request: dict) -> str:
 
 
 def caishen_tiles(request: dict) -> tuple[set[str], Counter]:
-    """(caishen kinds, physical caishen copies in play) of a request, derived from RULES.md §2
+    """(caishen kinds, physical caishen copies in play) of a request, derived from docs/rules.md §2
     (flower groups included), independently of the engine."""
     spec = request.get("caishen")
     if not spec:
@@ -114,7 +114,7 @@ def copies(request: dict) -> Counter:
 
 
 def to_compact(tiles: Sequence[str]) -> str:
-    """Codes as one compact string of API.md, keeping the order: ``["1m","2m","E","5p"]`` →
+    """Codes as one compact string of docs/api.md, keeping the order: ``["1m","2m","E","5p"]`` →
     ``"12m E 5p"``."""
     parts: list[str] = []
     digits, suit = "", ""
@@ -385,7 +385,7 @@ def build_request(
             win["earthly"] = True
         elif flag == "robbing_kong" and by == "discard":
             # the robbed player held a pung of the winning tile: the winner holds only this
-            # copy (RULES.md §10.9) and the indicator is not another one
+            # copy (docs/rules.md §10.9) and the indicator is not another one
             if copies({"hand": {"concealed": concealed, "melds": melds}, "caishen": spec})[winning] == 1 \
                     and winning not in ck:
                 win = {"by": "robbing_kong", "from": win["from"]}

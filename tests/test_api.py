@@ -1,7 +1,7 @@
-"""API tests through Flask's test client: every endpoint and every error code of API.md.
+"""API tests through Flask's test client: every endpoint and every error code of docs/api.md.
 
 Every response goes through ``client`` (conftest.py), which also validates it against
-openapi.yaml.  Expected results are worked out by hand from RULES.md; the arithmetic is in the
+openapi.yaml.  Expected results are worked out by hand from docs/rules.md; the arithmetic is in the
 comments.
 """
 from __future__ import annotations
@@ -112,7 +112,7 @@ def test_ineligible_hand_pays_nothing(client):
 
 def test_item_tai_override_drops_an_item(client):
     body = client.score(examples.ITEM_TAI_OVERRIDE).get_json()
-    # API.md's hand with 硬胡 worth 0: 0 + 1 + 1 + 1 = 3 台 < 4 → not eligible
+    # docs/api.md's hand with 硬胡 worth 0: 0 + 1 + 1 + 1 = 3 台 < 4 → not eligible
     assert [i for i, _, _ in items_of(body)] == ["pai_hu", "self_draw", "dragon_pung", "seat_flower"]
     assert (body["tai"], body["eligible"], body["points"]) == (3, False, 0)
     assert body["rules"]["item_tai"] == {"no_caishen": 0}
@@ -191,41 +191,43 @@ def test_json_variants_of_the_content_type_are_accepted(client):
 
 # --- other endpoints -----------------------------------------------------------------------------
 
-# RULES.md §9, read off the table
+# docs/rules.md §9, read off the table
 PRESET_OPTIONS = {
     "ningbo": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4, required_patterns=[],
                    discard_wins=True, caishen_discard_restriction="single_wait",
                    robbing_needs_no_caishen_discarded=False, points="linear", chi_counts_for_liability=True,
-                   related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000),
-    "ningbo-456": dict(caishen_rule="indicator", white_dragon_substitutes=True, min_tai=4, required_patterns=[],
+                   related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000,
+                   three_caishen_bonus=False, draw_keeps_dealer=True),
+    "ningbo-456": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4, required_patterns=[],
                        discard_wins=True, caishen_discard_restriction="any_group",
                        robbing_needs_no_caishen_discarded=False, points="doubling",
                        chi_counts_for_liability=True, related_discarder="add", kong_bloom_others_pay=True,
-                       liability_cap=5, hand_cap=None),
+                       liability_cap=5, hand_cap=None, three_caishen_bonus=False, draw_keeps_dealer=True),
     "ningbo-bianfeng": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                             required_patterns=[], discard_wins=True, caishen_discard_restriction="single_wait",
                             robbing_needs_no_caishen_discarded=False, points="linear",
                             chi_counts_for_liability=True, related_discarder="add", kong_bloom_others_pay=False,
-                            liability_cap=None, hand_cap=None),
-    "ningbo-taishu": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
+                            liability_cap=None, hand_cap=None, three_caishen_bonus=True, draw_keeps_dealer=True),
+    "ningbo-taishu": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=0,
                           required_patterns=["full_flush", "half_flush", "all_honors", "all_pungs"],
                           discard_wins=True, caishen_discard_restriction="any_group",
                           robbing_needs_no_caishen_discarded=False, points="linear",
-                          chi_counts_for_liability=True, related_discarder="five", kong_bloom_others_pay=False,
-                          liability_cap=5, hand_cap=None),
+                          chi_counts_for_liability=False, related_discarder="five", kong_bloom_others_pay=False,
+                          liability_cap=5, hand_cap=None, three_caishen_bonus=False, draw_keeps_dealer=False),
     "ningbo-7baida": dict(caishen_rule="indicator_and_next", white_dragon_substitutes=False, min_tai=5,
                           required_patterns=[], discard_wins=False, caishen_discard_restriction=None,
                           robbing_needs_no_caishen_discarded=True, points="linear",
                           chi_counts_for_liability=False, related_discarder="five", kong_bloom_others_pay=False,
-                          liability_cap=5, hand_cap=None),
+                          liability_cap=5, hand_cap=None, three_caishen_bonus=False, draw_keeps_dealer=False),
 }
-# RULES.md §5: id → (台, bonus)
+# docs/rules.md §5: id → (台, bonus); three_caishen is a bonus only under three_caishen_bonus
+# (ningbo-bianfeng, rule book 2)
 ITEM_TABLE = {
     "pai_hu": (0, False), "ping_hu": (1, False), "edge_wait": (1, False), "closed_wait": (1, False),
     "single_wait": (1, False), "dual_pung_wait": (1, False), "big_single_wait": (1, False),
     "all_pungs": (2, False), "self_draw": (1, False), "kong_bloom": (1, False), "robbing_kong": (1, False),
     "last_tile": (1, False), "heavenly": (8, False), "earthly": (6, False), "no_caishen": (1, False),
-    "three_caishen": (3, True), "full_flush": (4, False), "half_flush": (2, False), "all_honors": (8, False),
+    "three_caishen": (3, False), "full_flush": (4, False), "half_flush": (2, False), "all_honors": (8, False),
     "dragon_pung": (1, False), "seat_wind_pung": (1, False), "round_wind_pung": (1, False),
     "seat_flower": (1, False), "flower_set": (2, False), "all_flowers": (8, False),
 }
@@ -238,8 +240,11 @@ def test_rules_lists_every_preset(client):
     assert [p["id"] for p in presets] == list(PRESET_OPTIONS)
     for p in presets:
         assert p["options"] == PRESET_OPTIONS[p["id"]], p["id"]
-        assert {it["id"]: (it["tai"], it["bonus"]) for it in p["items"]} == ITEM_TABLE
-        assert p["name"] and p["name_en"] and p["source"].endswith(".txt")
+        bonus = p["options"]["three_caishen_bonus"]
+        assert {it["id"]: (it["tai"], it["bonus"]) for it in p["items"]} == \
+            {**ITEM_TABLE, "three_caishen": (3, bonus)}
+        # a source by its title (and date), not a file name that isn't shipped
+        assert p["name"] and p["name_en"] and p["source"] and ".txt" not in p["source"]
 
 
 @pytest.mark.parametrize("preset_id", list(PRESET_OPTIONS))
@@ -300,7 +305,7 @@ def test_field_problems_are_400_keyed_by_path(client):
     body["hand"]["melds"][0]["tiles"] = ["C", "C", "Q"]      # unknown tile code
     body["hand"]["melds"][1]["extra"] = 1                      # unknown field
     body["win"]["last_tile"] = 1                               # 1 is no boolean
-    body["base_points"] = 2.0                                  # 2.0 is no count
+    body["base_points"] = 2.5                                  # 2.5 is no count (2.0 is 2)
     body["claims_from_winner"]["W"] = True                     # true is no count
     body["hand"]["flowers"] = "2x"                             # bad compact string
     body["color"] = "red"                                      # unknown top-level field
@@ -380,7 +385,7 @@ def test_bounds(client, mutate, inside):
 
 
 def test_melds_bound(client):
-    # RULES.md §10.12: more than 4 melds is wrong_tile_count (422), however many are given
+    # docs/rules.md §10.12: more than 4 melds is wrong_tile_count (422), however many are given
     body = copy.deepcopy(examples.API_MD)
     pung = {"type": "pung", "tiles": "CCC", "from": "E"}
     for n in (5, 16, 40):
@@ -473,7 +478,7 @@ def test_wrong_method_is_405_with_allow(client, method, path, allowed):
 
 
 def test_unexpected_error_is_500_problem_without_stack_trace(client, monkeypatch, caplog):
-    def broken(_request):
+    def broken(*_args):
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(ningbo_score, "score", broken)
@@ -628,20 +633,19 @@ def test_readme_preset_table_is_the_presets():
         assert cells == [shown(PRESET_OPTIONS[p][option]) for p in ids], option
 
 
-def test_huge_points_are_exact_json_integers(client):
-    """Doubling points with no hand cap grow past 64 bits; the answer keeps them exact."""
+def test_huge_points_are_refused_on_base_points(client):
+    """Doubling points with no hand cap grow past 2^53 − 1: since rule book 2 no answer holds such
+    a number, the request is a 422 invalid_request on base_points (docs/api.md)."""
     every_item = {item: 100 for item in ITEM_TABLE}
     body = {"rules": {"preset": "ningbo-456", "min_tai": 0, "item_tai": every_item},
             "seat_wind": "E", "round_wind": "E",
             "hand": {"concealed": "EEE CCC FFF PPP SS", "winning_tile": "S", "flowers": "12345678f"},
             "win": {"by": "self_draw", "heavenly": True, "last_tile": True, "kong_replacement": True},
             "base_points": 1_000_000}
-    answer = client.score(body).get_json()
     # single wait (S pair), all pungs, self-draw, kong bloom (flower replacement), last tile,
     # heavenly, no caishen, all honors, three dragon pungs, seat and round wind (E), all eight
     # flowers: 14 occurrences × 100 (the largest item value) = 1400 台, all counted; min_tai 0 →
-    # P = 1 000 000 × 2^(1400 − 0); self-draw, nobody related: S, W, N pay P each
-    assert answer["tai"] == answer["counted_tai"] == 1400
-    points = 1_000_000 * 2**1400
-    assert answer["points"] == points
-    assert answer["net"] == {"E": 3 * points, "S": -points, "W": -points, "N": -points}
+    # P = 1 000 000 × 2^(1400 − 0), far past 2^53 − 1
+    problem = assert_problem(client.score(body), 422, "invalid_request")
+    assert list(problem["errors"]) == ["base_points"]
+    assert str(2**53 - 1) in problem["errors"]["base_points"][0]

@@ -3,10 +3,10 @@ Flask's test client: POST /v1/waits, POST /v1/score/batch, POST /v1/table/next,
 POST /v1/table/claims, GET /v1/levels, POST /v1/table/escape and GET /.
 
 Every response goes through ``client`` (conftest.py), which validates it against openapi.yaml.
-Expected values are worked out by hand from RULES.md (and the level table of the seed
+Expected values are worked out by hand from docs/rules.md (and the level table of the seed
 000_f7ede3f2cb0d3606.txt); the arithmetic is in the comments.
 
-Reminders: 上家 of E is N, of S is E, of W is S, of N is W (RULES.md §1); a waits request's
+Reminders: 上家 of E is N, of S is E, of W is S, of N is W (docs/rules.md §1); a waits request's
 discard values assume the winner's 上家 discarded unless ``win.from`` says otherwise; linear
 points P = base × (1 + 台) (§6); self-draw: each other player pays P, discard: the discarder
 pays 2 × P (§7, nobody related here); a hand below the minimum 台 pays nothing.
@@ -240,7 +240,7 @@ def test_waits_on_nothing(client):
     (lambda r: r.update(win={"by": "self_draw"}), ["win.by"]),                  # no win.by either
     (lambda r: r.update(seat_wind="X"), ["seat_wind"]),
     (lambda r: r["hand"].update(concealed="13m 567m 789m EEE SX"), ["hand.concealed"]),  # a compact string
-    (lambda r: r.update(base_points=1.0), ["base_points"]),
+    (lambda r: r.update(base_points=1.5), ["base_points"]),                     # (1.0 is the count 1)
     (lambda r: r.pop("hand"), ["hand"]),
 ])
 def test_waits_bad_requests_are_400(client, mutate, paths):
@@ -269,7 +269,7 @@ BAD_SEAT = {**examples.INELIGIBLE, "seat_wind": "X"}
 
 
 def test_batch_worked_example_beside_bad_hands(client):
-    # [API.md's worked example, an unknown seat (400), 13 tiles without melds (422), the example
+    # [docs/api.md's worked example, an unknown seat (400), 13 tiles without melds (422), the example
     # again]: one result per item, in order; the bad ones don't fail the batch.
     # The worked example: 排胡 0 + 自摸 1 + 硬胡 1 + 中 1 + 正花 1 = 4 台, P = 1 × (1 + 4) = 5 from
     # each of E, W, N → S +15.
@@ -310,7 +310,7 @@ def test_empty_batch(client):
 
 
 def test_two_hundred_hands_fit_the_batch_body_limit(client):
-    # 200 × API.md's example, pretty-printed as a person would send it: over 64 KiB (so the
+    # 200 × docs/api.md's example, pretty-printed as a person would send it: over 64 KiB (so the
     # batch route needs its own limit), under 1 MiB
     data = json.dumps({"requests": [examples.API_MD] * 200}, indent=2).encode()
     assert 64 * 1024 < len(data) < 1024 * 1024
@@ -324,12 +324,13 @@ def test_two_hundred_hands_fit_the_batch_body_limit(client):
     assert_problem(client.post("/v1/score", data=data, content_type="application/json"), 413, "payload_too_large")
 
 
-def test_two_hundred_and_one_hands_is_413_batch_too_large(client):
+def test_two_hundred_and_one_hands_is_a_400_schema_violation(client):
+    # openapi.yaml: maxItems 200; refused like any schema violation (issue 14), before any item is read
     body = {"requests": [examples.API_MD] * 201}
-    problem = assert_problem(client.post("/v1/score/batch", json=body), 413, "batch_too_large", ["requests"])
-    assert "201" in problem["detail"] and "200" in problem["detail"]
+    problem = assert_problem(client.post("/v1/score/batch", json=body), 400, "invalid_request", ["requests"])
+    assert "200" in problem["detail"]
     zh = client.post("/v1/score/batch", json=body, headers={"Accept-Language": "zh"}).get_json()
-    assert zh["code"] == "batch_too_large" and zh["title"] == "批量请求过多" and has_chinese(zh["detail"])
+    assert zh["code"] == "invalid_request" and zh["title"] == "请求无效" and has_chinese(zh["detail"])
 
 
 def test_batch_body_over_1_mib_is_413(client):
@@ -382,7 +383,7 @@ def test_batch_body_not_an_object_is_400(client, body):
 
 
 # ===============================================================================================
-# POST /v1/table/next (RULES.md §8)
+# POST /v1/table/next (docs/rules.md §8)
 
 def next_hand(client, dealer, round_wind, count, result) -> dict:
     response = client.post("/v1/table/next", json={"dealer": dealer, "round_wind": round_wind,
@@ -455,7 +456,7 @@ def test_next_a_round_carried_from_answer_to_request(client):
 
 @pytest.mark.parametrize("body,paths", [
     ({"dealer": 4, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
-    ({"dealer": 1.0, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
+    ({"dealer": 1.5, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
     ({"dealer": True, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
     ({"dealer": None, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, ["dealer"]),
     ({"dealer": 0, "round_wind": "东", "dealers_this_round": 1, "result": {"draw": True}}, ["round_wind"]),
@@ -478,7 +479,7 @@ def test_next_null_in_an_optional_field_means_absent(client):
 
 
 # ===============================================================================================
-# POST /v1/table/claims (RULES.md §8: win > pung/kong > chow; the first winner after the
+# POST /v1/table/claims (docs/rules.md §8: win > pung/kong > chow; the first winner after the
 # discarder in play order E → S → W → N → E takes it; a chow only from the discarder's next)
 
 def claims(client, discarder: str, *claimed: tuple[str, str], lang: str | None = None) -> dict:
@@ -620,7 +621,7 @@ def test_escape(client, body, penalty, base, level):
     ({"base_points": 2, "level": 3}, None),         # both
     ({"base_points": 0}, ["base_points"]),
     ({"base_points": 1_000_001}, ["base_points"]),
-    ({"base_points": 2.0}, ["base_points"]),
+    ({"base_points": 2.5}, ["base_points"]),       # (2.0 is the count 2, rule book 2)
     ({"base_points": "2"}, ["base_points"]),
     ({"level": 17}, ["level"]),
     ({"level": -1}, ["level"]),
@@ -699,7 +700,7 @@ def test_live_routes_wrong_method_is_405(client, method, path, allowed):
                                                    headers=h)),
     ("payload_too_large", lambda c, h: c.post("/v1/score/batch", data=b" " * (1024 * 1024 + 1),
                                               content_type="application/json", headers=h)),
-    ("batch_too_large", lambda c, h: c.post("/v1/score/batch", json={"requests": [{}] * 201}, headers=h)),
+    ("invalid_request", lambda c, h: c.post("/v1/score/batch", json={"requests": [{}] * 201}, headers=h)),
     ("invalid_request", lambda c, h: c.post("/v1/table/next", json={"dealer": 9}, headers=h)),
     ("invalid_request", lambda c, h: c.post("/v1/table/claims", json=examples.CLAIMS_ERROR_EXAMPLES[
         "invalid_request_422"][1], headers=h)),
@@ -765,7 +766,7 @@ def test_live_operations_document_their_errors(openapi_document):
             assert operation["requestBody"]["content"]["application/json"]["examples"], path
             assert operation["responses"]["200"]["content"]["application/json"]["examples"], path
     batch_413 = paths["/v1/score/batch"]["post"]["responses"]["413"]["content"]["application/problem+json"]
-    assert {e["value"]["code"] for e in batch_413["examples"].values()} == {"payload_too_large", "batch_too_large"}
+    assert {e["value"]["code"] for e in batch_413["examples"].values()} == {"payload_too_large"}
     batch = openapi_document["components"]["schemas"]["BatchRequest"]["properties"]["requests"]
     assert batch["maxItems"] == ningbo_score.MAX_BATCH == 200
 

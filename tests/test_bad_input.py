@@ -1,12 +1,12 @@
 """Bad input through the app (Flask test client of ``app.create_app()``): every answer is the
-status and ``code`` API.md / RULES.md give it, as ``application/problem+json`` (RFC 9457: type,
+status and ``code`` docs/api.md / docs/rules.md give it, as ``application/problem+json`` (RFC 9457: type,
 title, status, detail, code), and never a 5xx.
 
-Expected answers, from API.md's error table unless noted:
+Expected answers, from docs/api.md's error table unless noted:
 - not JSON (truncated, empty, invalid UTF-8, nested past what a parser takes): 400 malformed_json
 - wrong types, unknown fields, unknown tile codes (unicode junk included): 400 invalid_request,
   with the field's path in ``errors``
-- a tile count that is not 14 − 3 × melds, and more than 4 melds (RULES.md §10.12): 422
+- a tile count that is not 14 − 3 × melds, and more than 4 melds (docs/rules.md §10.12): 422
   wrong_tile_count; a fifth copy of a tile: 422 too_many_copies
 - a body over 64 KiB: 413 payload_too_large; not ``application/json`` (UTF-8): 415
   unsupported_media_type
@@ -24,7 +24,7 @@ from tools import examples
 
 LIMIT = 64 * 1024
 
-# API.md's worked example (200; 4 台).
+# docs/api.md's worked example (200; 4 台).
 VALID = copy.deepcopy(examples.API_MD)
 # A discard win with every optional win flag and option present, so each can be given a wrong
 # type: South wins on West's 4m, 234m 678m 345p 567s 99s, nothing else (valid; min_tai 0).
@@ -106,7 +106,7 @@ def test_ten_thousand_tiles_under_the_limit_is_a_tile_count_error(client):
     body = json.dumps(req)
     assert len(body) < LIMIT  # 10,000 × 6 bytes: still under 64 KiB, so it reaches the checks
     started = time.perf_counter()
-    # 10,000 concealed tiles where a hand without melds holds 14: wrong_tile_count (API.md)
+    # 10,000 concealed tiles where a hand without melds holds 14: wrong_tile_count (docs/api.md)
     assert_problem(post(client, body), 422, "wrong_tile_count", "hand.concealed")
     assert time.perf_counter() - started < 2.0
 
@@ -148,7 +148,7 @@ def test_moderate_nesting_in_a_field_is_a_wrong_type(client):
 
 
 def test_twenty_melds(client):
-    # RULES.md §10.12: more than 4 melds is wrong_tile_count (422).  Twenty pungs, each a valid
+    # docs/rules.md §10.12: more than 4 melds is wrong_tile_count (422).  Twenty pungs, each a valid
     # meld on its own (three alike, claimed from E by S), 1m…9m, 1p…9p, 1s, 2s.
     kinds = [f"{r}{s}" for s in "mps" for r in range(1, 10)][:20]
     req = copy.deepcopy(VALID)
@@ -184,7 +184,7 @@ WRONG_TYPES: list[tuple[str, list]] = [
     # (dotted path in VALID_FULL, values of a wrong JSON type for it)
     ("rules", [1, True, [], 1.5]),
     ("rules.preset", [1, True, [], {}]),
-    ("rules.min_tai", ["4", 4.5, 4.0, True, [], {}]),
+    ("rules.min_tai", ["4", 4.5, 4.000001, True, [], {}]),   # (4.0 is the count 4, rule book 2)
     ("rules.discard_wins", [1, 0, "true", [], {}]),
     ("rules.item_tai", [[], "no_caishen", 1, True]),
     ("rules.item_tai.no_caishen", ["1", 1.5, True, [], {}]),
@@ -206,8 +206,8 @@ WRONG_TYPES: list[tuple[str, list]] = [
     ("win.earthly", [1, 1.0, []]),
     ("win.discarded_caishen", [0, "true", []]),
     ("claims_from_winner", [[], 1, "W", True]),
-    ("claims_from_winner.W", ["1", 1.5, 2.0, True, [], {}]),
-    ("base_points", ["1", 1.5, 2.0, True, [], {}]),
+    ("claims_from_winner.W", ["1", 1.5, 2.25, True, [], {}]),
+    ("base_points", ["1", 1.5, 2.25, True, [], {}]),
 ]
 MELD_WRONG_TYPES: list[tuple[str, list]] = [
     ("hand.melds.0", ["pung", 1, [], True]),
@@ -243,7 +243,7 @@ def test_wrong_type_at_every_field(client, base, path, value):
     req = copy.deepcopy(base)
     set_path(req, path, value)
     # null in a required field is absent, hence refused; null in an optional field is absent,
-    # hence fine (API.md) — only required ones are listed with None above
+    # hence fine (docs/api.md) — only required ones are listed with None above
     assert_problem(post(client, req), 400, "invalid_request", path)
 
 

@@ -1,9 +1,10 @@
 """Batch scoring through ``ningbo_score.score_batch``: ``{"requests": [...]}`` in, one result per
 item out, in order, each ``{"index", "status", "score"}`` or ``{"index", "status", "problem"}``.
-A bad hand never fails the batch; more than 200 items is ``batch_too_large`` (413); a body that is
-not ``{"requests": [...]}`` is a 400.
+A bad hand never fails the batch; more than 200 items, or an item that is no object, is a 400
+``invalid_request`` (a schema violation, found before any item is read); a body that is not
+``{"requests": [...]}`` is a 400.
 
-The good hands' values were worked out by hand from RULES.md (comments show the arithmetic).
+The good hands' values were worked out by hand from docs/rules.md (comments show the arithmetic).
 """
 from __future__ import annotations
 
@@ -82,7 +83,7 @@ def _problem_of(request, lang="en") -> dict:
 
 
 def test_mixed_batch_one_result_per_item_in_order():
-    items = [CLOSED_SELF_DRAW, WRONG_COUNT, TWO_SIDED_DISCARD, BAD_SEAT, 42, NOT_A_WIN, CAISHEN_DISCARD,
+    items = [CLOSED_SELF_DRAW, WRONG_COUNT, TWO_SIDED_DISCARD, BAD_SEAT, {}, NOT_A_WIN, CAISHEN_DISCARD,
              CLOSED_SELF_DRAW]
     out = score_batch({"requests": copy.deepcopy(items)})
     results = out["results"]
@@ -112,8 +113,17 @@ def test_mixed_batch_one_result_per_item_in_order():
         assert results[i]["score"] == score(copy.deepcopy(items[i]))
     for i in (1, 3, 5, 6):
         assert results[i]["problem"] == _problem_of(items[i])
-    # a non-object item is refused like score() refuses it
-    assert results[4]["problem"] == _problem_of(42)
+    # an empty object is refused like score() refuses it
+    assert results[4]["problem"] == _problem_of({})
+
+
+def test_an_item_that_is_no_object_refuses_the_batch():
+    # the batch's schema says each item is an object (openapi.yaml): like a wrong field type,
+    # an item of another type makes the request malformed, at that item's path
+    with pytest.raises(ScoreError) as e:
+        score_batch({"requests": [copy.deepcopy(CLOSED_SELF_DRAW), 42]})
+    assert (e.value.code, e.value.status) == ("invalid_request", 400)
+    assert list(e.value.errors()) == ["requests.1"]
 
 
 def test_empty_batch():
@@ -131,12 +141,14 @@ def test_two_hundred_items_are_accepted():
 
 
 def test_two_hundred_and_one_items_is_too_large():
+    # a schema violation (maxItems 200 in openapi.yaml), found before any item is read: 400
     items = [copy.deepcopy(CLOSED_SELF_DRAW) for _ in range(201)]
     with pytest.raises(ScoreError) as e:
         score_batch({"requests": items})
-    assert (e.value.code, e.value.status) == ("batch_too_large", 413)
+    assert (e.value.code, e.value.status) == ("invalid_request", 400)
     problem = e.value.to_problem("en")
-    assert problem["code"] == "batch_too_large" and problem["status"] == 413
+    assert problem["code"] == "invalid_request" and problem["status"] == 400
+    assert list(problem["errors"]) == ["requests"]
     assert CJK.search(e.value.to_problem("zh")["detail"])
 
 

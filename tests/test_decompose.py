@@ -86,7 +86,7 @@ def test_plain_agrees_with_the_general_divider():
 
 def test_pure_caishen_hand_takes_its_best_faces():
     # 14 caishen: four dragon pungs of any face and a pair: all_honors 8 + all_pungs 2 + 4 dragon
-    # pungs + a single/dual-pung wait 1 = 15 shape 台 (no copy limit on faces, RULES.md §10.1)
+    # pungs + a single/dual-pung wait 1 = 15 shape 台 (no copy limit on faces, docs/rules.md §10.1)
     readings = decompose((), 14, 4, None, True, 28, 27)
     assert best_shape_tai(readings, 28, 27) == 8 + 2 + 4 + 1
 

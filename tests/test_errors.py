@@ -1,5 +1,5 @@
-"""Every error code of API.md raised by ``ningbo_score.score``, with its status and field path,
-and the precedence of RULES.md §10.15 when a request has several problems.
+"""Every error code of docs/api.md raised by ``ningbo_score.score``, with its status and field path,
+and the precedence of docs/rules.md §10.15 when a request has several problems.
 
 The base request is valid: South wins 234m 678m 345p 567s 99s on W's discard of 4m (caishen
 indicator 9p, no 9p in hand); each test breaks one thing.
@@ -134,9 +134,10 @@ def test_meld_flag_given_as_1():
 
 
 def test_count_given_as_float():
-    assert_error(base(base_points=2.0), "invalid_request", 400, "base_points")
-    assert_error(base(claims_from_winner={"W": 2.0}), "invalid_request", 400, "claims_from_winner.W")
-    assert_error(base(rules={"preset": "ningbo", "min_tai": 4.0}), "invalid_request", 400, "rules.min_tai")
+    # a fractional count (the HTTP schema reads an integral one, 2.0, as 2: tests/test_rulebook2.py)
+    assert_error(base(base_points=2.5), "invalid_request", 400, "base_points")
+    assert_error(base(claims_from_winner={"W": 2.5}), "invalid_request", 400, "claims_from_winner.W")
+    assert_error(base(rules={"preset": "ningbo", "min_tai": 4.5}), "invalid_request", 400, "rules.min_tai")
 
 
 @pytest.mark.parametrize("where,path", [

@@ -4,8 +4,8 @@
    floats, strings with tile-like and junk text, lists and objects nested at random) and with
    mutations of valid requests (any field dropped, replaced by junk, by a near-miss value or by
    a plausible one such as another tile or seat, an unknown field added, a list item duplicated): every call returns a dict, with ``net`` over the
-   four seats summing to 0 (API.md), or raises ``ScoreError`` whose ``code`` is one of API.md's
-   and whose status is the one API.md gives it; nothing else is raised.
+   four seats summing to 0 (docs/api.md), or raises ``ScoreError`` whose ``code`` is one of docs/api.md's
+   and whose status is the one docs/api.md gives it; nothing else is raised.
 2. schemathesis over every operation of openapi.yaml, valid and invalid data (positive and
    negative generation), through the app in-process: at least 5,000 cases in total, no 5xx, the
    status documented for the operation, every 4xx an ``application/problem+json`` with a
@@ -33,7 +33,7 @@ from ningbo_score import ScoreError
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = ("E", "S", "W", "N")
 
-# API.md "Errors": the codes and statuses of a refused score request.  RULES.md §10.12-13 also
+# docs/api.md "Errors": the codes and statuses of a refused score request.  docs/rules.md §10.12-13 also
 # answer some 422s with invalid_request (a plain flower among the concealed tiles, a claims key
 # naming the winner).
 SCORE_CODES: dict[str, set[int]] = {
@@ -48,15 +48,14 @@ SCORE_CODES: dict[str, set[int]] = {
     "caishen_needs_self_draw": {422},
     "discard_win_not_allowed": {422},
 }
-# Over HTTP, add the body-level codes of API.md (malformed_json 400, payload_too_large 413,
-# unsupported_media_type 415) and the service's own: batch_too_large 413, not_found 404,
+# Over HTTP, add the body-level codes of docs/api.md (malformed_json 400, payload_too_large 413,
+# unsupported_media_type 415) and the service's own: not_found 404,
 # method_not_allowed 405 (openapi.yaml's Problem.code).
 HTTP_CODES: dict[str, set[int]] = {
     **SCORE_CODES,
     "malformed_json": {400},
     "payload_too_large": {413},
     "unsupported_media_type": {415},
-    "batch_too_large": {413},
     "not_found": {404},
     "method_not_allowed": {405},
 }
@@ -107,7 +106,7 @@ def check_outcome(request: typing.Any, tally: str | None = None) -> None:
         OUTCOMES.setdefault(tally, {}).setdefault("200", 0)
         OUTCOMES[tally]["200"] += 1
     assert isinstance(result, dict), type(result)
-    # API.md: net always has all four seats and sums to 0; tai is the sum of the items
+    # docs/api.md: net always has all four seats and sums to 0; tai is the sum of the items
     assert set(result["net"]) == set(SEATS) and sum(result["net"].values()) == 0, result["net"]
     assert result["tai"] == sum(item["tai"] for item in result["items"])
     if not result["eligible"]:
@@ -152,7 +151,7 @@ def test_score_on_request_shaped_junk(value):
 
 # Valid requests (each scores 200; checked below) to mutate.
 VALID: list[dict] = [
-    # API.md's worked example
+    # docs/api.md's worked example
     {"rules": "ningbo", "seat_wind": "S", "round_wind": "E", "caishen": {"indicator": "5p"},
      "hand": {"concealed": ["2m", "3m", "4m", "6m", "7m", "8m", "9s", "9s"], "winning_tile": "4m",
               "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "from": "E"},
@@ -271,46 +270,22 @@ def test_mutations_reach_the_engine():
     assert len(deep) >= 5, seen
 
 
-# --- POST /v1/score asks the library first (app.checked_by_library_first) ---------------------------
-# A body the library scores as it is must be one the request schema loads, to a body the library
-# scores the same: then skipping the load for it changes nothing.  Checked on the mutated and the
-# request-shaped junk above (many refused, some scored), and on generated winning hands in every
-# input form (arrays, compact strings, Chinese aliases, null for absent fields).
-
-def library_first_agrees(request: typing.Any) -> bool:
-    """True when the library scores ``request`` as it is (then the schema agrees); False when it
-    refuses it (the route then loads it with the schema first, as every route does)."""
-    import schemas
-
-    try:
-        as_is = ningbo_score.score(copy.deepcopy(request))
-    except ScoreError:
-        return False
-    loaded = schemas.score_request.load(copy.deepcopy(request))   # must not raise
-    assert ningbo_score.score(loaded) == as_is
-    return True
-
-
-LIBRARY_FIRST = {"scored": 0, "refused": 0}
-
-
-@settings(max_examples=1500, derandomize=True, database=None, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(mutated() | shaped)
-def test_library_first_agrees_with_the_schema_on_junk(request):
-    LIBRARY_FIRST["scored" if library_first_agrees(request) else "refused"] += 1
-
+# --- every input form reads the same --------------------------------------------------------------
+# The request schema is the one reader (ningbo_score.requests): a generated winning hand scores the
+# same with its tiles as arrays, compact strings or Chinese aliases, and with null for absent fields.
 
 ALIASES = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發", "P": "白", "1m": "一萬", "9p": "九筒",
            "5s": "五条", "1f": "春", "5f": "梅"}
 
 
 @st.composite
-def any_form(draw) -> dict:
-    """A generated winning hand, its tiles as arrays, compact strings or aliases, with nulls."""
+def any_form(draw) -> tuple[dict, dict]:
+    """A generated winning hand and the same hand with its tiles as arrays, compact strings or
+    aliases, with nulls for some absent fields."""
     import handgen
 
-    request = draw(handgen.winning_requests())
+    original = draw(handgen.winning_requests())
+    request = copy.deepcopy(original)
     form = draw(st.sampled_from(["arrays", "compact", "aliases"]))
     if form == "compact":
         request = handgen.compact_form(request)
@@ -324,68 +299,22 @@ def any_form(draw) -> dict:
                      (request["win"], "last_tile")):
         if key not in obj and draw(st.booleans()):
             obj[key] = None
-    return request
+    return original, request
 
 
-@settings(max_examples=300, derandomize=True, database=None, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(any_form())
-def test_library_first_agrees_with_the_schema_on_winning_hands(request):
-    # winning hands may still be refused (e.g. below the discard restriction); most score
-    LIBRARY_FIRST["scored" if library_first_agrees(request) else "refused"] += 1
-
-
-def test_library_first_saw_both_outcomes():
-    """Runs after the two tests above: both kinds of body were met, many of each."""
-    if not sum(LIBRARY_FIRST.values()):
-        pytest.skip("the library-first tests did not run in this session")
-    assert LIBRARY_FIRST["scored"] >= 300 and LIBRARY_FIRST["refused"] >= 300, LIBRARY_FIRST
-
-
-# --- the library's fast reading of a valid request (hand._read_valid) -----------------------------
-# It gives up (None) at the first thing it does not expect, and parse_and_report, which collects
-# every problem, reads the request again.  Whatever it does read must be exactly what
-# parse_and_report reads, and a request parse_and_report reads with no problem at all it must read.
-
-FAST_READ = {"read": 0, "gave_up": 0}
-
-
-def fast_read_agrees(request: typing.Any) -> None:
-    from ningbo_score import hand
-
-    fast = hand._read_valid(copy.deepcopy(request))
+def _outcome(request: dict):
     try:
-        full = hand.parse_and_report(copy.deepcopy(request))
-    except ScoreError:
-        assert fast is None
-        FAST_READ["gave_up"] += 1
-        return
-    if full.deferred:                     # a win-context problem, reported with the engine's
-        assert fast is None
-        FAST_READ["gave_up"] += 1
-        return
-    assert fast == full
-    FAST_READ["read"] += 1
-
-
-@settings(max_examples=1500, derandomize=True, database=None, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(mutated() | shaped)
-def test_fast_read_agrees_on_junk(request):
-    fast_read_agrees(request)
+        return ningbo_score.score(copy.deepcopy(request))
+    except ScoreError as err:
+        return err.to_problem()
 
 
 @settings(max_examples=300, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(any_form())
-def test_fast_read_agrees_on_winning_hands(request):
-    fast_read_agrees(request)
-
-
-def test_fast_read_saw_both_outcomes():
-    if not sum(FAST_READ.values()):
-        pytest.skip("the fast-read tests did not run in this session")
-    assert FAST_READ["read"] >= 300 and FAST_READ["gave_up"] >= 300, FAST_READ
+def test_every_input_form_reads_the_same(pair):
+    original, variant = pair
+    assert _outcome(variant) == _outcome(original)
 
 
 # --- schemathesis over every operation ------------------------------------------------------------

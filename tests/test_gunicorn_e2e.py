@@ -52,7 +52,7 @@ def test_scores_a_hand_over_http(server):
                                  {"Content-Type": "application/json"})
     assert status == 200 and headers["Content-Type"] == "application/json"
     answer = json.loads(body)
-    # API.md: 0 + 1 + 1 + 1 + 1 = 4 台; 1 × (1 + 4) = 5 from each of E, W, N
+    # docs/api.md: 0 + 1 + 1 + 1 + 1 = 4 台; 1 × (1 + 4) = 5 from each of E, W, N
     assert answer["tai"] == 4 and answer["points"] == 5
     assert answer["net"] == {"E": -5, "S": 15, "W": -5, "N": -5}
 

@@ -1,6 +1,6 @@
 """End-to-end hands scored through ``ningbo_score.score``, one test per hand.
 
-Every expected value below was worked out by hand from RULES.md (the rule book) and API.md; the
+Every expected value below was worked out by hand from docs/rules.md (the rule book) and docs/api.md; the
 comment on each hand shows the arithmetic: the 台 items (§5), the points formula (§6) and the
 payment row (§7).  Nothing here was copied from the engine's output.
 
@@ -9,7 +9,7 @@ Reminders used throughout:
 - a chow meld comes from the winner's 上家 (E<-N, S<-E, W<-S, N<-W);
 - the indicator is out of play and counts as one copy (indicator 5p -> the 3 other 5p are caishen);
 - linear  P = base * (1 + tai)                     (tai includes the bonus three_caishen);
-- doubling P = base * 2 ** (counted_tai - min_tai) (counted_tai excludes it).
+- doubling P = base * 2 ** (tai - min_tai)        (the full tai, bonus items included).
 """
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def req(rules, seat, rnd, concealed, winning, win, *, melds=(), flowers=(), indi
 
 
 def items_by_id(res: dict) -> dict[str, int]:
-    """The response's items summed by id (API.md: clients sum by id)."""
+    """The response's items summed by id (docs/api.md: clients sum by id)."""
     out: dict[str, int] = {}
     for it in res["items"]:
         out[it["id"]] = out.get(it["id"], 0) + it["tai"]
@@ -146,7 +146,7 @@ def refused(request: dict, code: str) -> None:
 
 
 def test_ningbo_api_worked_example():
-    # API.md verbatim.  234m with 4m: two-sided, pungs present -> pai_hu 0; self_draw 1;
+    # docs/api.md verbatim.  234m with 4m: two-sided, pungs present -> pai_hu 0; self_draw 1;
     # no 5p in hand -> no_caishen 1; C pung 1; 2f is S's seat flower 1.  tai 4.
     # P = 1*(1+4) = 5.  Self-draw: W claimed 1 from E, W claimed 1 from winner -> nobody
     # related -> each other player 1 -> 5.
@@ -179,16 +179,16 @@ def test_ningbo_api_worked_example():
     assert all(p["reason"] == "self_draw" for p in res["payments"])
 
 
-def test_ningbo_ping_hu_dragon_pair_discard_unrelated():
+def test_ningbo_dragon_pair_is_no_ping_hu_on_a_discard():
     # W, 123m 456p 345s 678s CC, wins 6p (45p waits 3p/6p: two-sided) on N's discard.
-    # All 4 sets chows, pair C is a dragon (allowed, *interpretation*) -> ping_hu 1;
-    # no 9p -> no_caishen 1; 3f + 7f are W's seat flowers 2.  tai 4, P = 5.
-    # Discard by unrelated N: N pays 2 -> 10.
+    # All 4 sets chows, but pair C is a dragon, a tile that carries 台 (rule book 2: no 平胡)
+    # -> pai_hu 0; no 9p -> no_caishen 1; 3f + 7f are W's seat flowers 2.  tai 3 < 4:
+    # not eligible (rule book 1 gave ping_hu 1, tai 4, N paying 10).
     res = score(req("ningbo", "W", "E", "123m 456p 345s 678s CC", "6p", discard("N"),
                     flowers="3f 7f", indicator="9p"))
-    check(res, "W", tai=4, counted=4, eligible=True,
-          items={"ping_hu": 1, "no_caishen": 1, "seat_flower": 2},
-          points=5, net=net(W=10, N=-10), wait="two_sided", mults={"N": 2}, amounts={"N": 10})
+    check(res, "W", tai=3, counted=3, eligible=False,
+          items={"pai_hu": 0, "no_caishen": 1, "seat_flower": 2},
+          points=0, net=net(), wait="two_sided")
 
 
 def test_ningbo_pai_hu_seat_wind_pair():
@@ -435,21 +435,33 @@ def test_ningbo_flower_set_replaces_seat_flower():
           points=7, net=net(E=-7, S=21, W=-7, N=-7), wait="two_sided")
 
 
-def test_ningbo_three_caishen_bonus_not_counted_toward_min():
+def test_ningbo_three_caishen_counts_toward_min():
     # S, indicator 7p: the three other 7p are all in hand.  Natural 1m 3m 4p 6p 7s 9s 234s 99m:
     # each gap needs exactly one caishen (2m, 5p, 8s) -> 123m 456p 789s 234s + 99m, all chows;
-    # 4s ends 2-3-4 (two-sided) -> ping_hu 1; self_draw 1; 2f 1; three_caishen 3 (bonus).
-    # tai 6, counted 3 < 4 -> not eligible even though tai >= 4: points 0, nobody pays.
+    # 4s ends 2-3-4 (two-sided) -> ping_hu 1; self_draw 1; 2f 1; three_caishen 3.
+    # ningbo (001) counts three_caishen (rule book 2): tai 6 = counted 6 >= 4, P = 1 + 6 = 7,
+    # each other pays 7.  (Rule book 1 made it a bonus: counted 3, not eligible.)
     res = score(req("ningbo", "S", "E", "13m 46p 79s 234s 99m 777p", "4s", SELF,
+                    flowers="2f", indicator="7p"))
+    check(res, "S", tai=6, counted=6, eligible=True,
+          items={"ping_hu": 1, "self_draw": 1, "seat_flower": 1, "three_caishen": 3},
+          points=7, net=net(E=-7, S=21, W=-7, N=-7), wait="two_sided",
+          mults={"E": 1, "W": 1, "N": 1})
+    assert faces(res) == ["2m", "5p", "8s"]
+
+
+def test_bianfeng_three_caishen_bonus_not_counted_toward_min():
+    # The same hand in ningbo-bianfeng (three_caishen_bonus, 002 "不算在起胡的4台中"):
+    # tai 6, counted 6 - 3 = 3 < 4 -> not eligible even though tai >= 4: points 0, nobody pays.
+    res = score(req("ningbo-bianfeng", "S", "E", "13m 46p 79s 234s 99m 777p", "4s", SELF,
                     flowers="2f", indicator="7p"))
     check(res, "S", tai=6, counted=3, eligible=False,
           items={"ping_hu": 1, "self_draw": 1, "seat_flower": 1, "three_caishen": 3},
           points=0, net=net(), wait="two_sided")
-    assert faces(res) == ["2m", "5p", "8s"]
 
 
 # =========================================================================== ningbo-bianfeng (002)
-# linear, min 4, single_wait restriction, add, no caps
+# linear, min 4, single_wait restriction, add, no caps, three_caishen a bonus
 
 
 def test_bianfeng_natural_and_caishen_dragon_pungs():
@@ -592,11 +604,13 @@ def test_456_doubling_6_tai_mutual_self_draw_capped():
 
 
 def test_456_white_dragon_substitutes_for_caishen_kind():
-    # §10.8.  Indicator 5p: the three other 5p are caishen; every P is a natural 5p.
+    # §10.8, with white_dragon_substitutes on (off in ningbo-456 since rule book 2).
+    # Indicator 5p: the three other 5p are caishen; every P is a natural 5p.
     # N: 4p P 6p (a chow 4-5-6p) + PPP (a pung of 5p, no dragon pung) + 123m 789s 99m;
     # draws 3m (edge 1).  self_draw 1; no physical caishen -> no_caishen 1; 4f 1 = 4.
     # P = 3 * 2^0 = 3, each other pays 3.
-    res = score(req("ningbo-456", "N", "E", "4p P 6p PPP 123m 789s 99m", "3m", SELF,
+    res = score(req({"preset": "ningbo-456", "white_dragon_substitutes": True}, "N", "E",
+                    "4p P 6p PPP 123m 789s 99m", "3m", SELF,
                     flowers="4f", indicator="5p", base=3))
     check(res, "N", tai=4, counted=4, eligible=True,
           items={"edge_wait": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 1},
@@ -640,21 +654,22 @@ def test_456_any_group_win_stands_when_caishen_elsewhere():
     assert res["decomposition"]["caishen"] == [{"tile": "5p", "face": "N"}]
 
 
-def test_456_doubling_ignores_three_caishen_bonus():
+def test_456_doubling_counts_three_caishen():
     # E in the S round, indicator 7p: the hand of the ningbo three-caishen test, with 1f 5f.
-    # ping_hu 1, self_draw 1, seat flowers 2, three_caishen 3 (bonus) -> tai 7, counted 4.
-    # Doubling uses counted_tai: P = 3 * 2^(4-4) = 3 (not 3 * 2^3); each other pays 3.
+    # ping_hu 1, self_draw 1, seat flowers 2, three_caishen 3 -> tai 7; ningbo-456 has no
+    # three_caishen_bonus (rule book 2), so counted 7 too.  Doubling uses the full 台:
+    # P = 3 * 2^(7-4) = 24; each other pays 24.  (Rule book 1: counted 4, P = 3 * 2^0 = 3.)
     res = score(req("ningbo-456", "E", "S", "13m 46p 79s 234s 99m 777p", "4s", SELF,
                     flowers="1f 5f", indicator="7p", base=3))
-    check(res, "E", tai=7, counted=4, eligible=True,
+    check(res, "E", tai=7, counted=7, eligible=True,
           items={"ping_hu": 1, "self_draw": 1, "seat_flower": 2, "three_caishen": 3},
-          points=3, net=net(E=9, S=-3, W=-3, N=-3), wait="two_sided",
+          points=24, net=net(E=72, S=-24, W=-24, N=-24), wait="two_sided",
           mults={"S": 1, "W": 1, "N": 1})
     assert faces(res) == ["2m", "5p", "8s"]
 
 
 # =========================================================================== ningbo-taishu (004 a)
-# linear, min 4, required_patterns, any_group, related_discarder five, liability_cap 5
+# linear, min 0, required_patterns, any_group, no chows for 包, related_discarder five, liability_cap 5
 
 
 def test_taishu_enough_tai_but_no_required_pattern():
@@ -682,7 +697,8 @@ def test_taishu_all_pungs_related_discarder_five():
 def test_taishu_half_flush_mutual_discarder_capped():
     # S: chow 123p, pung F, chow 789p, all from E; concealed 45p SS + 6p from E (two-sided,
     # pung -> pai_hu 0).  half_flush 2, F pung 1, no 1s -> no_caishen 1.  tai 4, P = 5.
-    # E mutual (3 melds each way) discarder: five -> 10, liability_cap 5 -> 5 -> 25.
+    # ningbo-taishu counts no chows for 包 (rule book 2): of S's melds from E only the F pung
+    # counts (1 < 3), but E claimed 3 from S -> E related (not mutual) discarder: five -> 5 -> 25.
     # W claimed 3 from S -> related non-discarder +2 -> 10.  N 0.
     res = score(req("ningbo-taishu", "S", "E", "456p SS", "6p", discard("E"),
                     melds=[chow("123p", "E"), pung("F", "E"), chow("789p", "E")],
@@ -696,7 +712,8 @@ def test_taishu_half_flush_mutual_discarder_capped():
 def test_taishu_full_flush_mutual_self_draw_capped():
     # E: chows 123s 456s and pung 9s from N (E's 上家); concealed 22s 78s, draws 6s
     # (two-sided, pung -> pai_hu 0).  full_flush 4, self_draw 1, no C -> no_caishen 1.
-    # tai 6, P = 7.  N mutual (claims 3 too): 10, capped at 5 -> 35.
+    # tai 6, P = 7.  The chows don't count for 包 in ningbo-taishu (rule book 2), so only N's
+    # own 3 claims relate N: related, 5 -> 35 (rule book 1: mutual 10, capped at 5, the same).
     res = score(req("ningbo-taishu", "E", "E", "22s 678s", "6s", SELF,
                     melds=[chow("123s", "N"), chow("456s", "N"), pung("9s", "N")],
                     indicator="C", claims={"N": 3}))
@@ -708,15 +725,15 @@ def test_taishu_full_flush_mutual_self_draw_capped():
 def test_taishu_robbing_kong_with_related_other_player():
     # N: CCC 123m 56m 888m NN, robs E's added kong of 7m (end of 5-6-7: two-sided; pungs ->
     # pai_hu 0).  robbing_kong 1, characters + honors -> half_flush 2, C pung 1, no 9p ->
-    # no_caishen 1.  tai 5, P = 6.  Robbed E pays 5 -> 30; W claimed 3 from N -> related +5
-    # -> 30; S 0.
+    # no_caishen 1.  tai 5, P = 6.  Robbed E pays 5 -> 30, alone (rule book 2: 004 "其他人不用付"),
+    # although W claimed 3 from N and is related; S 0.  (Rule book 1 had W pay 5 too.)
     res = score(req("ningbo-taishu", "N", "E", "CCC 123m 567m 888m NN", "7m", robbing("E"),
                     indicator="9p", claims={"W": 3}))
     check(res, "N", tai=5, counted=5, eligible=True,
           items={"pai_hu": 0, "robbing_kong": 1, "half_flush": 2, "dragon_pung": 1,
                  "no_caishen": 1},
-          points=6, net=net(N=60, E=-30, W=-30), wait="two_sided",
-          mults={"E": 5, "W": 5}, amounts={"E": 30, "W": 30})
+          points=6, net=net(N=30, E=-30), wait="two_sided",
+          mults={"E": 5}, amounts={"E": 30})
 
 
 def test_taishu_all_honors_by_caishen_face():

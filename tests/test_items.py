@@ -1,6 +1,6 @@
-"""台 items of RULES.md §5 and the fine points of §10, through ``ningbo_score.score``.
+"""台 items of docs/rules.md §5 and the fine points of §10, through ``ningbo_score.score``.
 
-Every expected value is worked out by hand from RULES.md in a comment next to it.  Unless a test
+Every expected value is worked out by hand from docs/rules.md in a comment next to it.  Unless a test
 says otherwise the winner sits South in an East round, the caishen indicator is ``9p`` (so the
 three other ``9p`` are the caishen and no hand below holds one unless on purpose: ``no_caishen``
 then scores 1), and small hands are scored with ``min_tai`` 0 so that every item is visible.
@@ -148,7 +148,9 @@ def test_ping_hu_counts_chow_melds():
     ("SS", "S", "E", False),  # seat-wind pair: no 平胡
     ("EE", "S", "E", False),  # round-wind pair: no 平胡
     ("WW", "S", "E", True),   # a wind that is neither: 平胡
-    ("CC", "S", "E", True),   # dragon pair allowed (interpretation of §5)
+    ("CC", "S", "E", False),  # a dragon pair carries 台: no 平胡 (rule book 2, §5)
+    ("FF", "S", "E", False),
+    ("PP", "S", "E", False),
 ])
 def test_ping_hu_pair_rule(pair, seat, round_wind, ping):
     r = score(f"234m 678m 345p 567s {pair}", "4m", seat=seat, round_wind=round_wind)
@@ -362,12 +364,13 @@ def test_no_caishen_absent_with_a_caishen():
     assert r["decomposition"]["caishen"] == [{"tile": "9p", "face": "9s"}]
 
 
-def test_three_caishen_is_a_bonus():
+def test_three_caishen_is_a_bonus_under_bianfeng():
     # three 9p caishen, self-drawn.  The caishen can add at most 1 (one pung of a dragon or of the
     # seat or round wind, or a chow for ping_hu, or a wait item): no two of those fit 3 wildcards.
+    # ningbo-bianfeng (three_caishen_bonus, 002 "不算在起胡的4台中"):
     # tai = self_draw 1 + three_caishen 3 + 1 = 5; counted_tai = 5 - 3 = 2 < min_tai 4 -> ineligible
     # although tai itself is 5 >= 4.
-    r = score("234m 678m 345p 99s 9p9p9p", "4m", by="self_draw", rules="ningbo")
+    r = score("234m 678m 345p 99s 9p9p9p", "4m", by="self_draw", rules="ningbo-bianfeng")
     three = [it for it in r["items"] if it["id"] == "three_caishen"]
     assert len(three) == 1 and three[0]["tai"] == 3 and three[0]["bonus"] is True
     assert all(it["bonus"] is False for it in r["items"] if it["id"] != "three_caishen")
@@ -377,6 +380,16 @@ def test_three_caishen_is_a_bonus():
     assert r["points"] == 0 and r["payments"] == []
     assert r["reasons"]
     assert "no_caishen" not in ids(r)
+
+
+def test_three_caishen_counts_in_ningbo():
+    # the same hand in ningbo (001 counts 三财神 like any item; rule book 2): tai 5 = counted_tai 5
+    # >= 4 -> eligible; linear P = 1 x (1 + 5) = 6; a self-draw with nobody related: each pays 6.
+    r = score("234m 678m 345p 99s 9p9p9p", "4m", by="self_draw", rules="ningbo")
+    assert all(it["bonus"] is False for it in r["items"])
+    assert r["tai"] == 5 and r["counted_tai"] == 5 and r["eligible"] is True
+    assert r["points"] == 6
+    assert r["net"] == {"E": -6, "S": 18, "W": -6, "N": -6}
 
 
 def test_three_caishen_absent_on_discard():
@@ -395,10 +408,11 @@ def test_three_caishen_absent_with_two():
 
 def test_three_caishen_with_four_given_kinds():
     # caishen kinds given directly: nothing out of play, four 9p are all caishen ("3 or more").
-    # 9s pairs with one caishen, three form a dragon pung: self_draw 1 + three_caishen 3 + 1 = 5
+    # 9s pairs with one caishen, three form a dragon pung: self_draw 1 + three_caishen 3 + 1 = 5,
+    # all counted in ningbo (no three_caishen_bonus)
     r = score("234m 678m 345p 9s 9p9p9p9p", "4m", by="self_draw", caishen={"kinds": ["9p"]})
     assert count(r, "three_caishen") == 1
-    assert r["tai"] == 5 and r["counted_tai"] == 2
+    assert r["tai"] == 5 and r["counted_tai"] == 5
 
 
 # --------------------------------------------------------------------------- suit items
@@ -733,16 +747,18 @@ def test_fine_point_7_caishen_faces_decide_the_flush():
 
 
 def test_fine_point_8_white_dragon_substitutes_chow():
-    # ningbo-456, indicator 4m: P *is* a natural 4m.  23m + P = 2-3-4m; 3m in the middle -> closed 1;
+    # ningbo-456 with white_dragon_substitutes on (off in every preset since rule book 2),
+    # indicator 4m: P *is* a natural 4m.  23m + P = 2-3-4m; 3m in the middle -> closed 1;
     # P is no caishen -> no_caishen 1: tai 2.
-    rules = {"preset": "ningbo-456", "min_tai": 0}
+    rules = {"preset": "ningbo-456", "min_tai": 0, "white_dragon_substitutes": True}
     r = score("23m P 678m 345p 567s 99s", "3m", indicator="4m", rules=rules)
     expect(r, [("closed_wait", 1), ("no_caishen", 1)])
 
 
 def test_fine_point_8_white_dragon_pung_is_no_dragon_pung():
-    # ningbo-456, indicator 4m: PPP is a pung of 4m: pai_hu 0 + no_caishen 1 = 1
-    rules = {"preset": "ningbo-456", "min_tai": 0}
+    # ningbo-456 with white_dragon_substitutes on, indicator 4m: PPP is a pung of 4m:
+    # pai_hu 0 + no_caishen 1 = 1
+    rules = {"preset": "ningbo-456", "min_tai": 0, "white_dragon_substitutes": True}
     r = score("PPP 123m 678m 345p 99s", "1m", indicator="4m", rules=rules)
     expect(r, [("pai_hu", 0), ("no_caishen", 1)])
     # an exposed PPP pung (from W) as well
@@ -926,8 +942,11 @@ def test_item_tai_counts_for_eligibility():
 
 
 def test_item_tai_bonus_item_stays_bonus():
-    # three_caishen raised to 10 is still a bonus: counted_tai unchanged (2, see
-    # test_three_caishen_is_a_bonus), tai = 2 + 10 = 12
-    rules = {"preset": "ningbo", "item_tai": {"three_caishen": 10}}
+    # three_caishen raised to 10 is still a bonus under ningbo-bianfeng: counted_tai unchanged (2,
+    # see test_three_caishen_is_a_bonus_under_bianfeng), tai = 2 + 10 = 12
+    rules = {"preset": "ningbo-bianfeng", "item_tai": {"three_caishen": 10}}
     r = score("234m 678m 345p 99s 9p9p9p", "4m", by="self_draw", rules=rules)
     assert r["tai"] == 12 and r["counted_tai"] == 2 and r["eligible"] is False
+    # in ningbo it counts: counted_tai = tai = 12 -> eligible
+    r = score("234m 678m 345p 99s 9p9p9p", "4m", by="self_draw", rules={**rules, "preset": "ningbo"})
+    assert r["tai"] == 12 and r["counted_tai"] == 12 and r["eligible"] is True

@@ -1,7 +1,7 @@
 """The calculator page at `/` (issue 6), driven in headless Chromium by Playwright.
 
 Every test works the page as a person would: it taps tile pictures in the palette, picks from the
-selects, and reads what is shown.  Expected values are worked out by hand from RULES.md / API.md in
+selects, and reads what is shown.  Expected values are worked out by hand from docs/rules.md / docs/api.md in
 comments next to them.  The page is served by the real app (`app.create_app()`) on a free loopback
 port; only when the app has no `GET /` yet does the fixture add one (test_root_serves_the_page
 checks the real route).
@@ -29,7 +29,7 @@ SHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-# API.md's worked example, as the page writes it in its link (seat S, round E, caishen indicator 5p,
+# docs/api.md's worked example, as the page writes it in its link (seat S, round E, caishen indicator 5p,
 # concealed 234m 678m 99s with 4m the winning tile, pung of 中 from E, concealed kong of 1s,
 # flower 夏 (2f), W claimed one meld from the winner).
 WORKED_LINK = "#lang=en&p=ningbo&s=S&r=E&c=5p&h=23678m99s&w=4m&m=pCCC-E_k1111s!&f=2f&cl=W1"
@@ -147,7 +147,7 @@ def api_problem(base_url: str, body: dict, lang: str = "en") -> dict:
 
 
 def build_worked_example(pg, base_url: str) -> None:
-    """API.md's worked example, entered by tapping as a player would."""
+    """docs/api.md's worked example, entered by tapping as a player would."""
     open_page(pg, base_url, "#lang=en")
     choose(pg, "#seat", "S")
     pg.get_by_role("button", name="Pick indicator").click()
@@ -169,7 +169,7 @@ def build_worked_example(pg, base_url: str) -> None:
 
 
 def check_worked_example_result(pg) -> None:
-    # RULES.md §5: 排胡 0 (two-sided 3-4 wait on 4m, but a pung/kong so not 平胡) + 自摸 1 + 硬胡 1
+    # docs/rules.md §5: 排胡 0 (two-sided 3-4 wait on 4m, but a pung/kong so not 平胡) + 自摸 1 + 硬胡 1
     # (no 5p in the concealed tiles) + 中 pung 1 + 正花 1 (2f is the seat flower of S) = 4 台,
     # none bonus, so counted 4 >= min 4.  §6 linear: P = 1 x (1 + 4) = 5.  §7 self-draw: W claimed
     # 1 meld (< 3), nobody related, so E, W, N each pay 1 x 5: S +15, the others -5.
@@ -182,7 +182,7 @@ def check_worked_example_result(pg) -> None:
     tai_by_id: dict[str, int] = {}
     names = {}
     for item_id, zh, en, tai in rows:
-        tai_by_id[item_id] = tai_by_id.get(item_id, 0) + int(tai)   # API.md: clients sum by id
+        tai_by_id[item_id] = tai_by_id.get(item_id, 0) + int(tai)   # docs/api.md: clients sum by id
         names[item_id] = (zh, en)
     assert tai_by_id == {"pai_hu": 0, "self_draw": 1, "no_caishen": 1, "dragon_pung": 1, "seat_flower": 1}
     assert names == {"pai_hu": ("排胡", "Plain win"), "self_draw": ("自摸", "Self-draw"),
@@ -240,12 +240,12 @@ def test_worked_example_by_tapping(page, base_url):
 def test_caishen_face_is_marked_and_a_short_hand_pays_nothing(page, base_url):
     open_page(page, base_url, "#lang=en")
     page.get_by_role("button", name="Pick indicator").click()
-    tap(page, "5p")                      # indicator 5p: its 3 other copies are caishen (RULES.md §2)
+    tap(page, "5p")                      # indicator 5p: its 3 other copies are caishen (docs/rules.md §2)
     for code in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9p", "9p", "1s", "5p", "2s"]:
         tap(page, code)
     # 123m 456m 789m 99p and 1s 2s + caishen: the only shape has the caishen as 3s (chow 1s2s3s);
     # the winning 2s is its middle: 夹 1 + 自摸 1 = 2 台 (硬胡 0: a caishen is in the hand);
-    # counted 2 < min 4 -> not a win, nobody pays (RULES.md §5, §7).
+    # counted 2 < min 4 -> not a win, nobody pays (docs/rules.md §5, §7).
     marked = page.locator(".decomp .tile.cs")
     expect(marked).to_have_count(1)
     assert marked.get_attribute("data-caishen") == "5p"
@@ -338,7 +338,7 @@ def test_fifth_copy_is_refused_with_the_api_message(page, base_url):
     assert notice(page) == "5 copies of 1m; at most 4 exist"
     assert hand_tiles(page) == ["1m"] * 4          # the fifth was not kept
 
-    # a copy used as the caishen indicator counts too (RULES.md §2: it is out of play)
+    # a copy used as the caishen indicator counts too (docs/rules.md §2: it is out of play)
     page.get_by_role("button", name="Pick indicator").click()
     tap(page, "1m")
     assert notice(page) == "5 copies of 1m; at most 4 exist"
@@ -363,7 +363,7 @@ def test_fifth_copy_is_refused_with_the_api_message(page, base_url):
 
 
 def test_chow_from_the_wrong_seat_is_refused(page, base_url):
-    open_page(page, base_url, "#lang=en")          # seat E: a chow only from 上家 N (RULES.md §1)
+    open_page(page, base_url, "#lang=en")          # seat E: a chow only from 上家 N (docs/rules.md §1)
     page.get_by_role("radio", name="Meld").check()
     choose(page, "#meld-type", "chow")
     choose(page, "#meld-from", "S")
@@ -410,7 +410,7 @@ def test_win_context_is_refused_or_scored(page, base_url):
     expect(page.locator("tr[data-item=kong_bloom]")).to_have_count(1)
     expect(page.locator("#net-S")).to_have_text("+18")
     expect(page.locator("#net-E")).to_have_text("\u22126")
-    # ... but it was not fed by E: that needs an exposed kong of E's discard (RULES.md §10.11)
+    # ... but it was not fed by E: that needs an exposed kong of E's discard (docs/rules.md §10.11)
     choose(page, "#kong-fed-by", "E")
     expected = api_problem(base_url, dict(worked, win={"by": "self_draw", "kong_replacement": True,
                                                        "kong_fed_by": "E"}))

@@ -1,6 +1,6 @@
 """Property tests of ``ningbo_score.score`` over generated valid winning hands (tests/handgen.py).
 
-Every property is a statement of RULES.md / API.md that holds for any hand, so no expected value
+Every property is a statement of docs/rules.md / docs/api.md that holds for any hand, so no expected value
 is copied from the engine: the engine's answer for one form of a hand is compared with its answer
 for another form of the same hand, or checked against a rule-book identity.
 """
@@ -70,10 +70,10 @@ def test_valid_hands_score_and_totals_add_up(request_):
     preset = handgen.preset_of(request_)
     min_tai = request_["rules"]["min_tai"]
 
-    # net: all four seats, zero-sum (API.md "net always has all four seats and sums to 0")
+    # net: all four seats, zero-sum (docs/api.md "net always has all four seats and sums to 0")
     assert set(resp["net"]) == set(SEATS)
     assert sum(resp["net"].values()) == 0
-    # tai = sum of items; counted_tai = tai minus bonus items (RULES.md §5)
+    # tai = sum of items; counted_tai = tai minus bonus items (docs/rules.md §5)
     assert resp["tai"] == sum(i["tai"] for i in resp["items"])
     bonus = sum(i["tai"] for i in resp["items"] if i.get("bonus"))
     assert resp["counted_tai"] == resp["tai"] - bonus
@@ -122,9 +122,10 @@ def test_seven_caishen_hands_score(request_):
     resp = _score(request_)
     assert sum(resp["net"].values()) == 0
     assert resp["tai"] == sum(i["tai"] for i in resp["items"])
-    # 7 caishen, self-drawn: three_caishen (3 台, bonus) is listed (§5)
+    # 7 caishen, self-drawn: three_caishen (3 台) is listed (§5); no bonus in ningbo-7baida
+    # (no three_caishen_bonus, rule book 2), so every 台 counts
     assert [i["tai"] for i in resp["items"] if i["id"] == "three_caishen"] == [3]
-    assert resp["counted_tai"] == resp["tai"] - 3
+    assert resp["counted_tai"] == resp["tai"]
     assert resp["eligible"] == (resp["counted_tai"] >= 5)
 
 
@@ -210,7 +211,7 @@ def test_tenpai_hand_is_one_tile_short(pair):
 
 # ------------------------------------------------------------------ rule-book oracles
 # Items that do not depend on how the concealed tiles are read (no caishen in hand): worked out
-# from RULES.md §5 directly; payments from §6 and §7.
+# from docs/rules.md §5 directly; payments from §6 and §7.
 
 _SEAT_FLOWERS = {"E": ("1f", "5f"), "S": ("2f", "6f"), "W": ("3f", "7f"), "N": ("4f", "8f")}
 _FLOWER_GROUPS = (("1f", "2f", "3f", "4f"), ("5f", "6f", "7f", "8f"))
@@ -219,11 +220,11 @@ _FIXED_IDS = {"self_draw", "kong_bloom", "robbing_kong", "last_tile", "heavenly"
               "seat_wind_pung", "round_wind_pung", "seat_flower", "flower_set", "all_flowers"}
 _PRESET_POINTS = {"ningbo-456": "doubling"}
 _PRESET_OPTIONS = {
-    # option values of RULES.md §9 the payment oracle needs
+    # option values of docs/rules.md §9 the payment oracle needs
     "ningbo": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000),
     "ningbo-456": dict(chi=True, related_discarder="add", kong_bloom_others_pay=True, liability_cap=5, hand_cap=None),
     "ningbo-bianfeng": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=None),
-    "ningbo-taishu": dict(chi=True, related_discarder="five", kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+    "ningbo-taishu": dict(chi=False, related_discarder="five", kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
     "ningbo-7baida": dict(chi=False, related_discarder="five", kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
 }
 
@@ -273,15 +274,15 @@ def expected_fixed_items(req: dict) -> Counter:
 
 
 def expected_amounts(req: dict, resp: dict) -> tuple[int, dict[str, int]]:
-    """(hand points, amount per payer) of an eligible hand (RULES.md §6, §7), from the engine's
+    """(hand points, amount per payer) of an eligible hand (docs/rules.md §6, §7), from the engine's
     tai and counted_tai."""
     preset = handgen.preset_of(req)
     opt = _PRESET_OPTIONS[preset]
     rules = req["rules"] if isinstance(req["rules"], dict) else {}
-    min_tai = rules.get("min_tai", 5 if preset == "ningbo-7baida" else 4)
+    min_tai = rules.get("min_tai", {"ningbo-7baida": 5, "ningbo-taishu": 0}.get(preset, 4))
     base = req.get("base_points", 1)
     if _PRESET_POINTS.get(preset) == "doubling":
-        points = base * 2 ** (resp["counted_tai"] - min_tai)
+        points = base * 2 ** (resp["tai"] - min_tai)        # the full 台 (rule book 2)
     else:
         points = base * (1 + resp["tai"])
     seat, win = req["seat_wind"], req["win"]
@@ -297,8 +298,7 @@ def expected_amounts(req: dict, resp: dict) -> tuple[int, dict[str, int]]:
             mult[s] = 2 * rel[s]
         mult[d] = 5 * rel[d] if (rel[d] and opt["related_discarder"] == "five") else 2 + 2 * rel[d]
     elif win["by"] == "robbing_kong":
-        for s in others:
-            mult[s] = 5 * rel[s] + (5 if s == win["from"] else 0)
+        mult[win["from"]] = 5                               # alone, whatever 包 says (rule book 2)
     elif win.get("kong_fed_by"):
         f = win["kong_fed_by"]
         for s in others:
@@ -367,7 +367,7 @@ def _is_chow(tiles: list[str]) -> bool:
                  handgen.winning_requests(n_caishen=3),
                  handgen.winning_requests(n_caishen=7, presets=["ningbo-7baida"], max_melds=2)))
 def test_decomposition_is_a_reading_of_the_hand_and_explains_the_items(request_):
-    """The decomposition shown (API.md, RULES.md §3/§4) reads exactly the given tiles, and the
+    """The decomposition shown (docs/api.md, docs/rules.md §3/§4) reads exactly the given tiles, and the
     shape items of the response are the ones that reading gives (§5)."""
     resp = _score(request_)
     dec = resp["decomposition"]

@@ -1,6 +1,6 @@
-"""Live-table helpers (RULES.md §8): next dealer and round wind, claims, levels, escape penalty.
+"""Live-table helpers (docs/rules.md §8): next dealer and round wind, claims, levels, escape penalty.
 
-Expected values are worked out by hand from RULES.md §8 and the seed 000_f7ede3f2cb0d3606.txt.
+Expected values are worked out by hand from docs/rules.md §8 and the seed 000_f7ede3f2cb0d3606.txt.
 Players are positions 0-3 in play order (p + 1 mod 4 is p's 下家); seats of a hand are winds
 with play order E -> S -> W -> N -> E.
 """
@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from ningbo_score.errors import ScoreError
-from ningbo_score.table import claims, escape, levels, next_hand
+from ningbo_score.api import claims, escape, next_hand
+from ningbo_score.table import levels
 
 
 def _state(resp: dict) -> dict:
@@ -140,7 +141,7 @@ def test_null_result_field_means_absent():
 
 @pytest.mark.parametrize("req,path", [
     ({"dealer": True, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, "dealer"),
-    ({"dealer": 1.0, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, "dealer"),
+    ({"dealer": 1.5, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, "dealer"),
     ({"dealer": "1", "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, "dealer"),
     ({"dealer": 4, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, "dealer"),
     ({"dealer": -1, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True}}, "dealer"),
@@ -159,7 +160,7 @@ def test_null_result_field_means_absent():
     ({"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": 1}}, "result.draw"),
     ({"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 1, "draw": True}}, "result"),
     ({"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 4}}, "result.winner"),
-    ({"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 2.0}}, "result.winner"),
+    ({"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 2.5}}, "result.winner"),
     ({"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": True}}, "result.winner"),
     ({"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 1, "by": "x"}}, "result.by"),
     ({"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True},
@@ -182,7 +183,7 @@ def test_next_hand_body_must_be_an_object(req):
 
 
 def test_next_hand_lists_every_problem():
-    err = _refused(next_hand, {"dealer": 9, "round_wind": "X", "dealers_this_round": 2.0,
+    err = _refused(next_hand, {"dealer": 9, "round_wind": "X", "dealers_this_round": 2.5,
                                "result": {"winner": "0"}, "extra": 1})
     assert set(err.errors()) == {"dealer", "round_wind", "dealers_this_round", "result.winner", "extra"}
     assert "(and 4 more problems)" in err.detail("en")
@@ -342,12 +343,12 @@ def test_claims_bad_input_is_400(req, path):
 
 
 def test_type_problems_come_before_impossible_claims():
-    # claims.0 is ill-typed (400), claims.1 a chow from the wrong seat (422): both listed,
-    # the 400 decides the status (RULES.md §10.15).
+    # claims.0 is ill-typed (400), claims.1 a chow from the wrong seat (422): the 400 decides
+    # the status (docs/rules.md §10.15), and the rule checks never see an ill-typed request.
     err = _refused(claims, {"discarder": "E", "claims": [{"seat": "S", "type": "ron"},
                                                          {"seat": "W", "type": "chow"}]})
     assert (err.code, err.status) == ("invalid_request", 400)
-    assert list(err.errors()) == ["claims.0.type", "claims.1.type"]
+    assert list(err.errors()) == ["claims.0.type"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -372,7 +373,7 @@ def test_levels_match_the_seed_table():
 
 def test_levels_spot_checks_and_shape():
     table = {r["level"]: r for r in levels()["levels"]}
-    # RULES.md §8: "0 科员 1 … 16 雀神 700"
+    # docs/rules.md §8: "0 科员 1 … 16 雀神 700"
     assert (table[0]["name"], table[0]["threshold"], table[0]["base_points"]) == ("科员", 0, 1)
     assert (table[16]["name"], table[16]["threshold"], table[16]["base_points"]) == ("雀神", 20000000, 700)
     # "5	副处	3000	40" and "11	副市	500000	260" in the seed
@@ -427,7 +428,7 @@ def test_escape_null_means_absent():
     ({"base_points": 0}, "base_points"),
     ({"base_points": -3}, "base_points"),
     ({"base_points": True}, "base_points"),
-    ({"base_points": 2.0}, "base_points"),
+    ({"base_points": 2.5}, "base_points"),
     ({"base_points": "2"}, "base_points"),
     ({"level": 17}, "level"),
     ({"level": -1}, "level"),
@@ -446,3 +447,12 @@ def test_escape_bad_input_is_400(req, path):
 def test_escape_body_must_be_an_object(req):
     err = _refused(escape, req)
     assert (err.code, err.status, err.path) == ("invalid_request", 400, "")
+
+
+def test_integral_floats_are_counts_in_the_table_helpers():
+    """Rule book 2 (docs/api.md): 2.0 is the count 2.  Rule book 1 refused the 1.0, 2.0 of the
+    cases above; now dealer 1.0 who wins keeps the deal (docs/rules.md §8: the dealer wins ->
+    stays), and 24 x base points 2.0 = 48 (§8: leaving costs 24 x base points)."""
+    resp = next_hand({"dealer": 1.0, "round_wind": "E", "dealers_this_round": 2.0, "result": {"winner": 1.0}})
+    assert _state(resp) == {"dealer": 1, "round_wind": "E", "dealers_this_round": 2}
+    assert escape({"base_points": 2.0})["penalty"] == 48

@@ -1,4 +1,4 @@
-"""Tile input forms of API.md, every preset option of RULES.md §9 flipped by a per-request
+"""Tile input forms of docs/api.md, every preset option of docs/rules.md §9 flipped by a per-request
 override, and the preset tables.
 
 Hand used most: South (East round) holds 234m 678m 345p 567s 99s, winning tile 4m, caishen
@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from marshmallow import ValidationError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -157,7 +158,7 @@ def test_parse_tiles_compact_string():
 
 
 def test_parse_tiles_white_space_inside_digits():
-    # API.md: "white space ignored" -- read literally, "12 3m" is "123m"
+    # docs/api.md: "white space ignored" -- read literally, "12 3m" is "123m"
     assert parse_tiles("12 3m", "t") == ["1m", "2m", "3m"]
 
 
@@ -421,13 +422,19 @@ def test_points_linear_and_doubling():
     assert r["points"] == 18
 
 
-def test_doubling_uses_counted_tai():
+def test_doubling_uses_full_tai():
     # 234m 678m 345p 99s + three 9p caishen self-drawn, flowers 2f 6f:
-    # counted = self_draw 1 + seat_flower 2 + 1 from the caishen = 4; three_caishen 3 bonus -> tai 7
-    # doubling: P = 2^(4 - 4) = 1 (linear would be 1 + 7 = 8)
+    # self_draw 1 + seat_flower 2 + 1 from the caishen = 4, + three_caishen 3 -> tai 7.
+    # ningbo counts three_caishen (rule book 2): counted 7; doubling: P = 2^(7 - 4) = 8
     r = score("234m 678m 345p 99s 9p9p9p", by="self_draw", flowers="2f 6f", rules=opt(points="doubling"))
+    assert r["counted_tai"] == 7 and r["tai"] == 7
+    assert r["points"] == 8
+    # with three_caishen_bonus it is a bonus: counted 4 (still >= 4), but doubling uses the full
+    # 台, bonus included (docs/rules.md §6): P = 2^(7 - 4) = 8 (rule book 1: 2^(4 - 4) = 1)
+    r = score("234m 678m 345p 99s 9p9p9p", by="self_draw", flowers="2f 6f",
+              rules=opt(points="doubling", three_caishen_bonus=True))
     assert r["counted_tai"] == 4 and r["tai"] == 7
-    assert r["points"] == 1
+    assert r["points"] == 8
     r = score("234m 678m 345p 99s 9p9p9p", by="self_draw", flowers="2f 6f")
     assert r["points"] == 8
 
@@ -459,9 +466,15 @@ def test_related_discarder():
     r = score("567s 99s", "5s", melds=CHOW_MELDS, frm="E", flowers="2f 6f",
               rules=opt(related_discarder="five"))
     assert payments(r) == {"E": (25, 5)}
-    # ningbo-taishu (five, no pattern met -> lift the patterns) back to add: 20
+    # ningbo-taishu (five, no pattern met -> lift the patterns) back to add: chows count for 包
+    # only with chi_counts_for_liability (off in ningbo-taishu since rule book 2): E unrelated,
+    # 2 -> 10; with the option on, E related again: 2 + 2 -> 20
     r = score("567s 99s", "5s", melds=CHOW_MELDS, frm="E", flowers="2f 6f",
               rules=opt("ningbo-taishu", required_patterns=[], related_discarder="add"))
+    assert payments(r) == {"E": (10, 2)}
+    r = score("567s 99s", "5s", melds=CHOW_MELDS, frm="E", flowers="2f 6f",
+              rules=opt("ningbo-taishu", required_patterns=[], related_discarder="add",
+                        chi_counts_for_liability=True))
     assert payments(r) == {"E": (20, 4)}
 
 
@@ -583,37 +596,42 @@ def test_rules_echo_every_option():
 OPTION_KEYS = ["caishen_rule", "white_dragon_substitutes", "min_tai", "required_patterns",
                "discard_wins", "caishen_discard_restriction", "robbing_needs_no_caishen_discarded",
                "points", "chi_counts_for_liability", "related_discarder", "kong_bloom_others_pay",
-               "liability_cap", "hand_cap"]
+               "liability_cap", "hand_cap", "three_caishen_bonus", "draw_keeps_dealer"]
 
-# RULES.md §9, column by column ("—" is null / [] ; "no"/"yes" are booleans)
+# docs/rules.md §9, column by column ("—" is null / [] ; "no"/"yes" are booleans)
 PRESETS = {
     "ningbo": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                    required_patterns=[], discard_wins=True, caishen_discard_restriction="single_wait",
                    robbing_needs_no_caishen_discarded=False, points="linear",
                    chi_counts_for_liability=True, related_discarder="add",
-                   kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000),
-    "ningbo-456": dict(caishen_rule="indicator", white_dragon_substitutes=True, min_tai=4,
+                   kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000,
+                   three_caishen_bonus=False, draw_keeps_dealer=True),
+    "ningbo-456": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                        required_patterns=[], discard_wins=True, caishen_discard_restriction="any_group",
                        robbing_needs_no_caishen_discarded=False, points="doubling",
                        chi_counts_for_liability=True, related_discarder="add",
-                       kong_bloom_others_pay=True, liability_cap=5, hand_cap=None),
+                       kong_bloom_others_pay=True, liability_cap=5, hand_cap=None,
+                       three_caishen_bonus=False, draw_keeps_dealer=True),
     "ningbo-bianfeng": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                             required_patterns=[], discard_wins=True,
                             caishen_discard_restriction="single_wait",
                             robbing_needs_no_caishen_discarded=False, points="linear",
                             chi_counts_for_liability=True, related_discarder="add",
-                            kong_bloom_others_pay=False, liability_cap=None, hand_cap=None),
-    "ningbo-taishu": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
+                            kong_bloom_others_pay=False, liability_cap=None, hand_cap=None,
+                            three_caishen_bonus=True, draw_keeps_dealer=True),
+    "ningbo-taishu": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=0,
                           required_patterns=["full_flush", "half_flush", "all_honors", "all_pungs"],
                           discard_wins=True, caishen_discard_restriction="any_group",
                           robbing_needs_no_caishen_discarded=False, points="linear",
-                          chi_counts_for_liability=True, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+                          chi_counts_for_liability=False, related_discarder="five",
+                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None,
+                          three_caishen_bonus=False, draw_keeps_dealer=False),
     "ningbo-7baida": dict(caishen_rule="indicator_and_next", white_dragon_substitutes=False, min_tai=5,
                           required_patterns=[], discard_wins=False, caishen_discard_restriction=None,
                           robbing_needs_no_caishen_discarded=True, points="linear",
                           chi_counts_for_liability=False, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None,
+                          three_caishen_bonus=False, draw_keeps_dealer=False),
 }
 
 
@@ -645,7 +663,7 @@ def test_unknown_preset_is_key_error():
         ningbo_score.preset("foo")
 
 
-# RULES.md §5: id, 台, 中文 name, bonus
+# docs/rules.md §5: id, 台, 中文 name, bonus
 ITEMS = [
     ("pai_hu", 0, "排胡"), ("ping_hu", 1, "平胡"), ("edge_wait", 1, "边"), ("closed_wait", 1, "夹"),
     ("single_wait", 1, "单吊"), ("dual_pung_wait", 1, "对倒"), ("big_single_wait", 1, "大吊"),
@@ -661,12 +679,15 @@ ITEMS = [
 
 def test_item_table():
     items = ningbo_score.preset("ningbo")["items"]
+    # no bonus item in ningbo (rule book 2: 001 counts 三财神); three_caishen one in ningbo-bianfeng
     assert sorted((it["id"], it["tai"], it["name"], it["bonus"]) for it in items) == sorted(
-        (i, t, n, i == "three_caishen") for i, t, n in ITEMS)
+        (i, t, n, False) for i, t, n in ITEMS)
+    bianfeng = ningbo_score.preset("ningbo-bianfeng")["items"]
+    assert [it["id"] for it in bianfeng if it["bonus"]] == ["three_caishen"]
     for it in items:
         assert isinstance(it["name_en"], str) and it["name_en"]
     en = {it["id"]: it["name_en"] for it in items}
-    # the names API.md shows
+    # the names docs/api.md shows
     assert en["pai_hu"] == "Plain win" and en["self_draw"] == "Self-draw"
     assert en["no_caishen"] == "No caishen" and en["dragon_pung"] == "Dragon pung"
     assert en["seat_flower"] == "Seat flower"
@@ -681,20 +702,18 @@ def test_item_names_in_responses_match_table():
 
 
 def test_a_rules_object_is_resolved_once_and_told_apart_exactly():
-    from ningbo_score.rules import resolve_rules
+    from ningbo_score.requests import RulesObjectSchema, rules_of
 
-    problems = []
-    a = resolve_rules({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}, problems)
-    b = resolve_rules({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}, problems)
-    assert a is b and not problems and a.min_tai == 3 and a.item_tai["all_honors"] == 20
-    # JSON values that Python finds equal are not the same request: true is not 1, 1.0 is not 1
-    assert resolve_rules({"min_tai": 1}, problems).min_tai == 1 and not problems   # now cached
-    assert resolve_rules({"min_tai": True}, problems) is None and problems
-    problems.clear()
-    assert resolve_rules({"min_tai": 1.0}, problems) is None and problems
-    problems.clear()
-    # a value that is no JSON at all still gets its problem, not an exception
-    assert resolve_rules({"required_patterns": {"all_pungs"}}, problems) is None and problems
+    load = RulesObjectSchema().load
+    a = rules_of(load({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}))
+    b = rules_of(load({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}))
+    assert a is b and a.min_tai == 3 and a.item_tai["all_honors"] == 20
+    assert rules_of(load({"min_tai": 1})).min_tai == 1
+    # true is no count; since rule book 2, 1.0 is the count 1 (docs/api.md), 1.5 is none
+    assert rules_of(load({"min_tai": 1.0})).min_tai == 1
+    for bad in ({"min_tai": True}, {"min_tai": 1.5}, {"required_patterns": {"all_pungs"}}):
+        with pytest.raises(ValidationError):
+            load(bad)
 
 
 # --- the plain compact string's quick reader ----------------------------------------------------

@@ -1,4 +1,4 @@
-"""Example requests of ``openapi.yaml``: API.md's worked example and hands worked out by hand in
+"""Example requests of ``openapi.yaml``: docs/api.md's worked example and hands worked out by hand in
 ``tests/test_api.py`` (the expected results, with their arithmetic, are there)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import copy
 
 from observability import READY_HAND
 
-# API.md: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear: 1 × (1 + 4) = 5 from each.
+# docs/api.md: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear: 1 × (1 + 4) = 5 from each.
 # The same hand the readiness check scores (one copy of it in the code).
 API_MD = copy.deepcopy(READY_HAND)
 
@@ -42,7 +42,7 @@ INELIGIBLE = {
     "win": {"by": "discard", "from": "W"},
 }
 
-# Compact strings, Chinese names and an item_tai override: API.md's hand with 硬胡 worth 0.
+# Compact strings, Chinese names and an item_tai override: docs/api.md's hand with 硬胡 worth 0.
 ITEM_TAI_OVERRIDE = {
     "rules": {"preset": "ningbo", "item_tai": {"no_caishen": 0}},
     "seat_wind": "S",
@@ -85,7 +85,7 @@ INVALID_REQUEST = {
 }
 
 SCORE_EXAMPLES = {
-    "api_md": ("API.md's worked example: self-draw, 4 台", API_MD),
+    "api_md": ("docs/api.md's worked example: self-draw, 4 台", API_MD),
     "discard_liability": ("A discard win with a related player (包)", DISCARD_LIABILITY),
     "discard_liability_456": ("The same hand under the 456 rules (doubling)", DISCARD_LIABILITY_456),
     "ineligible": ("A hand below the minimum of 4 台", INELIGIBLE),
@@ -166,7 +166,7 @@ WAITS_ERROR_EXAMPLES = {
 
 BATCH = {"requests": [API_MD, WRONG_TILE_COUNT, {**INELIGIBLE, "seat_wind": "X"}]}
 BATCH_EXAMPLES = {
-    "mixed": ("API.md's example, 13 tiles (422) and an unknown seat (400)", BATCH),
+    "mixed": ("docs/api.md's example, 13 tiles (422) and an unknown seat (400)", BATCH),
 }
 BATCH_ERROR_EXAMPLES = {
     "invalid_request": ("`requests` is not an array (400)", {"requests": API_MD}),
@@ -183,6 +183,8 @@ NEXT_EXAMPLES = {
     "round_change": ("The round's fourth dealer loses the deal: the South round begins", NEXT_ROUND_CHANGE),
     "dealer_wins": ("The dealer wins: the dealer deals again (连庄)", NEXT_DEALER_WINS),
     "draw": ("A draw: the dealer deals again", NEXT_DRAW),
+    "draw_taishu": ("A draw under ningbo-taishu (draw_keeps_dealer off): the next position deals",
+                    {**NEXT_DRAW, "rules": "ningbo-taishu"}),
 }
 NEXT_ERROR_EXAMPLES = {
     "invalid_request": ("A winner and a draw (400)",

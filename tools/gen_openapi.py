@@ -25,14 +25,17 @@ from marshmallow import INCLUDE
 
 import ningbo_score
 import schemas
-from schemas.fields import TILE_COMPONENTS
+from ningbo_score.fields import TILE_COMPONENTS
+from app import ROUTES
 from tools import examples
 
 TITLE = "Ningbo mahjong scoring API (宁波麻将计分)"
 VERSION = "1.0.0"
 DESCRIPTION = """\
 Scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who pays whom,
-under the presets of the rule book (`RULES.md`) or your own options.
+under the presets of the rule book (`docs/rules.md` in the project, version 2; every answer that
+echoes rules says `"rulebook": 2`) or your own options. This document is the machine-readable form
+of the HTTP contract, `docs/api.md`.
 
 * JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch`),
   `Content-Type: application/json`.
@@ -41,8 +44,9 @@ under the presets of the rule book (`RULES.md`) or your own options.
 * Every error is `application/problem+json` (RFC 9457) with a stable `code` and, for field
   problems, `errors` keyed by field path (`hand.melds.0.tiles`). Unknown routes answer 404
   `not_found`, a method a route does not have 405 `method_not_allowed` with an `Allow` header.
-* Counts are JSON integers and flags JSON booleans: `2.0` is no count and `1` no boolean (JSON
-  Schema cannot tell `2.0` from `2`; the server can, and answers 400).
+* Counts are JSON Schema integers: `2.0` is the count 2, `2.5` and `"2"` are no count. Flags are
+  JSON booleans (`1` is no boolean). No answer holds a number past 2^53 − 1: a hand whose points,
+  a payment or a net would pass it is a 422 `invalid_request` on `base_points`.
 * Send `Accept-Language: zh` for Chinese titles and messages of errors.
 * `null` in an optional field means absent; in the rule options `caishen_discard_restriction`,
   `liability_cap` and `hand_cap` it means "none".
@@ -163,7 +167,8 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
         too_many = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
-        out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests", None) + post(json=too_many)
+        out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
+            json=too_many)
     if path == "/v1/table/claims":
         body = examples.CLAIMS_INTERCEPT
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
@@ -235,16 +240,16 @@ def live_paths(client) -> dict[str, dict]:
                         "`/v1/score` would have answered). A bad hand never fails the batch; each item "
                         "must be a JSON object and is checked on its own. Bodies up to 1 MiB.",
             request="BatchRequest", response="BatchResponse", ok="One result per request.",
-            errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` "
-                         "(`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`) or holds more than 200 requests "
-                         "(`batch_too_large`).",
+            errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
+                         "200 requests (`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/next": _live_operation(
             answers["/v1/table/next"], operation_id="nextHand", tag="table",
             summary="Who deals the next hand, every seat wind and the round wind",
-            description="RULES.md §8. Players are positions 0–3 in play order. The dealer keeps the deal "
-                        "when it wins or the hand is drawn (连庄); when another player wins, the dealer's "
+            description="docs/rules.md §8. Players are positions 0–3 in play order. The dealer keeps the deal "
+                        "when it wins, and when the hand is drawn where the rules' `draw_keeps_dealer` is on "
+                        "(连庄; `rules` as in `/v1/score`, default `ningbo`: on); otherwise the dealer's "
                         "next position deals, and after the round's fourth dealer the deal returns to the "
                         "round's first dealer and the round wind advances (E → S → W → N → E). Send the "
                         "answer's `dealer`, `round_wind` and `dealers_this_round` back with the next "
@@ -254,7 +259,7 @@ def live_paths(client) -> dict[str, dict]:
         "/v1/table/claims": _live_operation(
             answers["/v1/table/claims"], operation_id="claims", tag="table",
             summary="Which claim takes a discard",
-            description="RULES.md §8: a win beats a pung or kong, which beats a chow; of several wins the "
+            description="docs/rules.md §8: a win beats a pung or kong, which beats a chow; of several wins the "
                         "first in play order after the discarder takes it (截胡; one discard, one winner). "
                         "A chow is only for the discarder's next seat. `reason` follows "
                         "`Accept-Language`.",
@@ -278,7 +283,7 @@ def live_paths(client) -> dict[str, dict]:
             answers["/v1/table/escape"], operation_id="escape", tag="table",
             summary="The penalty for leaving a game (逃跑)",
             description="24 × the base points, given directly or as a level of `GET /v1/levels` "
-                        "(RULES.md §8); the others gain nothing from it.",
+                        "(docs/rules.md §8); the others gain nothing from it.",
             request="EscapeRequest", response="EscapeResponse", ok="The penalty.", errors=common),
     }
 
@@ -300,7 +305,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
         "/v1/score": {"post": {
             "operationId": "score",
             "summary": "Score a winning hand",
-            "description": "台 items, points and payments of one hand (API.md). A well-formed hand that "
+            "description": "台 items, points and payments of one hand (docs/api.md). A well-formed hand that "
                            "is impossible or not a win is a 422; one below the minimum 台 is a 200 with "
                            "`eligible: false` and the `reasons`.",
             "tags": ["scoring"],
@@ -325,12 +330,12 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
         }},
         "/v1/rules": {"get": {
             "operationId": "listRules",
-            "summary": "Every preset with its options and item table",
+            "summary": "The rule book: its version, what rule book 2 changed, every preset",
             "tags": ["rules"],
             "parameters": [LANG],
             "responses": {
-                "200": _json("PresetList", "The presets.", {"presets": _example(
-                    "The five presets of RULES.md §9", answers["rules"][3])}),
+                "200": _json("PresetList", "The rule book's version, its changes and the presets.", {"presets": _example(
+                    "The five presets of docs/rules.md §9", answers["rules"][3])}),
                 "500": INTERNAL,
             },
         }},
@@ -362,7 +367,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
         }},
         "/readyz": {"get": {
             "operationId": "ready",
-            "summary": "Readiness: the engine scores API.md's worked example right",
+            "summary": "Readiness: the engine scores docs/api.md's worked example right",
             "tags": ["service"],
             "responses": {
                 "200": _json("Ready", "Ready to serve.", {"ready": _example(
@@ -427,27 +432,12 @@ def build() -> dict:
     plugin.converter.add_attribute_function(dict_keys)
     for name, component in TILE_COMPONENTS.items():
         spec.components.schema(name, component=copy.deepcopy(component))
-    for name, schema in (
-        ("ScoreRequest", schemas.ScoreRequestSchema),
-        ("ScoreResponse", schemas.ScoreResponseSchema),
-        ("Preset", schemas.PresetSchema),  # before PresetList, which nests it
-        ("PresetList", schemas.PresetListSchema),
-        ("Health", schemas.HealthSchema),
-        ("Ready", schemas.ReadySchema),
-        ("Problem", schemas.ProblemSchema),
-        ("WaitsRequest", schemas.WaitsRequestSchema),
-        ("WaitsResponse", schemas.WaitsResponseSchema),
-        ("BatchRequest", schemas.BatchRequestSchema),
-        ("BatchResponse", schemas.BatchResponseSchema),
-        ("NextHandRequest", schemas.NextHandRequestSchema),
-        ("NextHandResponse", schemas.NextHandResponseSchema),
-        ("TableClaimsRequest", schemas.TableClaimsRequestSchema),
-        ("ClaimsResponse", schemas.ClaimsResponseSchema),
-        ("Levels", schemas.LevelsSchema),
-        ("EscapeRequest", schemas.EscapeRequestSchema),
-        ("EscapeResponse", schemas.EscapeResponseSchema),
-    ):
-        spec.components.schema(name, schema=schema)
+    spec.components.schema("Preset", schema=schemas.PresetSchema)  # before PresetList, which nests it
+    spec.components.schema("Problem", schema=schemas.ProblemSchema)
+    for route in ROUTES:
+        for schema in (route.request, route.response):
+            if schema is not None and component_name(schema) not in spec.components.schemas:
+                spec.components.schema(component_name(schema), schema=type(schema))
     spec.components.parameter("AcceptLanguage", "header", {
         "name": "Accept-Language",
         "required": False,
@@ -462,9 +452,35 @@ def build() -> dict:
         live = live_paths(client)
     finally:
         logging.disable(logging.NOTSET)
-    for path, operations in {**paths(answers), **live}.items():
+    for path, operations in from_the_route_table({**paths(answers), **live}).items():
         spec.path(path=path, operations=operations)
     return spec.to_dict()
+
+
+def component_name(schema) -> str:
+    """The component of a schema instance: its class name without ``Schema``."""
+    return type(schema).__name__.removesuffix("Schema")
+
+
+def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
+    """The operations written above, checked against app.ROUTES (the same routes, no more, no
+    fewer) and given the table's operation id and request and 200 response schemas."""
+    in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation_id is not None}
+    written = {(path, method) for path, ops in documented.items() for method in ops}
+    if written != set(in_table):
+        raise SystemExit(f"openapi paths and app.ROUTES differ: {sorted(written ^ set(in_table))}")
+    out: dict[str, dict] = {}
+    for (path, method), route in in_table.items():
+        op = dict(documented[path][method])
+        op["operationId"] = route.operation_id
+        if route.request is not None:
+            op["requestBody"]["content"]["application/json"]["schema"] = {
+                "$ref": f"#/components/schemas/{component_name(route.request)}"}
+        if route.response is not None:
+            op["responses"]["200"]["content"]["application/json"]["schema"] = {
+                "$ref": f"#/components/schemas/{component_name(route.response)}"}
+        out.setdefault(path, {})[method] = op
+    return out
 
 
 class _Dumper(yaml.SafeDumper):

@@ -1,4 +1,6 @@
-"""Strict marshmallow fields whose behaviour matches the JSON Schema in ``openapi.yaml``.
+"""The one module of field helpers: strict marshmallow fields whose behaviour matches the JSON
+Schema in ``openapi.yaml``, and the conversion of a schema's errors into the library's
+:class:`~ningbo_score.errors.ScoreError` (:func:`validation_problem`).
 
 marshmallow's defaults are lenient where JSON Schema is not (``Boolean`` takes ``"yes"`` and
 ``1``, ``Integer`` truncates ``5.5``), so the service uses these instead.  Every error message
@@ -16,25 +18,29 @@ import typing
 from marshmallow import ValidationError, fields
 from marshmallow.validate import Validator
 
-from ningbo_score.errors import ScoreError
-from ningbo_score.tiles import ALIASES, CODES, parse_tile, parse_tiles
+from .errors import MAX_PROBLEMS, Problem, ScoreError
+from .tiles import ALIASES, CODES, tile_index, tile_indices
 
 
 class Msg(str):
-    """An English message that also knows its Chinese text (``.zh``)."""
+    """An English message that also knows its Chinese text (``.zh``) and its problem code
+    (``.code``: ``invalid_request`` unless a rule of the rule book is what the field refuses,
+    e.g. more than 4 melds, ``wrong_tile_count``)."""
 
     zh: str
+    code: str
 
-    def __new__(cls, en: str, zh: str) -> "Msg":
+    def __new__(cls, en: str, zh: str, code: str = "invalid_request") -> "Msg":
         obj = super().__new__(cls, en)
         obj.zh = zh
+        obj.code = code
         return obj
 
     def format(self, *args: typing.Any, **kwargs: typing.Any) -> "Msg":  # type: ignore[override]
-        return Msg(str.format(self, *args, **kwargs), self.zh.format(*args, **kwargs))
+        return Msg(str.format(self, *args, **kwargs), self.zh.format(*args, **kwargs), self.code)
 
     def __reduce__(self):  # keep .zh through copy/pickle
-        return (Msg, (str(self), self.zh))
+        return (Msg, (str(self), self.zh, self.code))
 
 
 def message(text: typing.Any, lang: str) -> str:
@@ -137,12 +143,21 @@ class Boolean(_Localized, fields.Boolean):
         raise self.make_error("invalid")
 
 
-class Integer(_Localized, fields.Integer):
-    """Only JSON integers: no booleans, no floats (not even ``2.0``), no strings."""
+def as_integer(value: typing.Any) -> typing.Any:
+    """JSON Schema's ``integer`` reading of a number: ``2.0`` is the int 2 (docs/api.md, rule book
+    2); any other value is returned as it is."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
-    default_error_messages = {"invalid": Msg("Not a valid integer.", "不是有效的整数。")}
+
+class Integer(_Localized, fields.Integer):
+    """JSON Schema's ``integer``: a number with no fractional part, so ``2.0`` is loaded as the
+    int 2 (:func:`as_integer`); no booleans, no ``2.5``, no strings."""
+
+    default_error_messages = {"invalid": Msg("Not a valid integer (a number with no fractional part).",
+                                             "不是有效的整数（必须是没有小数部分的数）。")}
 
     def _deserialize(self, value, attr, data, **kwargs):
+        value = as_integer(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.make_error("invalid")
         return value
@@ -153,22 +168,53 @@ class Nested(_Localized, fields.Nested):
 
 
 class List(_Localized, fields.List):
+    """An array; ``max_items``: its most items, checked before any is read (refused with
+    ``over``, a :class:`Msg`, or "Must have at most N items.")."""
+
     default_error_messages = {"invalid": Msg("Must be an array.", "必须是数组。")}
+
+    def __init__(self, *args, max_items: int | None = None, over: Msg | None = None, **kwargs):
+        if max_items is not None:
+            kwargs.setdefault("metadata", {})["maxItems"] = max_items
+        super().__init__(*args, **kwargs)
+        self.max_items = max_items
+        self.over = over or (Length(max=max_items).error if max_items is not None else None)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):                 # a JSON array only (no set, no string)
+            raise self.make_error("invalid")
+        if self.max_items is not None and len(value) > self.max_items:
+            raise ValidationError(self.over)
+        # marshmallow's loop, stopping after MAX_PROBLEMS bad items (the answer lists no more)
+        result, errors = [], {}
+        inner = self.inner
+        for idx, each in enumerate(value):
+            try:
+                result.append(inner.deserialize(each, **kwargs))
+            except ValidationError as error:
+                if error.valid_data is not None:
+                    result.append(error.valid_data)
+                errors[idx] = error.messages
+                if len(errors) > MAX_PROBLEMS:
+                    break
+        if errors:
+            raise ValidationError(errors, valid_data=result)
+        return result
 
 
 class Dict(_Localized, fields.Dict):
     default_error_messages = {"invalid": Msg("Must be an object.", "必须是对象。")}
 
 
-def _tile_messages(err: ScoreError, root: str) -> typing.Any:
-    """The problems of ``parse_tiles(value, root)`` as marshmallow messages: a list for the
+def _tile_messages(problems: list[Problem], root: str) -> typing.Any:
+    """The tile reader's problems (paths under ``root``) as marshmallow messages: a list for the
     field itself, a dict keyed by array index for single elements."""
     out: dict[typing.Any, typing.Any] = {}
     own: list[Msg] = []
-    for p in err.problems:
+    for p in problems:
         rest = p.path[len(root):] if p.path.startswith(root) else ""
         keys = [int(k) if k.isdigit() else k for k in rest.split(".")[1:]]
-        msg = Msg(p.en, p.zh)
+        msg = Msg(p.en, p.zh, p.code)
         if not keys:
             own.append(msg)
             continue
@@ -208,14 +254,14 @@ _ALIAS_ALT = "|".join(re.escape(a) for a in sorted(ALIASES, key=lambda a: (-len(
 TILE_STRING_PATTERN = (f"^(?:{_SPACE_CLASS}|[1-9](?:{_SPACE_CLASS}|[1-9])*[mps]|[1-8](?:{_SPACE_CLASS}|[1-8])*f"
                        f"|[ESWNCFP]|{_ALIAS_ALT})*$")
 _TILE_DESCRIPTION = (
-    "One tile: a code of RULES.md §1 (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, "
+    "One tile: a code of docs/rules.md §1 (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, "
     "`1f`…`8f`) or its Chinese name (`一万`, `東風`, `红中`, `春`…)."
 )
 
 
 #: Components of openapi.yaml (registered by tools/gen_openapi.py) that the tile fields refer to.
 TILE_COMPONENTS: dict[str, dict] = {
-    "TileCode": {"type": "string", "enum": list(CODES), "description": "A tile code (RULES.md §1)."},
+    "TileCode": {"type": "string", "enum": list(CODES), "description": "A tile code (docs/rules.md §1)."},
     "Tile": {"type": "string", "enum": list(TILE_NAMES), "description": _TILE_DESCRIPTION},
     "Tiles": {
         "description": "Tiles: an array of tile codes or Chinese names, or one compact string.",
@@ -235,28 +281,50 @@ def _ref(name: str, nullable: bool) -> dict:
     return {"oneOf": [ref, {"type": "null"}]} if nullable else ref
 
 
+#: Characters a compact string may have per tile it can hold (a Chinese name is up to 3, with
+#: white space between): a longer string is over its field's cap before it is read.
+CHARS_PER_TILE = 8
+
+
 class Tiles(fields.Field):
     """A list of tiles: an array of codes/Chinese names, or one compact string
-    (``"123m 456p EE C"``).  Loaded as a list of codes by ``ningbo_score.tiles.parse_tiles``."""
+    (``"123m 456p EE C"``), loaded as tile indices by ``ningbo_score.tiles.tile_indices``.
+
+    ``max_items``: the most tiles the field may hold; a longer array (or a compact string of more
+    than ``CHARS_PER_TILE`` characters a tile) is refused with ``over`` (a :class:`Msg`, whose
+    code may be a rule's) before any tile is read."""
+
+    def __init__(self, *, max_items: int | None = None, over: Msg | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.max_items = max_items
+        self.over = over
 
     def _deserialize(self, value, attr, data, **kwargs):
-        try:
-            return parse_tiles(value, _ROOT)
-        except ScoreError as err:
-            raise ValidationError(_tile_messages(err, _ROOT)) from None
+        cap = self.max_items
+        if cap is not None and (type(value) is list and len(value) > cap
+                                or type(value) is str and len(value) > CHARS_PER_TILE * cap):
+            raise ValidationError(self.over)
+        problems: list[Problem] = []
+        out = tile_indices(value, _ROOT, problems)
+        if problems:
+            raise ValidationError(_tile_messages(problems, _ROOT))
+        if cap is not None and len(out) > cap:
+            raise ValidationError(self.over)
+        return out
 
     def openapi_schema(self, converter, ret: dict) -> dict:
         return _ref("Tiles", self.allow_none)
 
 
 class Tile(fields.Field):
-    """One tile code or Chinese name, loaded as its code by ``ningbo_score.tiles.parse_tile``."""
+    """One tile code or Chinese name, loaded as its index by ``ningbo_score.tiles.tile_index``."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        try:
-            return parse_tile(value, _ROOT)
-        except ScoreError as err:
-            raise ValidationError(_tile_messages(err, _ROOT)) from None
+        problems: list[Problem] = []
+        k = tile_index(value, _ROOT, problems)
+        if problems:
+            raise ValidationError(_tile_messages(problems, _ROOT))
+        return k
 
     def openapi_schema(self, converter, ret: dict) -> dict:
         return _ref("Tile", self.allow_none)
@@ -270,24 +338,26 @@ class TileCode(fields.String):
 
 
 class PresetOrObject(fields.Field):
-    """A preset id, or an object loaded by ``schema`` (``{"preset": …, options…}``)."""
+    """A preset id, or an object loaded by ``schema`` (``{"preset": …, options…}``); ``make``
+    turns either (the id, or the loaded object) into the library's value."""
 
     default_error_messages = {
         **_Localized.default_error_messages,
         "invalid": Msg("Must be a preset id or an object.", "必须是规则 id 或对象。"),
     }
 
-    def __init__(self, preset_ids: typing.Sequence[str], schema, **kwargs):
+    def __init__(self, preset_ids: typing.Sequence[str], schema, make: typing.Callable, **kwargs):
         super().__init__(**kwargs)
         self.preset_ids = tuple(preset_ids)
         self.preset_validator = OneOf(self.preset_ids)
         self.schema = schema  # an instance, built once
+        self.make = make
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str):
-            return self.preset_validator(value)
+            return self.make(self.preset_validator(value))
         if isinstance(value, dict):
-            return self.schema.load(value)
+            return self.make(self.schema.load(value))
         raise self.make_error("invalid")
 
     def openapi_schema(self, converter, ret: dict) -> dict:
@@ -298,3 +368,99 @@ class PresetOrObject(fields.Field):
         if self.allow_none:
             one_of.append({"type": "null"})
         return {"oneOf": one_of}
+
+
+class Each(fields.Field):
+    """An array of at most ``max_items`` objects, each loaded by ``schema`` on its own: the
+    loaded value, or the :class:`ScoreError` that refuses that item (a bad item never fails
+    the array).  The length is checked before any item is read."""
+
+    default_error_messages = {
+        **_Localized.default_error_messages,
+        "invalid": Msg("Must be an array.", "必须是数组。"),
+    }
+
+    def __init__(self, schema, *, max_items: int, **kwargs):
+        super().__init__(**kwargs)
+        self.schema = schema  # an instance, built once
+        self.max_items = max_items
+        self.too_many = Length(max=max_items).error
+        self.not_object = Msg("Must be an object.", "必须是对象。")
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not list:
+            raise self.make_error("invalid")
+        if len(value) > self.max_items:
+            raise ValidationError(self.too_many)
+        not_objects = {i: [self.not_object] for i, item in enumerate(value) if type(item) is not dict}
+        if not_objects:                  # the array itself is malformed: the request fails
+            raise ValidationError(not_objects)
+        out = []
+        for item in value:
+            try:
+                out.append(self.schema.load(item))
+            except ValidationError as err:
+                out.append(validation_problem(err))
+        return out
+
+    def openapi_schema(self, converter, ret: dict) -> dict:
+        # each item is any object: a bad one is its own result (the array stays well-formed)
+        out = {"type": "array", "maxItems": self.max_items, "items": {"type": "object", "additionalProperties": {}}}
+        if self.metadata.get("description"):
+            out["description"] = self.metadata["description"]
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# a schema's errors as the library's
+
+
+def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, typing.Any]]:
+    """marshmallow's nested error messages as ``(dotted path, message)`` pairs, in order.
+
+    ``{"hand": {"melds": {0: {"tiles": ["…"]}}}}`` gives ``("hand.melds.0.tiles", "…")``;
+    ``_schema`` (an error of an object as a whole) stands for the object's own path, and the
+    body itself has the path ``""``.
+    """
+    out: list[tuple[str, typing.Any]] = []
+
+    def walk(node: typing.Any, path: str) -> None:
+        if isinstance(node, dict):
+            if node and set(node) <= {"key", "value"}:
+                # a Dict field's entry: its key or its value is wrong; the path ends at the key
+                for value in node.values():
+                    walk(value, path)
+                return
+            for key, value in node.items():
+                if key == "_schema":
+                    walk(value, path)
+                else:
+                    walk(value, f"{path}.{key}" if path else str(key))
+        elif isinstance(node, (list, tuple)):
+            for value in node:
+                walk(value, path)
+        else:
+            out.append((path, node))
+
+    walk(messages, prefix)
+    return out
+
+
+def validation_problem(err: ValidationError) -> ScoreError:
+    """A schema ValidationError as the library's ScoreError (code ``invalid_request``, 400,
+    unless a message carries a rule's code), so that every refusal is made the same way."""
+    problems = [
+        Problem(getattr(text, "code", "invalid_request"), path, message(text, "en"), message(text, "zh"))
+        for path, text in flatten_errors(err.messages)
+    ]
+    if not problems:  # pragma: no cover - marshmallow always gives a message
+        problems = [Problem("invalid_request", "", "Invalid request.", "请求无效。")]
+    return ScoreError(problems)
+
+
+def load(schema, body: typing.Any) -> typing.Any:
+    """``schema.load(body)``, its errors raised as a :class:`ScoreError`."""
+    try:
+        return schema.load(body)
+    except ValidationError as err:
+        raise validation_problem(err) from None

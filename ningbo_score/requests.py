@@ -1,19 +1,30 @@
-"""Request bodies of API.md.  Unknown fields are refused everywhere; ``null`` in an optional
-field means absent (it is dropped on load), except for the options whose value may be ``null``
-(``caishen_discard_restriction``, ``liability_cap``, ``hand_cap``: "none")."""
+"""The one reader of every request body of docs/api.md: marshmallow schemas that check shape and
+types and build the library's typed input (:class:`~ningbo_score.hand.Hand`, the table inputs of
+ningbo_score.table), each in one ``post_load`` of the body's schema.
+
+Unknown fields are refused everywhere; ``null`` in an optional field means absent, except for
+the options whose value may be ``null`` (``caishen_discard_restriction``, ``liability_cap``,
+``hand_cap``: "none").  Every schema here is built once, at import (:data:`SCORE_REQUEST` …):
+they are safe to share across requests and threads.  ``ningbo_score.score(dict)`` and the HTTP
+routes load bodies through them with :func:`ningbo_score.fields.load`.
+"""
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, ValidationError, post_load, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, missing, post_load, validates_schema
 
-import ningbo_score
-from ningbo_score.hand import MAX_BASE_POINTS, MAX_CLAIMS
-from ningbo_score.rules import ITEM_TAI_MAX, MAX_SAFE_INTEGER
-from ningbo_score.table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
-from ningbo_score.table import MAX_LEVEL
+from .batch import MAX_BATCH, BatchInput
+from .errors import MAX_PROBLEMS
+from .hand import MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Meld, build
+from .items import ITEMS
+from .rules import DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, PRESETS, custom_rules, preset_rules
+from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
+from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
+from .tiles import SEAT_INDEX, SEATS
 
 from .fields import (
     Boolean,
     Dict,
+    Each,
     Integer,
     List,
     Msg,
@@ -26,12 +37,8 @@ from .fields import (
     Tiles,
 )
 
-_PRESETS = ningbo_score.presets()
-PRESET_IDS: tuple[str, ...] = tuple(p["id"] for p in _PRESETS)
-ITEM_IDS: tuple[str, ...] = tuple(it["id"] for it in _PRESETS[0]["items"])
-SEATS = ("E", "S", "W", "N")
-WIN_BY = ("self_draw", "discard", "robbing_kong")
-MELD_TYPES = ("chow", "pung", "kong")
+PRESET_IDS: tuple[str, ...] = tuple(PRESETS)
+ITEM_IDS: tuple[str, ...] = tuple(it.id for it in ITEMS)
 # Bounds of the library (ningbo_score.rules, ningbo_score.hand), so that the schema and the
 # library agree on what a well-formed request is (tests/test_api.py checks both sides of each).
 # Other integers: at most 2^53 − 1 (MAX_SAFE_INTEGER), the largest integer every JSON parser reads
@@ -50,7 +57,15 @@ def optional(field_cls, *args, **kwargs):
 
 
 class StrictSchema(Schema):
-    """Unknown fields raise; optional ``null`` values are dropped after loading."""
+    """Unknown fields raise.  A loaded optional field may be ``None`` (absent): the body's
+    ``post_load`` reads it so.
+
+    Its object loop (:meth:`_deserialize`) gives what marshmallow's gives for these schemas (no
+    ``many``, no ``partial``, ``unknown`` RAISE, no ``load_default``), at a fraction of the cost:
+    an absent optional field costs a dict lookup (marshmallow builds a closure for every declared
+    field and calls it), a given one its field's ``_deserialize`` and validators (every validator
+    of ningbo_score.fields raises its own message), and unknown keys are listed in the body's order (no more than MAX_PROBLEMS + 1)
+    (tests/test_schemas.py compares the two on the golden cases)."""
 
     class Meta:
         unknown = RAISE
@@ -59,18 +74,55 @@ class StrictSchema(Schema):
         "unknown": Msg("Unknown field.", "未知字段。"),
         "type": Msg("Must be an object.", "必须是对象。"),
     }
-    #: optional fields whose ``null`` is a value rather than "absent"
-    NULL_IS_VALUE: frozenset[str] = frozenset()
 
-    @post_load
-    def _drop_nulls(self, data: dict, **kwargs) -> dict:
-        keep = self.NULL_IS_VALUE
-        return {k: v for k, v in data.items() if v is not None or k in keep}
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: (key in the body, attribute, field, required) in declaration order
+        self._plan = tuple((f.data_key or name, f.attribute or name, f, f.required)
+                           for name, f in self.load_fields.items())
+        self._keys = frozenset(key for key, _, _, _ in self._plan)
+        plain = all(f.load_default is missing for _, _, f, _ in self._plan)
+        self._fast = plain and self.unknown == RAISE and not self.many and not self.partial
+
+    def _deserialize(self, data, *, error_store, many=False, partial=None, unknown=RAISE, index=None):
+        if not self._fast or many or partial or unknown != RAISE:
+            return super()._deserialize(data, error_store=error_store, many=many, partial=partial,
+                                        unknown=unknown, index=index)
+        out: dict = {}
+        if not isinstance(data, dict):
+            error_store.store_error([self.error_messages["type"]], index=index)
+            return out
+        for key, attr, field, required in self._plan:
+            raw = data.get(key, missing)
+            if raw is missing and not required:
+                continue
+            try:
+                if raw is None or raw is missing or field.pre_load:
+                    out[attr] = field.deserialize(raw, key, data)      # null, required: its messages
+                else:                                               # what deserialize does then
+                    value = field._deserialize(raw, key, data)
+                    for validator in field.validators:               # each raises with its Msg
+                        validator(value)
+                    out[attr] = value
+            except ValidationError as err:
+                error_store.store_error(err.messages, key, index=index)
+                if err.valid_data:
+                    out[attr] = err.valid_data
+        if len(data) > len(out) and not data.keys() <= self._keys:
+            unknown_keys = 0
+            for key in data:
+                if key not in self._keys:
+                    error_store.store_error([self.error_messages["unknown"]], key, index)
+                    unknown_keys += 1
+                    if unknown_keys > MAX_PROBLEMS:        # the answer lists no more
+                        break
+        return out
 
 
 class RulesObjectSchema(StrictSchema):
-    """A preset with option overrides (RULES.md §9) and 台 overrides per item (`item_tai`)."""
+    """A preset with option overrides (docs/rules.md §9) and 台 overrides per item (`item_tai`)."""
 
+    #: optional fields whose ``null`` is a value rather than "absent"
     NULL_IS_VALUE = frozenset({"caishen_discard_restriction", "liability_cap", "hand_cap"})
 
     preset = optional(String, validate=OneOf(PRESET_IDS), metadata={
@@ -90,7 +142,7 @@ class RulesObjectSchema(StrictSchema):
     robbing_needs_no_caishen_discarded = optional(Boolean, metadata={
         "description": "A player who discarded a caishen may not rob a kong."})
     points = optional(String, validate=OneOf(("linear", "doubling")), metadata={
-        "description": "`linear`: base × (1 + 台); `doubling`: base × 2^(counted 台 − min_tai)."})
+        "description": "`linear`: base × (1 + 台); `doubling`: base × 2^(台 − min_tai)."})
     chi_counts_for_liability = optional(Boolean, metadata={"description": "Chows count as claims for 包."})
     related_discarder = optional(String, validate=OneOf(("add", "five")), metadata={
         "description": "What a related discarder pays: 2 + 2 (`add`) or 5 (`five`)."})
@@ -100,9 +152,13 @@ class RulesObjectSchema(StrictSchema):
         "description": "Highest multiplier of one payer; `null` = none."})
     hand_cap = Integer(validate=Range(min=1, max=MAX_SAFE_INTEGER), required=False, allow_none=True, metadata={
         "description": "Most one payer pays and the winner receives in a hand; `null` = none."})
+    three_caishen_bonus = optional(Boolean, metadata={
+        "description": "三财神 is a bonus: not counted toward `min_tai` (only `ningbo-bianfeng`)."})
+    draw_keeps_dealer = optional(Boolean, metadata={
+        "description": "After a draw (流局) the dealer deals again; off: the next seat deals."})
     item_tai = optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
                         values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
-                            "description": "New 台 per occurrence for any item of RULES.md §5; 0 drops it."})
+                            "description": "New 台 per occurrence for any item of docs/rules.md §5; 0 drops it."})
 
 
 class CaishenSchema(StrictSchema):
@@ -127,26 +183,54 @@ class CaishenSchema(StrictSchema):
                                       "indicator 与 kinds 必须且只能给出一个。"))
 
 
+#: a meld has 3 or 4 tiles (more: invalid_meld); over this cap its tiles are not read
+TOO_MANY_MELD_TILES = Msg(f"A meld has 3 or 4 tiles, not more than {MAX_CONCEALED}.",
+                          f"副露只有 3 或 4 张牌，不能超过 {MAX_CONCEALED} 张。", "invalid_meld")
+
+
 class MeldSchema(StrictSchema):
     """An exposed or concealed meld (吃/碰/杠)."""
 
     type = String(required=True, validate=OneOf(MELD_TYPES))
-    tiles = Tiles(required=True, metadata={"description": "The meld's tiles, in any order."})
+    tiles = Tiles(required=True, max_items=MAX_CONCEALED, over=TOO_MANY_MELD_TILES,
+                  metadata={"description": "The meld's tiles, in any order."})
     from_ = seat(data_key="from", attribute="from", required=False, allow_none=True, metadata={
         "description": "The seat it was claimed from (for an added kong: where its pung came from)."})
     concealed = optional(Boolean, metadata={"description": "A concealed kong (暗杠).", "default": False})
     added = optional(Boolean, metadata={"description": "An added kong (加杠).", "default": False})
 
 
+#: Over the caps of the hand's arrays (checked before their items are read), with the code the
+#: rule book gives them (docs/rules.md §10.12: more than 4 melds is wrong_tile_count).
+TOO_MANY_MELDS = Msg(f"A hand has at most {MAX_MELDS} melds.", f"一手牌最多 {MAX_MELDS} 个副露。", "wrong_tile_count")
+TOO_MANY_CONCEALED = Msg(f"A hand holds at most {MAX_CONCEALED} concealed tiles.",
+                         f"暗牌最多 {MAX_CONCEALED} 张。", "wrong_tile_count")
+TOO_MANY_FLOWERS = Msg(f"There are {MAX_FLOWERS} flowers: at most {MAX_FLOWERS} are set aside.",
+                       f"花牌只有 {MAX_FLOWERS} 张，最多补 {MAX_FLOWERS} 张。", "invalid_flowers")
+
+
+def melds_field(**kwargs) -> List:
+    return optional(List, Nested(MeldSchema), max_items=MAX_MELDS, over=TOO_MANY_MELDS, **kwargs)
+
+
+def concealed_field(**kwargs) -> Tiles:
+    return Tiles(required=True, max_items=MAX_CONCEALED, over=TOO_MANY_CONCEALED, **kwargs)
+
+
+def flowers_field() -> Tiles:
+    return optional(Tiles, max_items=MAX_FLOWERS, over=TOO_MANY_FLOWERS,
+                    metadata={"description": "Flowers set aside this hand."})
+
+
 class HandSchema(StrictSchema):
     """The winner's tiles."""
 
-    concealed = Tiles(required=True, metadata={
+    concealed = concealed_field(metadata={
         "description": "The concealed tiles including the winning tile (14 − 3 × melds)."})
     winning_tile = Tile(required=True, metadata={"description": "One of the concealed tiles."})
-    melds = optional(List, Nested(MeldSchema), metadata={
-        "description": "Exposed melds and concealed kongs (more than 4: 422 wrong_tile_count)."})
-    flowers = optional(Tiles, metadata={"description": "Flowers set aside this hand."})
+    melds = melds_field(metadata={
+        "description": f"Exposed melds and concealed kongs (more than {MAX_MELDS}: 422 wrong_tile_count)."})
+    flowers = flowers_field()
 
 
 class WinSchema(StrictSchema):
@@ -176,10 +260,61 @@ class ClaimsSchema(StrictSchema):
     N = optional(Integer, validate=Range(min=0, max=MAX_CLAIMS))
 
 
+def rules_of(value: str | dict):
+    """The library's Rules of a loaded `rules` field: a preset id or a loaded rules object."""
+    if isinstance(value, str):
+        return preset_rules(value)
+    keep = RulesObjectSchema.NULL_IS_VALUE
+    options = {k: v for k, v in value.items()
+               if k not in ("preset", "item_tai") and (v is not None or k in keep)}
+    item_tai = {k: v for k, v in (value.get("item_tai") or {}).items() if v is not None}
+    return custom_rules(value.get("preset") or DEFAULT_PRESET, options, item_tai)
+
+
+DEFAULT_RULES = preset_rules(DEFAULT_PRESET)
+
+
+def _seat(value: str | None) -> int | None:
+    return None if value is None else SEAT_INDEX[value]
+
+
+def _melds(given: list | None) -> list[Meld]:
+    if not given:
+        return []
+    out = []
+    for m in given:
+        given_from = m.get("from")
+        out.append(Meld(m["type"], m["tiles"], m["tiles"], None if given_from is None else SEAT_INDEX[given_from],
+                        m.get("concealed") is True, m.get("added") is True, given_from is not None))
+    return out
+
+
+def _hand(data: dict, waiting: bool):
+    """The typed input of a loaded `/v1/score` (or `/v1/waits`) body."""
+    caishen = data.get("caishen")
+    hand = data["hand"]
+    win = data.get("win") or {}
+    claims = data.get("claims_from_winner")
+    base = data.get("base_points")
+    return build(
+        data.get("rules") or DEFAULT_RULES, SEAT_INDEX[data["seat_wind"]], SEAT_INDEX[data["round_wind"]],
+        caishen.get("indicator") if caishen else None, caishen.get("kinds") if caishen else None,
+        hand["concealed"], None if waiting else hand["winning_tile"], _melds(hand.get("melds")),
+        hand.get("flowers") or [], win.get("by"), _seat(win.get("from")), win.get("kong_replacement") is True,
+        _seat(win.get("kong_fed_by")), win.get("last_tile") is True, win.get("heavenly") is True,
+        win.get("earthly") is True, win.get("discarded_caishen") is True,
+        {SEAT_INDEX[k]: v for k, v in claims.items() if v is not None} if claims else {},
+        1 if base is None else base)
+
+
 class ScoreRequestSchema(StrictSchema):
     """The body of `POST /v1/score`."""
 
-    rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), required=False, allow_none=True,
+    # loaded as a Hand (post_load below); WaitsRequestSchema as the hand before its winning tile
+
+    WAITING = False
+
+    rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), rules_of, required=False, allow_none=True,
                            metadata={"description": "A preset id or an object; default `ningbo`."})
     seat_wind = seat(required=True, metadata={"description": "The winner's seat; `E` is the dealer."})
     round_wind = seat(required=True, metadata={"description": "The round wind."})
@@ -190,17 +325,21 @@ class ScoreRequestSchema(StrictSchema):
     base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS),
                            metadata={"description": "对局分, a positive integer.", "default": 1})
 
+    @post_load
+    def _typed(self, data: dict, **kwargs):
+        return _hand(data, self.WAITING)
+
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
 
 class WaitsHandSchema(StrictSchema):
     """The waiting hand's tiles: the hand before its winning tile."""
 
-    concealed = Tiles(required=True, metadata={
+    concealed = concealed_field(metadata={
         "description": "The concealed tiles before the winning tile (13 − 3 × melds)."})
-    melds = optional(List, Nested(MeldSchema), metadata={
-        "description": "Exposed melds and concealed kongs (more than 4: 422 wrong_tile_count)."})
-    flowers = optional(Tiles, metadata={"description": "Flowers set aside this hand."})
+    melds = melds_field(metadata={
+        "description": f"Exposed melds and concealed kongs (more than {MAX_MELDS}: 422 wrong_tile_count)."})
+    flowers = flowers_field()
 
 
 class WaitsWinSchema(StrictSchema):
@@ -217,6 +356,8 @@ class WaitsRequestSchema(ScoreRequestSchema):
     """The body of `POST /v1/waits`: a `/v1/score` body whose hand is the hand before its
     winning tile (no `hand.winning_tile`, no `win.by`)."""
 
+    WAITING = True
+
     hand = Nested(WaitsHandSchema, required=True)
     win = optional(Nested, WaitsWinSchema, metadata={"description": "Omitted: the default discarder."})
 
@@ -226,11 +367,16 @@ class WaitsRequestSchema(ScoreRequestSchema):
 class BatchRequestSchema(StrictSchema):
     """The body of `POST /v1/score/batch`: up to 200 `/v1/score` bodies, each checked on its own."""
 
-    requests = List(Dict(), required=True, metadata={
-        "maxItems": ningbo_score.MAX_BATCH,
+    # loaded as a BatchInput: per item its Hand, or the ScoreError refusing it
+
+    requests = Each(ScoreRequestSchema(), max_items=MAX_BATCH, required=True, metadata={
         "description": f"Each a `POST /v1/score` body (`ScoreRequest`), checked on its own: a bad one "
                        f"gets its own problem in `results` and never fails the batch. More than "
-                       f"{ningbo_score.MAX_BATCH}: 413 `batch_too_large`."})
+                       f"{MAX_BATCH}: 400 `invalid_request`, before any item is read."})
+
+    @post_load
+    def _typed(self, data: dict, **kwargs) -> BatchInput:
+        return BatchInput(data["requests"])
 
 
 # --- POST /v1/table/next, /v1/table/claims, /v1/table/escape -----------------------------------
@@ -259,7 +405,7 @@ class HandResultSchema(StrictSchema):
 
 
 class NextHandRequestSchema(StrictSchema):
-    """The body of `POST /v1/table/next`: the hand just played and how it ended (RULES.md §8)."""
+    """The body of `POST /v1/table/next`: the hand just played and how it ended (docs/rules.md §8)."""
 
     dealer = Integer(required=True, validate=Range(min=0, max=3), metadata={
         "description": "The position (0–3, in play order) of the player who dealt the hand just played."})
@@ -268,6 +414,15 @@ class NextHandRequestSchema(StrictSchema):
         "description": "How many players have dealt in this round, the current dealer included "
                        "(1 for the round's first dealer). A game starts at `E`, 1."})
     result = Nested(HandResultSchema, required=True)
+    rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), rules_of, required=False, allow_none=True, metadata={
+        "description": "A preset id or a rules object, as in `/v1/score`: its `draw_keeps_dealer` says who "
+                       "deals after a draw; default `ningbo`."})
+
+    @post_load
+    def _typed(self, data: dict, **kwargs) -> NextHandInput:
+        result = data["result"]
+        return NextHandInput(data["dealer"], data["round_wind"], data["dealers_this_round"], result.get("winner"),
+                             result.get("draw") is True, data.get("rules") or DEFAULT_RULES)
 
 
 CLAIM_TYPES: tuple[str, ...] = tuple(_LIBRARY_CLAIM_TYPES)
@@ -288,6 +443,10 @@ class TableClaimsRequestSchema(StrictSchema):
     claims = List(Nested(TableClaimSchema), required=True, metadata={
         "description": "One claim per seat at most; `[]` = nobody claims."})
 
+    @post_load
+    def _typed(self, data: dict, **kwargs) -> ClaimsInput:
+        return ClaimsInput(data["discarder"], [(c["seat"], c["type"]) for c in data["claims"]])
+
 
 class EscapeRequestSchema(StrictSchema):
     """The body of `POST /v1/table/escape`: `base_points` or a `level`, exactly one."""
@@ -307,3 +466,16 @@ class EscapeRequestSchema(StrictSchema):
                                       f"(0 to {MAX_LEVEL}).",
                                       f"base_points（1 到 {MAX_BASE_POINTS}）与 level（0 到 {MAX_LEVEL}）"
                                       f"必须且只能给出一个。"))
+
+    @post_load
+    def _typed(self, data: dict, **kwargs) -> EscapeInput:
+        return EscapeInput(data.get("base_points"), data.get("level"))
+
+
+
+SCORE_REQUEST = ScoreRequestSchema()
+WAITS_REQUEST = WaitsRequestSchema()
+BATCH_REQUEST = BatchRequestSchema()
+NEXT_HAND_REQUEST = NextHandRequestSchema()
+CLAIMS_REQUEST = TableClaimsRequestSchema()
+ESCAPE_REQUEST = EscapeRequestSchema()

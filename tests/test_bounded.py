@@ -1,0 +1,102 @@
+"""A refused request does bounded work (issue 14; docs/api.md "Additions for rule book 2"): at most
+50 problems listed, the first in the order of docs/rules.md §10.15, ``more_errors`` saying how many
+more were found; array caps checked before their items are read; reading stops soon after the
+first 50 problems.  (Times are measured by bench/bad_bodies.py, not here.)"""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import ningbo_score
+from ningbo_score.errors import MAX_PROBLEMS, Problem, ScoreError
+from tools import examples
+
+
+def test_at_most_50_problems_listed_first_by_rank():
+    # 60 invalid_meld problems listed after 10 wrong_tile_count ones: sorted by §10.15, melds
+    # (invalid_meld) come first, so the 50 listed are all invalid_meld and 20 are left off
+    problems = [Problem("wrong_tile_count", f"w{i}", "w", "w") for i in range(10)]
+    problems += [Problem("invalid_meld", f"m{i}", "m", "m") for i in range(60)]
+    body = ScoreError(problems).to_problem()
+    assert MAX_PROBLEMS == 50
+    assert list(body["errors"]) == [f"m{i}" for i in range(50)]
+    assert body["more_errors"] == 70 - 50 and body["code"] == "invalid_meld"
+
+
+def test_no_more_errors_when_all_are_listed():
+    body = ScoreError([Problem("invalid_request", f"p{i}", "x", "x") for i in range(50)]).to_problem()
+    assert len(body["errors"]) == 50 and "more_errors" not in body
+
+
+def _score_body(**hand) -> dict:
+    body = copy.deepcopy(examples.API_MD)
+    body["hand"].update(hand)
+    return body
+
+
+def _bench_body(name: str):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import bad_bodies
+
+    return bad_bodies.bodies()[name]
+
+
+def test_21800_empty_melds_are_one_problem(client):
+    # the 64 KiB body of issue 14: the cap (4 melds) is checked before any meld is read
+    path, body, _, _ = _bench_body("melds_64k")
+    assert body.count(b"{}") > 21000
+    response = client.post(path, data=body, content_type="application/json")
+    answer = response.get_json()
+    assert response.status_code == 422 and answer["code"] == "wrong_tile_count"
+    assert answer["errors"] == {"hand.melds": ["A hand has at most 4 melds."]}
+    assert len(response.get_data()) < 1024
+
+
+@pytest.mark.parametrize("field,value,code", [
+    ("concealed", ["zz"] * 1000, "wrong_tile_count"),      # no problem per unknown tile
+    ("concealed", "z" * 5000, "wrong_tile_count"),         # a compact string past 8 characters a tile
+    ("flowers", ["zz"] * 1000, "invalid_request"),
+])
+def test_tile_arrays_are_capped_before_they_are_read(field, value, code):
+    with pytest.raises(ScoreError) as err:
+        ningbo_score.score(_score_body(**{field: value}))
+    assert err.value.code == code and [p.path for p in err.value.problems] == [f"hand.{field}"]
+
+
+def test_batch_over_200_is_refused_before_its_items_are_read():
+    with pytest.raises(ScoreError) as err:
+        ningbo_score.score_batch({"requests": [{"bad": i} for i in range(5000)]})
+    assert [p.path for p in err.value.problems] == ["requests"] and err.value.status == 400
+
+
+@pytest.mark.parametrize("n", [200, 5000])
+def test_reading_stops_after_the_first_problems(client, n):
+    # unknown fields and bad claims: the answer is the same whatever the body's size past them
+    body = {"discarder": "E", "claims": [{}] * n}
+    answer = client.post("/v1/table/claims", json=body).get_json()
+    assert answer["status"] == 400 and len(answer["errors"]) <= MAX_PROBLEMS
+    listed = sum(len(m) for m in answer["errors"].values())
+    assert listed == MAX_PROBLEMS and answer["more_errors"] >= 1
+    unknown = {**copy.deepcopy(examples.API_MD), **{f"x{i}": 0 for i in range(n)}}
+    answer_u = client.post("/v1/score", json=unknown).get_json()
+    # (Flask's test client sends the keys sorted)
+    assert list(answer_u["errors"]) == sorted(f"x{i}" for i in range(n))[:MAX_PROBLEMS]
+    # 51 unknown keys read (one past the 50 listed), then the reading stops
+    assert answer_u["more_errors"] == 1
+
+
+def test_a_1_mib_batch_of_bad_items_answers_within_1_mib(client):
+    path, body, size_limit, _ = _bench_body("batch_1mib_bad")
+    response = client.post(path, data=body, content_type="application/json")
+    answer = response.get_json()
+    assert response.status_code == 200 and answer["failed"] == 200
+    assert len(response.get_data()) <= size_limit
+    for result in answer["results"]:
+        problem = result["problem"]
+        assert problem["status"] == 400
+        assert sum(len(m) for m in problem["errors"].values()) <= MAX_PROBLEMS
+        assert problem["more_errors"] >= 1

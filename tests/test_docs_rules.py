@@ -1,0 +1,120 @@
+"""docs/rules.md and docs/api.md against the code: the item table (§5) is ``ITEMS``, the preset
+table (§9) is ``PRESETS``, every option is justified, and every ``docs/*.md`` the project cites
+exists (README, openapi.yaml, the code)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import ningbo_score
+from ningbo_score.items import ITEMS
+from ningbo_score.rules import OPTION_KINDS, PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+
+
+def section(title_start: str) -> str:
+    """The text of the ``## `` section whose title starts with ``title_start``."""
+    match = re.search(rf"^## {re.escape(title_start)}.*?(?=^## |\Z)", RULES, flags=re.M | re.S)
+    assert match, title_start
+    return match.group(0)
+
+
+def table_rows(text: str) -> tuple[list[list[str]], list[str]]:
+    """(the rows' cells, the header's cells) of the first markdown table in ``text``."""
+    lines = [ln for ln in text.splitlines() if ln.startswith("|")]
+    start = next(i for i, ln in enumerate(lines) if set(ln.replace("|", "").strip()) <= set("-: "))
+    rows = []
+    for ln in lines[start + 1:]:
+        rows.append([c.strip() for c in ln.strip().strip("|").split("|")])
+    return rows, [c.strip() for c in lines[start - 1].strip().strip("|").split("|")]
+
+
+def test_sections_are_numbered_one_to_ten():
+    titles = re.findall(r"^## (\d+)\. ", RULES, flags=re.M)
+    assert titles == [str(n) for n in range(1, 11)]
+    assert re.search(r"^## Rule book versions", RULES, flags=re.M)
+    assert re.search(r"^### What changed in 2", RULES, flags=re.M)
+
+
+def test_item_table_is_the_code():
+    rows, header = table_rows(section("5. "))
+    assert header[:5] == ["id", "台", "中文", "English", "bonus"]
+    assert [r[0].strip("`") for r in rows] == [it.id for it in ITEMS]
+    for row, it in zip(rows, ITEMS):
+        tai = int(re.match(r"\d+", row[1]).group(0))
+        assert (tai, row[2], row[3]) == (it.tai, it.name, it.name_en), it.id
+        assert row[1].endswith("each") == (row[1] != str(it.tai)), it.id
+        assert row[4] == (f"`{it.bonus_when}`" if it.bonus_when else "—"), it.id
+
+
+def shown(value) -> str:
+    if value is None or value == []:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ", ".join(value) if isinstance(value, list) else str(value)
+
+
+def test_preset_table_is_the_code():
+    rows, header = table_rows(section("9. "))
+    ids = [c.strip("`") for c in header[1:]]
+    assert ids == list(PRESETS)
+    assert [r[0].strip("`") for r in rows] == list(OPTION_KINDS)
+    for row in rows:
+        option = row[0].strip("`")
+        assert row[1:] == [shown(PRESETS[p]["options"][option]) for p in ids], option
+
+
+def test_every_option_is_justified_by_a_quotation():
+    why = section("9. ").split("### Why each option is set as it is")[1]
+    for option in OPTION_KINDS:
+        bullet = re.search(rf"^- `{option}`:(.*?)(?=^- |\Z)", why, flags=re.M | re.S)
+        assert bullet, option
+        assert re.search(r"\"[^\"]*[\u4e00-\u9fff][^\"]*\"", bullet.group(1)), f"{option}: no Chinese quotation"
+
+
+def test_every_source_is_named_by_its_document():
+    sources = RULES.split("## 1. ")[0]            # the introduction, with the table of sources
+    for tag in ("001", "000", "002", "004"):
+        assert re.search(rf"^\| {tag} \| 《", sources, flags=re.M), tag
+    for p in PRESETS.values():
+        assert ".txt" not in p["source"]
+
+
+CITING = ["README.md", "openapi.yaml", "app.py", "observability.py"] + \
+    [str(p.relative_to(ROOT)) for d in ("ningbo_score", "schemas", "tools") for p in (ROOT / d).glob("*.py")]
+
+
+@pytest.mark.parametrize("name", CITING)
+def test_cited_docs_exist(name):
+    text = (ROOT / name).read_text(encoding="utf-8")
+    for cited in set(re.findall(r"docs/[\w./-]+\.md", text)):
+        assert (ROOT / cited).is_file(), f"{name} cites {cited}"
+    assert not re.search(r"(?<![\w/])(RULES|API)\.md", text), f"{name} cites a rule book that isn't shipped"
+
+
+def test_section_citations_exist():
+    """A citation ``docs/rules.md §n`` or ``§n.m`` names a section (and fine point) that is there."""
+    fine = section("10. ")
+    points = {int(n) for n in re.findall(r"^(\d+)\. ", fine, flags=re.M)}
+    for name in CITING:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        for major, minor in re.findall(r"docs/rules\.md`? §(\d+)(?:\.(\d+))?", text):
+            assert 1 <= int(major) <= 10, (name, major)
+            if minor:
+                assert int(major) == 10 and int(minor) in points, (name, major, minor)
+
+
+def test_api_worked_example_is_what_the_service_answers():
+    """docs/api.md's /v1/score example: its answer (but the elided `rules`) is the library's."""
+    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    request, answer = (json.loads(b) for b in re.findall(r"```json\n(.*?)```", api, flags=re.S)[:2])
+    got = ningbo_score.score(request)
+    shown_rules = answer.pop("rules")
+    assert {k: got["rules"][k] for k in shown_rules if k != "…"} == {k: v for k, v in shown_rules.items() if k != "…"}
+    assert {k: v for k, v in got.items() if k != "rules"} == answer

@@ -1,0 +1,69 @@
+"""The request schemas' quick object loop (ningbo_score.requests.StrictSchema._deserialize) loads
+exactly what marshmallow's own loop loads, and refuses with the same messages at the same paths,
+on every request body of the golden cases (tests/golden/cases.jsonl.gz)."""
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+
+import pytest
+from marshmallow import ValidationError
+
+from ningbo_score import ScoreError, requests
+from ningbo_score.fields import flatten_errors
+from tools.make_golden import GOLDEN
+
+SCHEMAS = {"/v1/score": requests.ScoreRequestSchema, "/v1/waits": requests.WaitsRequestSchema,
+           "/v1/score/batch": requests.BatchRequestSchema, "/v1/table/next": requests.NextHandRequestSchema,
+           "/v1/table/claims": requests.TableClaimsRequestSchema, "/v1/table/escape": requests.EscapeRequestSchema}
+BODIES = [(c["path"], c["json"]) for c in map(json.loads, gzip.open(GOLDEN, "rt", encoding="utf-8"))
+          if c["path"] in SCHEMAS and "json" in c]
+
+
+def _marshmallow_loop(schema_class):
+    """An instance whose objects (its own and every nested one) go through marshmallow's loop."""
+    schema = schema_class()
+    stack = [schema]
+    while stack:
+        s = stack.pop()
+        s._fast = False
+        for f in s.fields.values():
+            inner = getattr(f, "inner", None)
+            for candidate in (f, inner):
+                nested = getattr(candidate, "schema", None)
+                if isinstance(nested, requests.StrictSchema):
+                    stack.append(nested)
+    return schema
+
+
+def _comparable(loaded):
+    if isinstance(loaded, requests.BatchInput):      # a refused item: its problems (no identity)
+        return [sorted((p.code, p.path, p.en, p.zh) for p in item.problems) if isinstance(item, ScoreError)
+                else item for item in loaded.items]
+    return loaded
+
+
+def _outcome(schema, body):
+    try:
+        return "loaded", _comparable(schema.load(copy.deepcopy(body)))
+    except ValidationError as err:
+        return "refused", sorted((path, str(m), getattr(m, "zh", None)) for path, m in flatten_errors(err.messages))
+
+
+def test_the_cases_reach_every_schema():
+    assert {path for path, _ in BODIES} == set(SCHEMAS) and len(BODIES) > 2000
+
+
+@pytest.mark.parametrize("path", sorted(SCHEMAS))
+def test_the_quick_loop_is_marshmallows(path):
+    quick, reference = SCHEMAS[path](), _marshmallow_loop(SCHEMAS[path])
+    assert quick._fast and not reference._fast
+    seen = {"loaded": 0, "refused": 0}
+    for where, body in BODIES:
+        if where != path:
+            continue
+        got, want = _outcome(quick, body), _outcome(reference, body)
+        assert got == want, body
+        seen[got[0]] += 1
+    assert seen["loaded"] and seen["refused"], seen
