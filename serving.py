@@ -206,6 +206,9 @@ class HeavyTurns:
             self._slots = gevent.lock.BoundedSemaphore(self.at_once)
         self._slots.acquire()
         environ[TURN_ENV] = True
+        # the turn was handed over by a callback: let the worker poll its sockets before this
+        # request's work starts (a chain of handovers would otherwise run without a poll)
+        gevent.sleep(YIELD_S)
         if client_gone(environ):
             raise ClientGone()
 
@@ -236,7 +239,7 @@ def between_hands(environ: typing.Mapping[str, typing.Any]) -> typing.Callable[[
 #: bodies over this many bytes make a request heavy (a full /v1/score body is under 2 KiB)
 HEAVY_BODY_BYTES = 8 * 1024
 #: heavy requests that run at once in a worker (the others wait)
-HEAVY_AT_ONCE = 2
+HEAVY_AT_ONCE = 1
 YIELD_S = 1e-6
 TURN_ENV = "ningbo_score.heavy_turn"
 heavy_turns = HeavyTurns(HEAVY_AT_ONCE)
