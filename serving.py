@@ -51,6 +51,7 @@ import gevent.local
 import gevent.lock
 import gevent.monkey
 from gevent.pool import Pool
+import orjson
 from gevent.server import StreamServer
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.base_async import AsyncWorker
@@ -59,6 +60,7 @@ from werkzeug.exceptions import BadRequest
 
 import fair_worker
 from ningbo_score import ScoreError
+from ningbo_score.errors import Problem
 
 
 
@@ -177,9 +179,7 @@ class ClientGone(ScoreError):
         self.status = 499
 
 
-def _problem(code: str, en: str, zh: str | None = None):
-    from ningbo_score.errors import Problem
-
+def _problem(code: str, en: str, zh: str | None = None) -> Problem:
     return Problem(code, "", en, zh or en)
 
 
@@ -276,8 +276,6 @@ def server_problem(exc: BaseException) -> tuple[int, str, str]:
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
     """A complete HTTP/1.1 answer (closing the connection) with an RFC 9457 problem body in the
     service's shape: code ``invalid_request`` for a 4xx, ``internal_error`` for a 5xx."""
-    import orjson
-
     code = "internal_error" if status >= 500 else "invalid_request"
     err = ScoreError([_problem(code, detail)])
     body = err.to_problem("en")
