@@ -28,6 +28,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 import ningbo_score
 import observability
 import schemas
+import serving
 from ningbo_score import ScoreError, table
 
 ROOT = Path(__file__).resolve().parent
@@ -134,6 +135,16 @@ def _read_body(limit: int | None) -> bytes:
     return b"".join(parts)
 
 
+def _read(read: typing.Callable[[typing.Any], bytes], arg: typing.Any) -> bytes:
+    """``read(arg)`` within the server's body deadline (408 past it), a body that cannot be read
+    (malformed chunked framing, cut short, a stalled or reset socket) refused as a 4xx problem."""
+    try:
+        with serving.body_deadline():
+            return read(arg)
+    except serving.READ_ERRORS as err:
+        raise serving.body_problem(err) from None
+
+
 def json_body(limit: int | None = None) -> typing.Any:
     """The request's JSON body: 413 past the limit (the app's ``MAX_CONTENT_LENGTH`` unless the
     route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed."""
@@ -148,7 +159,9 @@ def json_body(limit: int | None = None) -> typing.Any:
         size = int(length)
         if limit is not None and size > limit:
             raise _too_large(limit)
-        data = environ["wsgi.input"].read(size)
+        data = _read(environ["wsgi.input"].read, size)
+        if len(data) < size:
+            raise serving.body_cut_short()
     else:
         if limit is not None and req.content_length is not None and req.content_length > limit:
             raise _too_large(limit)
@@ -158,7 +171,9 @@ def json_body(limit: int | None = None) -> typing.Any:
             raise problem("unsupported_media_type",
                           f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
                           f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {shown}。")
-        data = _read_body(limit)
+        data = _read(_read_body, limit)
+    # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
+    serving.heavy_turns.take(environ, len(data), batch=limit == MAX_BATCH_BODY_BYTES)
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as err:
@@ -209,6 +224,11 @@ DOCS_INIT_JS = """window.onload = function () {
 
 def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
     app = Flask(__name__)
+    # No redirect to a cleaned-up path: werkzeug builds its Location from the Host header, so
+    # `GET //v1//rules` with `Host: evil.example` went to http://evil.example/v1/rules.  Such a
+    # path is a 404 now (and /docs, /docs/ are both rules of their own).
+    app.url_map.merge_slashes = False
+    app.url_map.strict_slashes = False
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_PATH=str(OPENAPI_PATH))
     if config:
         app.config.update(config)
@@ -216,6 +236,7 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_routes(app)
     observability.init_app(app)
+    app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
     return app
 
 
@@ -315,7 +336,8 @@ def score():
 def score_batch():
     # the schema loads each item on its own: a bad one is its own result, never the batch's
     items = schemas.load(schemas.batch_request, json_body(MAX_BATCH_BODY_BYTES))
-    answer = ningbo_score.score_batch(items, language())
+    # other requests run between its hands; a batch whose client has left stops
+    answer = ningbo_score.score_batch(items, language(), serving.between_hands(request.environ))
     for result in answer["results"]:
         if "problem" in result:               # refused hands count by code, like refused requests
             observability.record_problem(result["problem"]["code"])
@@ -380,7 +402,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/rules/{preset}", "getRules", None, schemas.preset_one, get_rules),
     Route("GET", "/healthz", "health", None, schemas.health, healthz),
     Route("GET", "/readyz", "ready", None, schemas.ready, observability.readyz),
-    Route("GET", "/metrics", "metrics", None, None, observability.metrics_endpoint),
+    # outside the spec: answered on the metrics listener only (observability.py), 404 here
+    Route("GET", "/metrics", None, None, None, observability.metrics_endpoint),
     Route("GET", "/openapi.yaml", "openapi", None, None, openapi_yaml),
     Route("GET", "/docs", "docs", None, None, docs),
     Route("GET", "/", "calculator", None, None, calculator),

@@ -1,13 +1,15 @@
-"""gunicorn's gthread worker, sharing the connections fairly among the workers.
+"""Connections shared fairly among gunicorn's workers (the mixin of serving.FairServingWorker).
 
 Every worker of gunicorn polls the same listening socket, and whichever wakes first takes the
 connection.  With keep-alive clients (a live-table backend, a load balancer, wrk) the
 connections are opened in a burst and then kept, so one worker may end up holding all of them
 while the others idle: in the load test that halved the throughput in some runs and doubled the
 p99.  Here each worker publishes how many connections it holds in a small shared memory table,
-and it stops accepting while it holds more than ``SLACK`` connections over the least loaded live
-worker; the others then take the new connections.  A worker that does not accept looks again
-every ``RECHECK_S`` seconds.  There is always a worker that accepts: the least loaded one.
+and it stops accepting while it holds more than ``SLACK`` connections (or a ``SLACK_SHARE``-th,
+if more) over the least loaded live worker; the others then take the new connections.  A worker
+looks again whenever one of its connections opens or closes, and every ``RECHECK_S`` seconds
+while it does not accept.  There is always a worker that
+accepts: the least loaded one.
 
 The table lives in an anonymous shared mapping made when gunicorn's master imports this module
 (the workers are forked from it).  The master gives each new worker a free slot
@@ -19,10 +21,10 @@ from __future__ import annotations
 import mmap
 import typing
 
-from gunicorn.workers.gthread import ThreadWorker
-
 MAX_SLOTS = 256
-SLACK = 2               # connections a worker may hold over the least loaded live worker
+SLACK = 2               # connections a worker may hold over the least loaded live worker,
+SLACK_SHARE = 4         # or a quarter of what that one holds, if more: hundreds of idle or slow
+                        # connections then rarely stop a worker from accepting
 RECHECK_S = 0.01        # how often a worker that does not accept looks again
 
 # [0]: how many slots have ever been given out (the master writes it); slot i: [1 + 2i] live (1)
@@ -49,43 +51,42 @@ def fair_to_accept(mine: int, slot: int, table: typing.Sequence[int] = _table) -
             held = table[i + 1]
             if least is None or held < least:
                 least = held
-    return least is None or mine <= least + SLACK
+    return least is None or mine <= least + max(SLACK, least // SLACK_SHARE)
 
 
-class FairThreadWorker(ThreadWorker):
-    """gthread, accepting only while this worker holds no more than its share of connections."""
+class FairShare:
+    """A mixin for :class:`serving.ServingWorker` (gevent): the worker publishes how many
+    connections its servers hold and stops accepting while that is more than its share.
+    ``fair_start``/``fair_step``/``fair_stop`` are called from the worker's main loop."""
 
     fair_slot: int | None = None
+    fair_accepting = True
+    alive: bool
 
-    def _publish(self, live: bool) -> None:
+    def _publish(self, held: int, live: bool) -> None:
         if self.fair_slot is not None:
-            _table[2 + 2 * self.fair_slot] = self.nr_conns
+            _table[2 + 2 * self.fair_slot] = held
             _table[1 + 2 * self.fair_slot] = int(live)
 
-    def run(self) -> None:
-        self._publish(True)
-        try:
-            super().run()
-        finally:
-            self._publish(False)
+    def fair_start(self) -> None:
+        self._publish(0, True)
+
+    def fair_stop(self) -> None:
+        self._publish(0, False)       # stopping: the others stop waiting for this one
 
     def handle_exit(self, sig, frame) -> None:
-        self._publish(False)          # stopping: the others stop waiting for this one
-        super().handle_exit(sig, frame)
+        self.fair_stop()
+        super().handle_exit(sig, frame)  # type: ignore[misc]
 
-    def _fair(self) -> bool:
-        return self.fair_slot is None or fair_to_accept(self.nr_conns, self.fair_slot)
-
-    def set_accept_enabled(self, enabled: bool) -> None:
-        super().set_accept_enabled(enabled and self._fair())
-
-    def wait_for_and_dispatch_events(self, timeout: float) -> None:
-        if self.alive:
-            self._publish(True)
-            if self.nr_conns < self.worker_connections:
-                fair = self._fair()
-                if fair != self._accepting:
-                    super().set_accept_enabled(fair)
-                if not fair:
-                    timeout = min(timeout, RECHECK_S)
-        super().wait_for_and_dispatch_events(timeout)
+    def fair_step(self, servers: typing.Sequence[typing.Any]) -> None:
+        """Publish the connections held and start or stop accepting on ``servers``."""
+        if self.fair_slot is None or not self.alive:
+            return
+        held = sum(server.pool.size - server.pool.free_count() for server in servers)
+        self._publish(held, True)
+        fair = self.fair_accepting = fair_to_accept(held, self.fair_slot)
+        for server in servers:
+            if fair:
+                server.start_accepting()    # gevent: nothing when it accepts already
+            else:
+                server.stop_accepting()

@@ -4,8 +4,11 @@ Environment:
   HOST             address to bind (default 127.0.0.1; the Docker image sets 0.0.0.0)
   PORT             port (default 8000)
   WEB_CONCURRENCY  worker processes (default: the number of CPU cores)
-  GUNICORN_THREADS threads per worker (default 2)
+  WORKER_CONNECTIONS connections a worker holds at most (default 1000)
+  METRICS_HOST     address of the /metrics listener (default 127.0.0.1)
+  METRICS_PORT     its port (default 9100; 0: no metrics listener)
   LOG_LEVEL        gunicorn's log level (default info)
+  HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT  the deadlines of serving.py, in seconds (10, 10, 20)
 """
 import copy
 import os
@@ -36,20 +39,33 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 _host = os.environ.get("HOST", "").strip() or "127.0.0.1"
 _port = _int_env("PORT", 8000)
-bind = [f"[{_host}]:{_port}" if ":" in _host else f"{_host}:{_port}"]
+bind = [_address(_host, _port)]
+# /metrics on a listener of its own, off the public port (observability.py answers it there only).
+_metrics = observability.metrics_listener()
+if _metrics is not None:
+    if _metrics[1] == _port:
+        raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
+    bind.append(_address(*_metrics))
 
-# Scoring is CPU-bound: one process per core; a few threads each keep slow clients and
-# keep-alive connections from blocking a worker.  gthread, with the connections shared fairly
-# among the workers (fair_worker.py: kept-alive connections opened in a burst otherwise pile up
-# on one worker while the others idle).
+# Scoring is CPU-bound: one process per core.  Each is a gevent worker (serving.py): every
+# connection is a greenlet, so slow, idle and non-reading clients cost a parked greenlet each,
+# not a thread; header, body and socket deadlines bound how long they are kept; a batch lets the
+# other requests run between its hands.  Connections are shared fairly among the workers
+# (fair_worker.py: kept-alive connections opened in a burst otherwise pile up on one worker).
 workers = _int_env("WEB_CONCURRENCY", _cores())
-worker_class = "fair_worker.FairThreadWorker"
+worker_class = "serving.FairServingWorker"
 pre_fork = fair_worker.assign_slot
-threads = _int_env("GUNICORN_THREADS", 2)
+worker_connections = _int_env("WORKER_CONNECTIONS", 1000)
 
-# A request is scored in milliseconds: 30 s means a stuck worker, which is then restarted.
+# A request is scored in milliseconds: 30 s without a heartbeat means a stuck worker, which is
+# then restarted.  keepalive: how long a kept-alive connection may wait for its next request's
+# headers (serving.HEADER_TIMEOUT_S for a new connection's first request).
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
@@ -59,10 +75,13 @@ keepalive = 5
 max_requests = 100000
 max_requests_jitter = 10000
 
-# Request line and header limits (the body limit, 64 KiB, is the app's).
+# Request line and header limits (the body limits, 64 KiB and 1 MiB for a batch, are the app's):
+# a request line of at most 4094 bytes (414 past it), at most 32 header fields of at most 4094
+# bytes each (431), so at most 32 × (4094 + 2) + 4 = 131,076 header bytes in all (gunicorn's
+# header buffer bound).
 limit_request_line = 4094
-limit_request_fields = 50
-limit_request_field_size = 8190
+limit_request_fields = 32
+limit_request_field_size = 4094
 
 # No control socket: nothing else on the host talks to the server.
 control_socket_disable = True

@@ -14,7 +14,13 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   them): ``time``, ``level``,
   ``logger``, ``message``, ``request_id`` and, for access lines, ``method``, ``path``,
   ``status``, ``bytes``, ``duration_ms``, ``remote_addr``, ``user_agent``.
-- **Metrics.** ``GET /metrics``, Prometheus text format.  Under gunicorn the environment variable
+- **Trace context.** A valid W3C ``traceparent`` header (``00-<32 hex trace id>-<16 hex parent
+  id>-<2 hex flags>``, neither id all zeros, version not ``ff``) has its trace id logged as
+  ``trace_id`` on every line of the request, the access line included; an invalid one is ignored.
+- **Metrics.** ``GET /metrics``, Prometheus text format, answered only on the metrics listener
+  (:func:`metrics_listener`: ``METRICS_HOST``:``METRICS_PORT``, 127.0.0.1:9100 by default, a
+  second gunicorn bind), never on the public port (404 there; the metrics listener answers
+  nothing else).  Under gunicorn the environment variable
   ``PROMETHEUS_MULTIPROC_DIR`` names a directory shared by the workers (prometheus_client's
   multiprocess mode), so every scrape sums all workers whichever worker answers it; when it is
   unset, the ``on_starting`` hook makes a private one.  Outside gunicorn without the variable
@@ -24,7 +30,8 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   when no rule matched), ``method`` and ``status``; ``ningbo_score_errors_total`` by ``route``
   and ``code``: one per problem+json response, by its ``code`` (plus whatever
   :func:`record_problem` is told, e.g. the refused hands inside a batch);
-  ``ningbo_score_http_requests_in_progress``.
+  ``ningbo_score_http_requests_in_progress``; ``ningbo_score_build_info`` (always 1) with the
+  service's ``version`` and whether the library runs ``compiled`` (``true``/``false``).
 - **Readiness.** ``GET /readyz``: 200 ``{"status": "ready", "checks": {...}}`` when the scoring
   engine answers docs/api.md's worked example correctly (4 台, 5 points) and, in multiprocess mode,
   the metrics directory is writable; else 503 problem+json with code ``not_ready`` and the
@@ -49,12 +56,19 @@ import typing
 
 import flask
 import orjson
+from werkzeug.exceptions import NotFound
 from flask_cors import CORS
 from pythonjsonlogger.json import JsonFormatter as _BaseJsonFormatter
 
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,128}")
+# W3C Trace Context: version-traceid-parentid-flags, lowercase hex
+TRACEPARENT_RE = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?")
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+METRICS_HOST_ENV, METRICS_PORT_ENV = "METRICS_HOST", "METRICS_PORT"
+DEFAULT_METRICS_LISTENER = ("127.0.0.1", 9100)
+#: the service's version when the library does not say (``ningbo_score.__version__``)
+FALLBACK_VERSION = "2.0.0"
 PROBLEM_TYPE = "application/problem+json"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 CODE_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -151,15 +165,39 @@ def current_request_id() -> str | None:
     return None
 
 
+def trace_id_of(traceparent: str | None) -> str | None:
+    """The trace id of a W3C ``traceparent`` header value, or None when it is absent or invalid
+    (Trace Context §3.2: version ``ff`` and all-zero ids are invalid; version 00 has exactly four
+    fields, a later version may add more)."""
+    if not traceparent:
+        return None
+    found = TRACEPARENT_RE.fullmatch(traceparent.strip())
+    if found is None:
+        return None
+    version, trace_id, parent_id, _flags, rest = found.groups()
+    if version == "ff" or (version == "00" and rest) or trace_id == "0" * 32 or parent_id == "0" * 16:
+        return None
+    return trace_id
+
+
+def current_trace_id() -> str | None:
+    if flask.has_request_context():
+        return flask.request.environ.get(ENV_TRACE_ID)
+    return None
+
+
 # --- logging -----------------------------------------------------------------------------------
 
 class RequestIdFilter(logging.Filter):
-    """Adds ``record.request_id``: the current request's ID (None outside a request).  Attached to
-    handlers, so it sees every record they emit, the propagated ones included."""
+    """Adds ``record.request_id`` and ``record.trace_id``: the current request's ID and W3C trace
+    id (None outside a request, or without a valid ``traceparent``).  Attached to handlers, so it
+    sees every record they emit, the propagated ones included."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if getattr(record, "request_id", None) is None:
             record.request_id = current_request_id()
+        if getattr(record, "trace_id", None) is None:
+            record.trace_id = current_trace_id()
         return True
 
 
@@ -174,11 +212,12 @@ def _orjson_dumps(data: typing.Any, **_ignored: typing.Any) -> str:
 
 
 class JsonFormatter(_BaseJsonFormatter):
-    """One JSON object per record: time, level, logger, message, request_id, extras.
+    """One JSON object per record: time, level, logger, message, request_id, trace_id, extras.
 
     gunicorn's access records (logger ``gunicorn.access``, args = the dict of access-log atoms)
     also get structured fields, and their ``request_id`` is the ``X-Request-ID`` the app put in
-    the response (the Flask request context is gone by the time gunicorn logs the line)."""
+    the response and their ``trace_id`` that of the request's ``traceparent`` (the Flask request
+    context is gone by the time gunicorn logs the line)."""
 
     def __init__(self, *args: typing.Any, **kwargs: typing.Any) -> None:
         kwargs.setdefault("fmt", "%(asctime)s %(levelname)s %(name)s %(message)s")
@@ -200,6 +239,9 @@ class JsonFormatter(_BaseJsonFormatter):
         if log_data.get("request_id") is None:
             rid = atoms.get("{x-request-id}o") if atoms is not None else current_request_id()
             log_data["request_id"] = rid if valid_request_id(rid) else None
+        if log_data.get("trace_id") is None:
+            log_data["trace_id"] = (trace_id_of(atoms.get("{traceparent}i")) if atoms is not None
+                                    else current_trace_id())
         log_data.setdefault("pid", record.process)
 
 
@@ -316,6 +358,32 @@ class _Metrics:
                               ("route", "code"))
         self.in_progress = Gauge("ningbo_score_http_requests_in_progress",
                                  "HTTP requests being answered now.", multiprocess_mode="livesum")
+        self.build_info = Gauge("ningbo_score_build_info",
+                                "Always 1: the service's version and whether the library runs compiled.",
+                                ("version", "compiled"), multiprocess_mode="max")
+        version, compiled = build_info()
+        self.build_info.labels(version, compiled).set(1)
+
+
+def build_info() -> tuple[str, str]:
+    """(version, "true"/"false"): ``ningbo_score.__version__`` (else :data:`FALLBACK_VERSION`) and
+    ``ningbo_score.USING_COMPILED``."""
+    import ningbo_score
+
+    version = getattr(ningbo_score, "__version__", None) or FALLBACK_VERSION
+    return str(version), "true" if getattr(ningbo_score, "USING_COMPILED", False) else "false"
+
+
+def metrics_listener() -> tuple[str, int] | None:
+    """(host, port) of the /metrics listener: ``METRICS_HOST`` (default 127.0.0.1) and
+    ``METRICS_PORT`` (default 9100); None when ``METRICS_PORT`` is 0 (no metrics listener)."""
+    host = os.environ.get(METRICS_HOST_ENV, "").strip() or DEFAULT_METRICS_LISTENER[0]
+    raw = os.environ.get(METRICS_PORT_ENV, "").strip()
+    if not raw:
+        return host, DEFAULT_METRICS_LISTENER[1]
+    if not raw.isdigit() or int(raw) > 65535:
+        raise SystemExit(f"{METRICS_PORT_ENV} must be a port number (0: none), not {raw!r}")
+    return (host, int(raw)) if int(raw) else None
 
 
 _metrics: _Metrics | None = None
@@ -439,6 +507,7 @@ def child_exit(server: typing.Any, worker: typing.Any) -> None:
 
 ENV_REQUEST_ID = "ningbo_score.request_id"
 ENV_ROUTE = "ningbo_score.route"
+ENV_TRACE_ID = "ningbo_score.trace_id"
 
 
 class ObservabilityMiddleware:
@@ -468,6 +537,8 @@ class ObservabilityMiddleware:
         if not rid or REQUEST_ID_RE.fullmatch(rid) is None:
             rid = new_request_id()
         environ[ENV_REQUEST_ID] = rid
+        traceparent = environ.get("HTTP_TRACEPARENT")
+        environ[ENV_TRACE_ID] = trace_id_of(traceparent) if traceparent else None
         extra = [*self.static_headers, (REQUEST_ID_HEADER, rid)]
         if environ.get("wsgi.url_scheme") == "https":
             extra.append(("Strict-Transport-Security", HSTS))
@@ -538,6 +609,8 @@ def init_app(app: flask.Flask) -> flask.Flask:
     configure_logging()
     m = metrics()
     init_cors(app)
+    listener = app.config.get("METRICS_LISTENER", metrics_listener())
+    metrics_port = str(listener[1]) if listener else None
 
     @app.before_request
     def _request_id_and_route() -> None:
@@ -549,6 +622,14 @@ def init_app(app: flask.Flask) -> flask.Flask:
         rule = flask.request.url_rule
         if rule is not None:
             environ[ENV_ROUTE] = rule.rule
+
+    @app.before_request
+    def _metrics_on_their_listener_only() -> None:
+        # SERVER_PORT is the port of the listener the request came in on (gunicorn sets it from
+        # the socket, not from the Host header)
+        on_metrics = metrics_port is not None and flask.request.environ.get("SERVER_PORT") == metrics_port
+        if on_metrics != (flask.request.endpoint == "metrics_endpoint"):
+            raise NotFound()
 
     @app.after_request
     def _count_problems(response: flask.Response) -> flask.Response:

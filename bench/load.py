@@ -170,12 +170,13 @@ class Server:
     """The real gunicorn with the project's gunicorn.conf.py, on a free loopback port."""
 
     def __init__(self, workers: int, log_path: Path, extra_args: list[str] | None = None) -> None:
-        self.port = free_port()
+        self.port, metrics_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.metrics_base = f"http://127.0.0.1:{metrics_port}"     # /metrics: its own listener
         self.metrics_dir = tempfile.mkdtemp(prefix="ningbo-bench-prom-")
         self.log_path = log_path
         env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
-               "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir}
+               "METRICS_PORT": str(metrics_port), "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir}
         self.log = open(log_path, "wb")
         command = [str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", *(extra_args or []), "app:app"]
         self.proc = subprocess.Popen(command,
@@ -730,7 +731,7 @@ def main() -> int:
         runs = {key: aggregate(rs) for key, rs in rounds.items()}
         shutil.rmtree(tmp, ignore_errors=True)
         results["wrk"] = runs
-        results["server_counts"] = scrape_counts(server.base)
+        results["server_counts"] = scrape_counts(server.metrics_base)
         results["rss_mib"] = server.worker_rss_mib()
 
         report("")

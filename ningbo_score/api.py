@@ -40,10 +40,12 @@ def waits(request: typing.Any, lang: str = "en") -> dict:
     return _waits.waits(h, lang)
 
 
-def score_batch(request: typing.Any, lang: str = "en") -> dict:
-    """The body of ``POST /v1/score/batch`` (``{"requests": [...]}``, or its loaded items) in."""
+def score_batch(request: typing.Any, lang: str = "en", before_each: typing.Callable[[], None] | None = None) -> dict:
+    """The body of ``POST /v1/score/batch`` (``{"requests": [...]}``, or its loaded items) in.
+    ``before_each()``, when given, is called before each item is scored (a server lets its other
+    work run there, and may raise to stop the batch)."""
     loaded = request if isinstance(request, batch.BatchInput) else load(BATCH_REQUEST, request)
-    return batch.score_batch(loaded, lang)
+    return batch.score_batch(loaded, lang, before_each)
 
 
 def next_hand(request: typing.Any) -> dict:

@@ -16,15 +16,17 @@ class BatchInput:
     items: list[Hand | ScoreError]
 
 
-def score_batch(batch: BatchInput, lang: str = "en") -> dict:
+def score_batch(batch: BatchInput, lang: str = "en", before_each=None) -> dict:
     """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.requests loads
     ``{"requests": [...]}`` as one Hand, or the ScoreError refusing it, per item).
 
     Each result is ``{"index", "status": 200, "score": …}`` or ``{"index", "status": 4xx,
-    "problem": …}``.
+    "problem": …}``.  ``before_each()``, when given, is called before each item is scored.
     """
     results = []
     for i, item in enumerate(batch.items):
+        if before_each is not None:
+            before_each()
         try:
             if isinstance(item, ScoreError):
                 raise item

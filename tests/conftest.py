@@ -159,7 +159,8 @@ def wait_until_up(url: str, proc: subprocess.Popen | None = None, timeout: float
 def gunicorn_server(extra_env: dict[str, str] | None = None, log_path: Path | None = None):
     """The real gunicorn with the project's gunicorn.conf.py on a free loopback port."""
     port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2", **(extra_env or {})}
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2",
+           "METRICS_PORT": str(free_port()), **(extra_env or {})}
     # stdout (the access log) to log_path, stderr (the error log) to log_path + ".err"
     log = open(log_path, "wb") if log_path else subprocess.DEVNULL
     err = open(str(log_path) + ".err", "wb") if log_path else subprocess.DEVNULL

@@ -149,7 +149,8 @@ def env_of(container: dict) -> dict[str, str]:
 
 def test_probes_use_healthz_and_readyz_on_the_serving_port(container):
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"http": int(env_of(container)["PORT"])}
+    env = env_of(container)
+    assert ports == {"http": int(env["PORT"]), "metrics": int(env["METRICS_PORT"])}
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["startupProbe"]["httpGet"]["path"] == "/healthz"
@@ -157,6 +158,21 @@ def test_probes_use_healthz_and_readyz_on_the_serving_port(container):
         port = container[probe]["httpGet"]["port"]
         assert port in ports or port in ports.values(), (probe, port)
         assert container[probe]["timeoutSeconds"] >= 1
+
+
+def test_metrics_are_scraped_on_their_own_listener(deployment, container):
+    # /metrics is answered on METRICS_HOST:METRICS_PORT only (observability.py), so the scrape
+    # annotations name that port, bound on the pod's address; the Service's public port routes
+    # to the serving port and its `metrics` port (the ServiceMonitor's) to the metrics listener
+    env = env_of(container)
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == env["METRICS_PORT"] != env["PORT"]
+    assert annotations["prometheus.io/path"] == "/metrics" and env["METRICS_HOST"] == "0.0.0.0"
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert ports == {"http": int(env["PORT"]), "metrics": int(env["METRICS_PORT"])}
+    routes = {p["name"]: p["targetPort"] for p in by_kind("Service")["spec"]["ports"]}
+    assert routes == {"http": "http", "metrics": "metrics"}
+    assert [e["port"] for e in by_kind("ServiceMonitor")["spec"]["endpoints"]] == ["metrics"]
 
 
 def test_the_app_serves_the_probe_paths():
@@ -245,9 +261,9 @@ def test_service_routes_to_the_pods(deployment, container):
     labels = deployment["spec"]["template"]["metadata"]["labels"]
     assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
     assert service["spec"]["selector"].items() <= labels.items()
-    (port,) = service["spec"]["ports"]
     serving = {p["name"] for p in container["ports"]} | {p["containerPort"] for p in container["ports"]}
-    assert port["targetPort"] in serving
+    for port in service["spec"]["ports"]:
+        assert port["targetPort"] in serving
 
 
 def test_autoscaler_scales_the_deployment_on_cpu(deployment):
@@ -290,11 +306,16 @@ def test_service_monitor_scrapes_the_metrics_of_the_service(deployment):
     assert 0 < seconds["scrapeTimeout"] <= seconds["interval"]
 
 
-def test_the_app_serves_metrics_where_the_monitor_looks():
+def test_the_app_serves_metrics_where_the_monitor_looks(container):
     from app import create_app
 
-    answer = create_app().test_client().get(by_kind("ServiceMonitor")["spec"]["endpoints"][0]["path"])
+    env = env_of(container)
+    client = create_app({"METRICS_LISTENER": ("0.0.0.0", int(env["METRICS_PORT"]))}).test_client()
+    path = by_kind("ServiceMonitor")["spec"]["endpoints"][0]["path"]
+    answer = client.get(path, environ_overrides={"SERVER_PORT": env["METRICS_PORT"]})
     assert answer.status_code == 200 and answer.mimetype == "text/plain"
+    # and not on the public port
+    assert client.get(path, environ_overrides={"SERVER_PORT": env["PORT"]}).status_code == 404
 
 
 def test_disruption_budget_keeps_a_pod(deployment):

@@ -139,8 +139,8 @@ def context(tmp_path_factory) -> tuple[Path, list[str]]:
 
 def test_build_context_is_the_service_only(context):
     _, files = context
-    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "pyproject.toml", "setup.py", "LICENSE",
-                   "requirements-build.txt", "openapi.yaml", "observability.py", "requirements.txt",
+    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "serving.py", "pyproject.toml", "setup.py",
+                   "LICENSE", "requirements-build.txt", "openapi.yaml", "observability.py", "requirements.txt",
                    "schemas/__init__.py", "ningbo_score/__init__.py"):
         assert needed in files, needed
     for top in {f.split("/")[0] for f in files}:
@@ -152,8 +152,8 @@ def test_service_runs_from_the_build_context_and_the_healthcheck_passes(context,
     target, _ = context
     port = free_port()
     # as in the image, but on loopback: HOST is 0.0.0.0 there
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "1",
-           "PYTHONDONTWRITEBYTECODE": "1", "HOME": str(tmp_path)}
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "METRICS_PORT": str(free_port()),
+           "WEB_CONCURRENCY": "1", "PYTHONDONTWRITEBYTECODE": "1", "HOME": str(tmp_path)}
     env.pop("PYTHONPATH", None)
     gunicorn = Path(sys.executable).parent / "gunicorn"
     proc = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", "app:app"], cwd=target, env=env,

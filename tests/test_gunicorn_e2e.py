@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -141,22 +143,39 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
     monkeypatch.setenv("HOST", "0.0.0.0")
     monkeypatch.setenv("PORT", "9123")
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.delenv("METRICS_HOST", raising=False)
+    monkeypatch.delenv("METRICS_PORT", raising=False)
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
-    assert conf["bind"] == ["0.0.0.0:9123"] and conf["workers"] == 3
+    # the public listener, then /metrics on its own (127.0.0.1:9100 by default)
+    assert conf["bind"] == ["0.0.0.0:9123", "127.0.0.1:9100"] and conf["workers"] == 3
+    assert conf["worker_class"] == "serving.FairServingWorker" and conf["worker_connections"] == 1000
     assert conf["control_socket_disable"] is True and conf["accesslog"] == "-"
     assert conf["max_requests"] > 0 and 0 < conf["max_requests_jitter"] < conf["max_requests"]
-    assert conf["timeout"] > 0 and conf["limit_request_line"] > 0 and conf["limit_request_fields"] > 0
+    assert conf["timeout"] > 0 and conf["keepalive"] > 0
+    # header bytes in all: at most 32 fields × (4094 + 2) + 4 = 131,076 (gunicorn's header buffer)
+    fields, size = conf["limit_request_fields"], conf["limit_request_field_size"]
+    assert conf["limit_request_line"] == 4094 and fields * (size + 2) + 4 == 131_076
+    monkeypatch.setenv("METRICS_HOST", "0.0.0.0")
+    monkeypatch.setenv("METRICS_PORT", "9200")
+    assert runpy.run_path(str(root / "gunicorn.conf.py"))["bind"] == ["0.0.0.0:9123", "0.0.0.0:9200"]
+    monkeypatch.setenv("METRICS_PORT", "0")                        # no metrics listener
+    assert runpy.run_path(str(root / "gunicorn.conf.py"))["bind"] == ["0.0.0.0:9123"]
+    monkeypatch.setenv("METRICS_PORT", "9123")                     # the public port: refused
+    with pytest.raises(SystemExit):
+        runpy.run_path(str(root / "gunicorn.conf.py"))
+    monkeypatch.delenv("METRICS_HOST")
+    monkeypatch.delenv("METRICS_PORT")
     monkeypatch.delenv("HOST")
     monkeypatch.delenv("PORT")
     monkeypatch.delenv("WEB_CONCURRENCY")
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
-    assert conf["bind"] == ["127.0.0.1:8000"] and conf["workers"] == len(os.sched_getaffinity(0))
+    assert conf["bind"] == ["127.0.0.1:8000", "127.0.0.1:9100"] and conf["workers"] == len(os.sched_getaffinity(0))
     monkeypatch.setenv("WEB_CONCURRENCY", "zero")
     with pytest.raises(SystemExit):
         runpy.run_path(str(root / "gunicorn.conf.py"))
 
 
-# --- connections shared fairly among the workers (fair_worker.py) ---------------------------------
+# --- connections shared fairly among the workers (fair_worker.py, serving.FairServingWorker) -------
 
 def _established_per_worker(server_pid: int, port: int) -> dict[int, int]:
     """Connections to ``port`` each worker holds, from /proc (the server's side of each socket)."""
@@ -181,16 +200,23 @@ def _established_per_worker(server_pid: int, port: int) -> dict[int, int]:
     return out
 
 
+def _recv(sock: socket.socket) -> bytes:
+    part = sock.recv(4096)
+    if not part:
+        raise ConnectionError("closed by the server")
+    return part
+
+
 def _keep_alive_get(sock: socket.socket, path: str) -> bytes:
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     data = b""
     while b"\r\n\r\n" not in data:
-        data += sock.recv(4096)
+        data += _recv(sock)
     head, _, body = data.partition(b"\r\n\r\n")
     length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
                       if line.lower().startswith(b"content-length")))
     while len(body) < length:
-        body += sock.recv(4096)
+        body += _recv(sock)
     return head.split(b"\r\n")[0]
 
 
@@ -225,5 +251,54 @@ def test_fair_to_accept():
     assert not fair_worker.fair_to_accept(10, 0, table)
     assert fair_worker.fair_to_accept(0, 2, table)
     assert fair_worker.fair_to_accept(50, 0, [1, 1, 50])     # alone: always
+    # many connections (idle, slow): the slack is a quarter of the least loaded one's, 200 // 4
+    assert fair_worker.fair_to_accept(250, 1, [2, 1, 200, 1, 250])
+    assert not fair_worker.fair_to_accept(251, 1, [2, 1, 200, 1, 251])
     table = [2, 1, 7, 0, 0]                                  # the other one is stopping: not counted
     assert fair_worker.fair_to_accept(7, 0, table)
+
+
+def test_a_replaced_worker_gets_its_share_of_kept_alive_clients_again(server):
+    """One worker is replaced (as when it is recycled after max_requests): its 8 kept-alive
+    clients reconnect while the new one loads, so the other worker holds all 16.  Since every
+    connection is closed after serving.KEEPALIVE_REQUESTS requests and the fuller worker stops
+    accepting (fair_worker), the new worker gets about half of them back."""
+    base, proc, _, _ = server
+    host, port = urlsplit(base).hostname, urlsplit(base).port
+    stop = threading.Event()
+
+    def client() -> None:
+        sock = None
+        while not stop.is_set():
+            try:
+                if sock is None:
+                    sock = socket.create_connection((host, port), timeout=10)
+                _keep_alive_get(sock, "/healthz")
+            except (OSError, StopIteration, ValueError):
+                if sock is not None:
+                    sock.close()
+                sock = None
+            stop.wait(0.02)
+        if sock is not None:
+            sock.close()
+
+    threads = [threading.Thread(target=client) for _ in range(16)]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(1.0)
+        old = set(children(proc.pid))
+        gone = min(old)
+        os.kill(gone, signal.SIGTERM)                    # the master starts a new one
+        deadline = time.monotonic() + 60
+        while True:
+            held = _established_per_worker(proc.pid, port)
+            if gone not in held and len(held) == 2 and sum(held.values()) == 16 and min(held.values()) >= 5:
+                break                                    # fair_worker.SLACK = 2: 8 ± 3
+            assert time.monotonic() < deadline, held
+            time.sleep(0.2)
+        assert set(held) - old, "no new worker"
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(15)

@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -31,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # docs/api.md's worked example (4 台, 5 points; see docs/api.md).
 API_MD = copy.deepcopy(examples.API_MD)
+# /metrics is answered on the metrics listener only: a request to its port (SERVER_PORT)
+METRICS_BASE = "http://127.0.0.1:%d" % observability.metrics_listener()[1]
 HEX32 = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")  # a version-4 UUID, hex
 
 
@@ -169,6 +172,86 @@ def test_gunicorn_access_record_becomes_structured_json():
     assert line["message"] == '127.0.0.1 "POST /v1/score HTTP/1.1" 200'
 
 
+# W3C Trace Context §3.2: 00-<trace id, 32 hex>-<parent id, 16 hex>-<flags, 2 hex>
+TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
+TRACEPARENT = f"00-{TRACE_ID}-00f067aa0ba902b7-01"
+
+
+@pytest.mark.parametrize("value, expected", [
+    (TRACEPARENT, TRACE_ID),
+    (f"00-{TRACE_ID}-00f067aa0ba902b7-00", TRACE_ID),              # not sampled: still its trace
+    (f"01-{TRACE_ID}-00f067aa0ba902b7-01-what-comes-later", TRACE_ID),  # a later version may add fields
+    (f"00-{TRACE_ID}-00f067aa0ba902b7-01-extra", None),           # version 00 has exactly four
+    (f"ff-{TRACE_ID}-00f067aa0ba902b7-01", None),                 # version ff is invalid
+    (f"00-{'0' * 32}-00f067aa0ba902b7-01", None),                 # all-zero trace id
+    (f"00-{TRACE_ID}-{'0' * 16}-01", None),                       # all-zero parent id
+    (f"00-{TRACE_ID.upper()}-00f067aa0ba902b7-01", None),         # lowercase hex only
+    (f"00-{TRACE_ID[:-1]}-00f067aa0ba902b7-01", None),            # 31 digits
+    ("", None), (None, None), ("garbage", None),
+])
+def test_trace_id_of_a_traceparent(value, expected):
+    assert observability.trace_id_of(value) == expected
+
+
+def test_trace_id_is_logged_on_the_request_lines(json_log):
+    app = create_app()
+    client = app.test_client()
+    client.post("/v1/score", data="{", content_type="application/json",
+                headers={"X-Request-ID": "traced-1", "traceparent": TRACEPARENT})
+    client.post("/v1/score", data="{", content_type="application/json",
+                headers={"X-Request-ID": "traced-2", "traceparent": "00-zz-bad-01"})
+    lines = {l["request_id"]: l for l in json_log() if l.get("code") == "malformed_json"}
+    assert lines["traced-1"]["trace_id"] == TRACE_ID
+    assert lines["traced-2"]["trace_id"] is None                  # invalid: ignored
+
+
+def test_gunicorn_access_record_has_the_trace_id():
+    atoms = {"h": "127.0.0.1", "m": "GET", "U": "/healthz", "q": "", "s": "200", "B": 15, "D": 800,
+             "a": "-", "{x-request-id}o": "abc", "{traceparent}i": TRACEPARENT, "r": "GET /healthz HTTP/1.1"}
+    record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "%(r)s", atoms, None)
+    observability.RequestIdFilter().filter(record)
+    assert json.loads(observability.JsonFormatter().format(record))["trace_id"] == TRACE_ID
+    atoms["{traceparent}i"] = "-"                                  # gunicorn's atom for no header
+    record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "%(r)s", atoms, None)
+    observability.RequestIdFilter().filter(record)
+    assert json.loads(observability.JsonFormatter().format(record))["trace_id"] is None
+
+
+def test_build_info_metric(client, monkeypatch):
+    import ningbo_score
+
+    text = client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True)
+    version = getattr(ningbo_score, "__version__", None) or "2.0.0"
+    compiled = "true" if ningbo_score.USING_COMPILED else "false"
+    assert value(samples(text), "ningbo_score_build_info", version=version, compiled=compiled) == 1
+    monkeypatch.delattr(ningbo_score, "__version__", raising=False)
+    monkeypatch.setattr(ningbo_score, "USING_COMPILED", True)
+    assert observability.build_info() == ("2.0.0", "true")
+
+
+def test_metrics_only_on_the_metrics_listener(client, monkeypatch):
+    # the public port: no /metrics (404 problem); the metrics port: /metrics and nothing else
+    r = client.get("/metrics")
+    assert r.status_code == 404 and r.get_json()["code"] == "not_found"
+    r = client.get("/metrics", base_url=METRICS_BASE)
+    assert r.status_code == 200 and "ningbo_score_http_requests_total" in r.get_data(as_text=True)
+    for path in ("/healthz", "/v1/rules", "/nowhere"):
+        r = client.get(path, base_url=METRICS_BASE)
+        assert r.status_code == 404 and r.mimetype == "application/problem+json", path
+    # configurable (METRICS_PORT), and off altogether with 0
+    monkeypatch.setenv("METRICS_PORT", "9555")
+    assert observability.metrics_listener() == ("127.0.0.1", 9555)
+    other = create_app().test_client()
+    assert other.get("/metrics", base_url="http://127.0.0.1:9555").status_code == 200
+    assert other.get("/metrics", base_url=METRICS_BASE).status_code == 404
+    monkeypatch.setenv("METRICS_PORT", "0")
+    assert observability.metrics_listener() is None
+    assert create_app().test_client().get("/metrics", base_url=METRICS_BASE).status_code == 404
+    monkeypatch.setenv("METRICS_PORT", "http")
+    with pytest.raises(SystemExit):
+        observability.metrics_listener()
+
+
 def test_gunicorn_conf_uses_the_hooks_and_json_logs():
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     assert conf["on_starting"] is observability.on_starting
@@ -222,7 +305,7 @@ def value(snapshot: dict, name: str, **labels) -> float:
 
 
 def test_metrics_count_requests_by_route_method_status_and_problems_by_code(client):
-    before = samples(client.get("/metrics").get_data(as_text=True))
+    before = samples(client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True))
     for _ in range(3):
         client.get("/healthz")
     client.post("/v1/score", json=API_MD)
@@ -231,7 +314,7 @@ def test_metrics_count_requests_by_route_method_status_and_problems_by_code(clie
     client.get("/v1/rules/ningbo")
     client.get("/v1/rules/ningbo-456")
     client.get("/no/such/path")
-    r = client.get("/metrics")
+    r = client.get("/metrics", base_url=METRICS_BASE)
     assert r.status_code == 200 and r.mimetype == "text/plain"
     after = samples(r.get_data(as_text=True))
 
@@ -257,10 +340,10 @@ def test_metrics_count_requests_by_route_method_status_and_problems_by_code(clie
 
 
 def test_record_problem_counts_a_code(app):
-    before = samples(app.test_client().get("/metrics").get_data(as_text=True))
+    before = samples(app.test_client().get("/metrics", base_url=METRICS_BASE).get_data(as_text=True))
     observability.record_problem("too_many_copies", route="/v1/score/batch")
     observability.record_problem("not a code!", route="/v1/score/batch")
-    after = samples(app.test_client().get("/metrics").get_data(as_text=True))
+    after = samples(app.test_client().get("/metrics", base_url=METRICS_BASE).get_data(as_text=True))
     name = "ningbo_score_errors_total"
     assert value(after, name, route="/v1/score/batch", code="too_many_copies") - \
         value(before, name, route="/v1/score/batch", code="too_many_copies") == 1
@@ -343,6 +426,8 @@ def test_no_cors_outside_v1(client):
     for path in ("/healthz", "/metrics", "/readyz", "/openapi.yaml"):
         r = client.get(path, headers={"Origin": "https://app.example"})
         assert "Access-Control-Allow-Origin" not in r.headers, path
+    r = client.get("/metrics", headers={"Origin": "https://app.example"}, base_url=METRICS_BASE)
+    assert r.status_code == 200 and "Access-Control-Allow-Origin" not in r.headers
 
 
 def test_cors_preflight_accepts_trace_context():
@@ -398,7 +483,7 @@ def test_security_headers_on_every_response(client):
         "docs js": client.get("/docs/swagger-initializer.js"),
         "swagger css": client.get("/docs/static/swagger-ui.css"),
         "openapi": client.get("/openapi.yaml"),
-        "metrics": client.get("/metrics"),
+        "metrics": client.get("/metrics", base_url=METRICS_BASE),
         "readyz": client.get("/readyz"),
         "preflight": client.options("/v1/score", headers={"Origin": "https://a.example",
                                                           "Access-Control-Request-Method": "POST"}),
@@ -539,13 +624,13 @@ def get(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
 @pytest.fixture(scope="module")
 def gunicorn(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("gunicorn-obs")
-    port = free_port()
+    port, metrics_port = free_port(), free_port()
     prom = tmp / "prom"
     prom.mkdir()
     (prom / "counter_99999.db").write_bytes(b"stale")  # left by an earlier run: on_starting removes it
     log_path = tmp / "gunicorn.log"
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2",
-           "PROMETHEUS_MULTIPROC_DIR": str(prom)}
+           "METRICS_PORT": str(metrics_port), "PROMETHEUS_MULTIPROC_DIR": str(prom)}
     log = open(log_path, "wb")
     proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -560,7 +645,7 @@ def gunicorn(tmp_path_factory):
             pass
         assert time.monotonic() < deadline, log_path.read_text()
         time.sleep(0.2)
-    yield base, proc, prom, log_path
+    yield base, proc, prom, log_path, f"http://127.0.0.1:{metrics_port}"
     proc.send_signal(signal.SIGTERM)
     try:
         proc.wait(30)
@@ -581,7 +666,7 @@ def test_metrics_add_up_across_workers_and_restarts(gunicorn):
     """Counts made by workers that are gone still add up, whichever worker answers the scrape:
     40 requests, then every worker is replaced (SIGHUP), then the new workers (which counted
     nothing themselves) report all 40."""
-    base, proc, prom, _ = gunicorn
+    base, proc, prom, _, metrics_base = gunicorn
     assert not (prom / "counter_99999.db").exists()  # on_starting removed the stale file
     n = 40
     threads = [threading.Thread(target=lambda: get(base + "/v1/rules/ningbo")) for _ in range(n)]
@@ -592,7 +677,7 @@ def test_metrics_add_up_across_workers_and_restarts(gunicorn):
     route = dict(route="/v1/rules/<preset>", method="GET", status="200")
 
     def scrape() -> dict:
-        status, _, body = get(base + "/metrics")
+        status, _, body = get(metrics_base + "/metrics")
         assert status == 200
         return samples(body.decode())
 
@@ -627,13 +712,18 @@ def test_metrics_add_up_across_workers_and_restarts(gunicorn):
 
 
 def test_real_server_headers_and_json_logs(gunicorn):
-    base, proc, prom, log_path = gunicorn
+    base, proc, prom, log_path, metrics_base = gunicorn
     status, headers, _ = get(base + "/healthz", {"X-Request-ID": "gunicorn-rid-1"})
     assert status == 200 and headers["X-Request-ID"] == "gunicorn-rid-1"
     assert headers.get("Server", "gunicorn") == "gunicorn"  # no version in the Server header
     assert headers["X-Content-Type-Options"] == "nosniff"
     status, _, _ = get(base + "/nowhere", {"X-Request-ID": "gunicorn-rid-2"})
     assert status == 404
+    assert get(base + "/healthz", {"X-Request-ID": "gunicorn-rid-3", "traceparent": TRACEPARENT})[0] == 200
+    # /metrics: on its own listener only, with the Host header of no help
+    assert get(base + "/metrics")[0] == 404
+    assert get(base + "/metrics", {"Host": urlsplit(metrics_base).netloc})[0] == 404
+    assert get(metrics_base + "/metrics")[0] == 200 and get(metrics_base + "/healthz")[0] == 404
     time.sleep(0.5)
     lines = [text for text in log_path.read_text().splitlines() if text.strip()]
     parsed = []
@@ -646,6 +736,8 @@ def test_real_server_headers_and_json_logs(gunicorn):
     hit = [p for p in access if p.get("request_id") == "gunicorn-rid-1"]
     assert len(hit) == 1 and hit[0]["path"] == "/healthz" and hit[0]["status"] == 200
     assert hit[0]["method"] == "GET" and hit[0]["duration_ms"] >= 0
+    traced = [p for p in access if p.get("request_id") == "gunicorn-rid-3"]
+    assert len(traced) == 1 and traced[0]["trace_id"] == TRACE_ID
     problem = [p for p in parsed if p.get("request_id") == "gunicorn-rid-2"]
     assert {p["logger"] for p in problem} == {"gunicorn.access", "ningbo_score.http"}
     assert any(p["logger"] == "gunicorn.error" for p in parsed)  # boot lines are JSON too
@@ -663,10 +755,10 @@ def test_refused_hands_of_a_batch_are_counted_by_code():
     short = copy.deepcopy(READY_HAND)
     short["hand"]["concealed"] = short["hand"]["concealed"][:-1]
     bad_seat = dict(READY_HAND, seat_wind="X")
-    before = client.get("/metrics").get_data(as_text=True)
+    before = client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True)
     answer = client.post("/v1/score/batch", json={"requests": [READY_HAND, short, bad_seat]})
     assert answer.status_code == 200 and answer.get_json()["failed"] == 2
-    after = client.get("/metrics").get_data(as_text=True)
+    after = client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True)
 
     def count(text, code):
         line = next((ln for ln in text.splitlines() if ln.startswith("ningbo_score_errors_total{")

@@ -69,7 +69,7 @@ def server(tmp_path):
     port = free_port()
     log_path = tmp_path / "gunicorn.log"
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2",
-           "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom")}
+           "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom")}
     log = open(log_path, "wb")
     proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -167,3 +167,34 @@ def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(server):
     # After the master exits, the port refuses connections outright.
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
+def test_after_sigterm_a_connect_is_served_or_refused_never_reset(server):
+    """The listener closes first: from the SIGTERM on, a connection is either taken and answered
+    (it reached a worker before the worker closed its listening socket) or refused outright;
+    none waits in a listen queue that nobody reads, to be reset at the exit."""
+    port, proc, _ = server
+    whole = request_bytes(port, batch_body())
+    holder = socket.create_connection(("127.0.0.1", port), timeout=60)  # in flight through the stop
+    holder.sendall(whole[:-HELD_BACK])
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    outcomes: list[object] = []
+    until = time.monotonic() + 1.5
+    while time.monotonic() < until:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                outcomes.append(read_response(s)[0])
+        except ConnectionRefusedError:
+            outcomes.append("refused")
+        except (OSError, http.client.HTTPException) as err:
+            outcomes.append(type(err).__name__)
+        time.sleep(0.01)
+    holder.sendall(whole[-HELD_BACK:])
+    status, data = read_response(holder)
+    holder.close()
+    assert status == 200 and len(json.loads(data)["results"]) == 200
+    assert set(outcomes) <= {200, "refused"}, outcomes
+    assert outcomes[-1] == "refused" and outcomes.count("refused") > len(outcomes) // 2, outcomes
+    assert proc.wait(30) == 0

@@ -377,16 +377,6 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
                 "500": INTERNAL,
             },
         }},
-        "/metrics": {"get": {
-            "operationId": "metrics",
-            "summary": "Prometheus metrics, summed over the workers",
-            "tags": ["service"],
-            "responses": {
-                "200": {"description": "Prometheus text exposition format.",
-                        "content": {"text/plain": {"schema": {"type": "string"}}}},
-                "500": INTERNAL,
-            },
-        }},
         "/openapi.yaml": {"get": {
             "operationId": "openapi",
             "summary": "This document",

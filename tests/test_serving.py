@@ -1,0 +1,348 @@
+"""The server against unlucky and hostile clients (serving.py, gunicorn.conf.py, app.py's body
+reading): the real gunicorn with the project's gunicorn.conf.py on a free loopback port, with
+short deadlines (HEADER_TIMEOUT=1, IO_TIMEOUT=1, BODY_TIMEOUT=2 s, keep-alive 1 s) so that each
+runs out within the test.  How much load it stands is measured by bench/attack.py, not here."""
+from __future__ import annotations
+
+import json
+import random
+import socket
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+import serving
+from app import create_app
+from conftest import gunicorn_server
+from tools import examples
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import handgen  # noqa: E402
+
+DEADLINES = {"HEADER_TIMEOUT": "1", "IO_TIMEOUT": "1", "BODY_TIMEOUT": "2", "GUNICORN_CMD_ARGS": "--keep-alive 1"}
+POST_ROUTES = sorted(rule.rule for rule in create_app().url_map.iter_rules() if "POST" in rule.methods)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    log = tmp_path_factory.mktemp("serving") / "gunicorn.log"
+    with gunicorn_server(DEADLINES, log_path=log) as (base, proc):
+        parts = urlsplit(base)
+        yield (parts.hostname, parts.port), log, proc
+
+
+def connect(addr, timeout: float = 10) -> socket.socket:
+    return socket.create_connection(addr, timeout=timeout)
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes (a reset after an answer ends it too)."""
+    data = b""
+    try:
+        while part := sock.recv(65536):
+            data += part
+    except ConnectionResetError:
+        pass
+    return data
+
+
+def answer(data: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:] if ":" in line)}
+    return int(lines[0].split()[1]), headers, body
+
+
+def exchange(addr, data: bytes, half_close: bool = False) -> tuple[int, dict[str, str], bytes]:
+    with connect(addr) as s:
+        s.sendall(data)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
+        return answer(read_all(s))
+
+
+def get(addr, path: str = "/healthz") -> tuple[int, float]:
+    started = time.monotonic()
+    status, _, _ = exchange(addr, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    return status, time.monotonic() - started
+
+
+def chunked_head(path: str) -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n").encode()
+
+
+def assert_problem(status: int, headers: dict, body: bytes, expected_status: int) -> dict:
+    assert status == expected_status, (status, body[:300])
+    assert headers["content-type"] == "application/problem+json", headers
+    problem = json.loads(body)
+    assert problem["status"] == expected_status and problem["code"] == "invalid_request", problem
+    return problem
+
+
+def server_errors(log: Path) -> list[str]:
+    """Lines of the error log that tell of a 5xx or an unhandled exception."""
+    text = Path(str(log) + ".err").read_text()
+    return [line for line in text.splitlines()
+            if '"status": 5' in line or '"status":5' in line or "Traceback" in line or "Error handling" in line]
+
+
+# --- framing -----------------------------------------------------------------------------------
+
+FRAMINGS = {
+    "bad size": (b"zz\r\n{}\r\n0\r\n\r\n", False),
+    "bad extension": (b"2;\x01\r\n{}\r\n0\r\n\r\n", False),
+    "missing terminator": (b"2\r\n{}XX0\r\n\r\n", False),
+    "disconnect mid-chunk": (b"10\r\n{}", True),          # 16 bytes announced, 2 sent, then EOF
+}
+
+
+def test_the_post_routes_are_known():
+    # the routes below are the app's own list; the API's POST routes are all in it
+    assert {"/v1/score", "/v1/score/batch", "/v1/waits", "/v1/table/next"} <= set(POST_ROUTES)
+
+
+@pytest.mark.parametrize("framing", sorted(FRAMINGS))
+@pytest.mark.parametrize("path", POST_ROUTES)
+def test_malformed_chunked_framing_is_a_400_problem(server, path, framing):
+    addr, log, _ = server
+    body, half_close = FRAMINGS[framing]
+    problem = assert_problem(*exchange(addr, chunked_head(path) + body, half_close), 400)
+    expected = "ended before" if framing == "disconnect mid-chunk" else "chunked body is malformed"
+    assert expected in problem["detail"], problem
+
+
+def test_no_framing_error_was_a_5xx(server):
+    addr, log, _ = server
+    for body, half_close in FRAMINGS.values():
+        exchange(addr, chunked_head("/v1/score") + body, half_close)
+    time.sleep(0.3)
+    assert server_errors(log) == []
+
+
+def test_a_body_shorter_than_its_length_is_a_400(server):
+    addr, _, _ = server
+    data = (b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n"
+            b'{"rules":')
+    problem = assert_problem(*exchange(addr, data, half_close=True), 400)
+    assert "ended before" in problem["detail"]
+
+
+# --- gunicorn's own refusals as problem+json --------------------------------------------------------
+
+@pytest.mark.parametrize("request_bytes, status", [
+    (b"GE\x01T / HTTP/1.1\r\nHost: x\r\n\r\n", 400),                                  # a bad method
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),                  # line over 4094
+    (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(40)) + b"\r\n", 431),
+    (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 5000 + b"\r\n\r\n", 431),       # field over 4094
+    (b"GET / HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n", 400),                       # a space in a name
+])
+def test_gunicorn_refusals_are_problems(server, request_bytes, status):
+    addr, _, _ = server
+    assert_problem(*exchange(addr, request_bytes), status)
+
+
+def test_server_problem_statuses():
+    from gunicorn.http import errors
+
+    assert serving.server_problem(errors.LimitRequestLine(5000, 4094))[0] == 414
+    assert serving.server_problem(errors.LimitRequestHeaders("x"))[0] == 431
+    assert serving.server_problem(errors.InvalidChunkSize(b"zz"))[0] == 400
+    assert serving.server_problem(errors.InvalidRequestMethod("GE\x01T"))[0] == 400
+    assert serving.server_problem(ValueError("a bug"))[0] == 500
+
+
+# --- redirects ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["//v1//rules", "/v1//rules", "//healthz", "/v1/rules/", "/docs/", "/docs",
+                                  "//v1/rules/ningbo"])
+def test_no_redirect_to_a_foreign_host(path):
+    r = create_app().test_client().get(path, headers={"Host": "evil.example"})
+    assert not 300 <= r.status_code < 400 or "evil.example" not in r.headers.get("Location", ""), \
+        (path, r.status_code, r.headers.get("Location"))
+    assert "Location" not in r.headers, (path, r.status_code, r.headers.get("Location"))
+
+
+def test_no_redirect_to_a_foreign_host_over_http(server):
+    addr, _, _ = server
+    status, headers, body = exchange(addr, b"GET //v1//rules HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+    assert status == 404 and "location" not in headers
+    assert json.loads(body)["code"] == "not_found"
+
+
+# --- slow, idle and non-reading clients --------------------------------------------------------------
+
+def closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Does the server close ``sock`` within ``seconds`` (without sending anything)?"""
+    sock.settimeout(seconds)
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_slow_headers_are_cut_off_and_others_are_served_meanwhile(server):
+    addr, _, _ = server
+    slow = [connect(addr) for _ in range(20)]
+    try:
+        for s in slow:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHo")             # and nothing more
+        for _ in range(5):
+            status, took = get(addr)
+            assert status == 200 and took < 1.0, took
+        # HEADER_TIMEOUT is 1 s: closed without an answer soon after it
+        assert all(closed_within(s, 3.0) for s in slow)
+    finally:
+        for s in slow:
+            s.close()
+
+
+def test_an_idle_connection_is_closed(server):
+    addr, _, _ = server
+    with connect(addr) as s:                                       # never sends a byte
+        started = time.monotonic()
+        assert closed_within(s, 5.0)
+        assert 0.8 <= time.monotonic() - started < 3.0             # HEADER_TIMEOUT = 1 s
+    with connect(addr) as s:                                       # kept alive after an answer
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        data = b""
+        while b'{"status":"ok"}' not in data:
+            data += s.recv(4096)
+        assert closed_within(s, 5.0)                               # keep-alive = 1 s
+
+
+def test_a_body_that_stops_coming_is_408(server):
+    addr, _, _ = server
+    with connect(addr) as s:
+        s.sendall(b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n" + b"{" + b" " * 9)   # 10 of 100 bytes, then silence
+        started = time.monotonic()
+        problem = assert_problem(*answer(read_all(s)), 408)
+        assert time.monotonic() - started < 3.0                    # IO_TIMEOUT = 1 s
+    assert "stopped coming" in problem["detail"]
+
+
+def test_a_body_trickling_past_the_body_deadline_is_408(server):
+    addr, _, _ = server
+    with connect(addr) as s:
+        s.sendall(b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n{")
+        started = time.monotonic()
+        s.settimeout(0.4)
+        data = b""
+        for _ in range(20):                                        # a byte every 0.4 s: under IO_TIMEOUT
+            try:
+                s.sendall(b" ")
+                data += s.recv(65536)
+                break
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+        s.settimeout(5)
+        data += read_all(s)
+    took = time.monotonic() - started
+    problem = assert_problem(*answer(data), 408)
+    assert "did not arrive within 2 s" in problem["detail"] and 1.5 <= took < 4.0, took
+
+
+def heavy_batch(seed: int) -> bytes:
+    rng = random.Random(seed)
+    hands = [handgen.compact_form(handgen.random_request(rng, n_caishen=7, presets=("ningbo-7baida",)))
+             for _ in range(200)]
+    return json.dumps({"requests": hands}, separators=(",", ":")).encode()
+
+
+def post(path: str, body: bytes, extra: str = "", close: bool = True) -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            f"{extra}{'Connection: close' + chr(13) + chr(10) if close else ''}\r\n").encode() + body
+
+
+def test_clients_that_never_read_do_not_block_the_others(server):
+    addr, _, _ = server
+    body = heavy_batch(3)
+    body += b" " * (1024 * 1024 - len(body))                       # a 1 MiB batch
+    hogs = []
+    try:
+        for _ in range(4):
+            s = connect(addr)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(post("/v1/score/batch", body))
+            hogs.append(s)                                         # never read
+        for _ in range(5):
+            status, took = get(addr)
+            assert status == 200 and took < 1.0, took
+    finally:
+        for s in hogs:
+            s.close()
+
+
+# --- connections and work -----------------------------------------------------------------------
+
+def test_a_kept_alive_connection_is_closed_after_its_100th_request(server):
+    addr, _, _ = server
+    with connect(addr) as s:
+        reader = s.makefile("rb")
+        for n in range(1, serving.KEEPALIVE_REQUESTS + 1):
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            status_line = reader.readline()
+            headers = {}
+            while (line := reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode().partition(":")
+                headers[name.strip().lower()] = value.strip()
+            reader.read(int(headers["content-length"]))
+            assert status_line.startswith(b"HTTP/1.1 200"), (n, status_line)
+            assert headers["connection"] == ("close" if n == serving.KEEPALIVE_REQUESTS else "keep-alive"), n
+        assert reader.read(1) == b""                               # and closed after it
+
+
+def test_batches_whose_client_has_gone_are_dropped(server):
+    addr, log, _ = server
+    for i in range(3):
+        with connect(addr) as s:
+            s.sendall(post("/v1/score/batch", heavy_batch(100 + i), f"X-Request-ID: gone-{i}\r\n"))
+        # closed at once: the batch is dropped before its first hand or between two
+    time.sleep(3)
+    lines = [json.loads(line) for line in log.read_text().splitlines() if '"gone-' in line]
+    statuses = {line["request_id"]: line["status"] for line in lines if line.get("logger") == "gunicorn.access"}
+    assert statuses == {"gone-0": 499, "gone-1": 499, "gone-2": 499}, statuses
+
+
+def test_a_batch_is_answered_whole_when_its_client_stays(server):
+    addr, _, _ = server
+    status, _, body = exchange(addr, post("/v1/score/batch", heavy_batch(7)))
+    answer_ = json.loads(body)
+    assert status == 200 and answer_["ok"] == 200 and len(answer_["results"]) == 200
+
+
+def test_turns_outside_gevent_do_nothing():
+    # the Flask test client and any plain WSGI server: no waiting, a function that does nothing
+    environ: dict = {}
+    serving.heavy_turns.take(environ, 10 * serving.HEAVY_BODY_BYTES, batch=True)
+    assert serving.TURN_ENV not in environ
+    assert serving.between_hands(environ)() is None
+    assert not serving.client_gone({})
+
+
+def test_client_gone_sees_a_closed_peer():
+    a, b = socket.socketpair()
+    try:
+        assert not serving.client_gone({serving.SOCKET_ENV: a})
+        b.sendall(b"GET / HTTP/1.1\r\n\r\n")                       # a pipelined request is no goodbye
+        assert not serving.client_gone({serving.SOCKET_ENV: a})
+        b.close()
+        assert serving.client_gone({serving.SOCKET_ENV: a})
+    finally:
+        a.close()
+
+
+def test_the_api_example_scores_over_the_server(server):
+    addr, _, _ = server
+    status, _, body = exchange(addr, post("/v1/score", json.dumps(examples.API_MD).encode()))
+    # API.md: 0 + 1 + 1 + 1 + 1 = 4 台; 1 × (1 + 4) = 5 points
+    assert status == 200 and json.loads(body)["points"] == 5
