@@ -35,6 +35,44 @@ def test_make_install_built_the_compiled_modules():
     assert Path(decompose.__file__).suffix == ".so"
 
 
+def test_the_build_applied_every_pxd():
+    """A .pxd Cython did not read still builds, as untyped Python, and is used (USING_COMPILED);
+    each cdef function a .pxd declares is then a module attribute instead of a C function.  This
+    is what build_ext.py run from another directory did before it put its copy of the sources on
+    Cython's include path (about 157k more instructions a request)."""
+    if not ningbo_score.USING_COMPILED:
+        pytest.skip("not compiled here")
+    import importlib
+
+    import build_ext
+
+    typed = [name for name in ningbo_score.COMPILED if build_ext.c_functions(name)]
+    assert "decompose" in typed
+    modules = {name: importlib.import_module(f"ningbo_score.{name}") for name in typed}
+    assert build_ext.missing_c_functions(modules) == {}
+    # and the check sees a module compiled without its .pxd: the plain one has them all
+    plain = subprocess.run([sys.executable, "-c", "import ningbo_score.decompose as d; print(hasattr(d, '_take'))"],
+                           cwd=ROOT, env=PLAIN, capture_output=True, text=True, check=True)
+    assert plain.stdout.strip() == "True"
+    assert "_take" in build_ext.c_functions("decompose")
+
+
+def test_c_functions_reads_the_cdef_declarations_of_a_pxd(tmp_path, monkeypatch):
+    import build_ext
+
+    (tmp_path / "m.pxd").write_text("cimport cython\n"
+                                    "cdef int _a(int x) noexcept\n"
+                                    "@cython.locals(n=cython.int)\n"
+                                    "cdef tuple _b(unsigned long long lo, int k)\n"
+                                    "cdef (unsigned long long, bint) _c(int w) noexcept\n"
+                                    "cpdef dict shown(tuple t)\n"
+                                    "cdef class K:\n"
+                                    "    cdef readonly int x\n")
+    monkeypatch.setattr(build_ext, "PACKAGE", tmp_path)
+    assert build_ext.c_functions("m") == {"_a", "_b", "_c"}
+    assert build_ext.c_functions("absent") == set()
+
+
 def _using_compiled(package_parent: Path, env=None) -> bool:
     code = "import ningbo_score; print(ningbo_score.USING_COMPILED)"
     out = subprocess.run([sys.executable, "-c", code], cwd=package_parent, env=env, capture_output=True,
