@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from types import SimpleNamespace
 
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_WIND, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
@@ -109,13 +109,16 @@ class ItemGroup:
             self.key_bits |= VIEW_BITS.get(f, 0)
         self.reads_dragons = "dragon_tiles" in self.view_fields
         self._ctx_values = attrgetter(*self.ctx_fields) if self.ctx_fields else (lambda ctx: ())
+        self._tais = itemgetter(*self.ids)
 
     def ctx_key(self, ctx: Context, item_tai) -> tuple:
         """What the items read of the win context, and their 台 (``item_tai``: every item's)."""
-        values = self._ctx_values(ctx)
+        values, tais = self._ctx_values(ctx), self._tais(item_tai)
         if len(self.ctx_fields) == 1:
             values = (values,)
-        return tuple(map(item_tai.__getitem__, self.ids)), values
+        if len(self.ids) == 1:
+            tais = (tais,)
+        return tais, values
 
     def reading_key(self, key: int, dragon_code: int) -> int:
         """What the items read of one reading: the key's bits of the declared view fields, and
