@@ -22,8 +22,10 @@ shows them; ``make install`` filters them out of pip's output).
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -162,7 +164,24 @@ class CompileHotModules(build_ext):
                     shutil.copy2(module, folder / module.name)
                 (folder / "SOURCES").write_text(package.sources_digest(names), encoding="utf-8")
         self._outputs = [str(target / module.name) for module in built] + [str(target / "SOURCES")]
+        if in_tree:
+            self._check_c_types(package.COMPILED_DIR)
         say(f"compiled {len(names)} modules in {time.monotonic() - started:.0f} s")
+
+    @staticmethod
+    def _check_c_types(compiled_dir: Path) -> None:
+        """The modules as the package now loads them: was every ``.pxd`` applied?  A ``.pxd``
+        Cython did not read still builds, as untyped Python; such a build is removed (its
+        SOURCES first, so the package runs plain) and the build fails."""
+        env = {k: v for k, v in os.environ.items() if k != "NINGBO_SCORE_PURE"}
+        code = ("import json, ningbo_score as p; assert p.USING_COMPILED, 'the build is not in use'; "
+                "print(json.dumps(p.missing_c_types()))")
+        check = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+        problem = check.stderr.strip() if check.returncode else json.loads(check.stdout)
+        if problem:
+            (compiled_dir / "SOURCES").unlink(missing_ok=True)
+            raise SystemExit(f"build removed: Cython did not apply these .pxd files (their cdef functions "
+                             f"are Python attributes), or the modules do not load: {problem}")
 
     def get_outputs(self) -> list[str]:
         return list(getattr(self, "_outputs", []))

@@ -175,7 +175,7 @@ class Probes:
                 self.times[name].append(time.perf_counter() - started)
             self.stop.wait(self.interval)
 
-    def __enter__(self) -> "Probes":
+    def __enter__(self) -> Probes:
         for t in self.threads:
             t.start()
         return self
@@ -310,7 +310,7 @@ class RssWatch:
             for pid in children(self.master):
                 self.peak[pid] = max(self.peak.get(pid, 0.0), rss_mib(pid))
 
-    def __enter__(self) -> "RssWatch":
+    def __enter__(self) -> RssWatch:
         if self.master:
             self.thread.start()
         return self
@@ -358,7 +358,7 @@ class Crowd:
                 self.count(type(err).__name__)
                 self.stop.wait(0.2)
 
-    def __enter__(self) -> "Crowd":
+    def __enter__(self) -> Crowd:
         for t in self.threads:
             t.start()
             time.sleep(0.002)            # a ramp, not a SYN flood
@@ -460,7 +460,7 @@ def quitter(addr, host: str, bodies: list[bytes]):
 
 # --- scenarios -------------------------------------------------------------------------------------------
 
-def under_attack(crowd: "Crowd", addr, duration: float, probe_timeout: float, master, report,
+def under_attack(crowd: Crowd, addr, duration: float, probe_timeout: float, master, report,
                  settle: float = 0.0, extra: str = "") -> bool:
     """Runs ``crowd`` (after ``settle`` seconds the probes start, for ``duration`` seconds), then
     reports the probes, what the attackers saw (plus ``extra``) and the workers' RSS."""

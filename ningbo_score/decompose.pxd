@@ -1,7 +1,24 @@
 # Cython declarations for decompose.py (build_ext.py compiles the two together): C types for the
-# search's arguments and locals, and C calls between its functions.  The module stays plain
+# search's arguments and locals, its three classes as extension types (their fields read as C
+# struct members in the inner loop), and C calls between its functions.  The module stays plain
 # Python; without Cython this file is not read.
 cimport cython
+
+cdef class GroupClass:
+    cdef readonly object gtype, leader
+    cdef readonly tuple removed, need, keys, dragons, natural_options
+    cdef readonly object members
+    cdef readonly int used, need_k, word, s1, s2
+    cdef readonly bint is_set
+    cdef readonly long caishen_options
+    cdef readonly unsigned long long take
+
+cdef class Search:
+    cdef readonly dict memo
+    cdef readonly int wk, mode, seat_t, round_t, winds, pure
+
+cdef class Readings:
+    cdef readonly dict dragons, how
 
 cdef int _count(unsigned long long lo, unsigned long long hi, int kind) noexcept
 
@@ -15,30 +32,19 @@ cdef long _with_options(long gkey, int m, int wk, tuple natural_options, long ca
 
 cdef tuple _memo_key(unsigned long long lo, unsigned long long hi, int m, int wk, int c, int sets, int pair)
 
-@cython.locals(m=cython.int, mode=cython.int, n=cython.int, winds=cython.int, word=cython.int,
-               take=cython.ulonglong, s1=cython.int, s2=cython.int, sub_lo=cython.ulonglong,
-               sub_hi=cython.ulonglong, used=cython.int, is_set=cython.int, gdr=cython.int, sdr=cython.int,
-               dr=cython.int, old=cython.int, wk=cython.int, gkey=cython.long, skey=cython.long,
-               key=cython.long, caishen_options=cython.long, memo=dict, out=dict, sub=dict, cell=tuple, pk=cython.int,
-               keys=tuple, drs=tuple, natural_options=tuple, rows=tuple, fits=bint, mk=tuple)
-cpdef dict _solve(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair, tuple env)
+@cython.locals(m=cython.int, mode=cython.int, winds=cython.int, sub_lo=cython.ulonglong, sub_hi=cython.ulonglong,
+               gdr=cython.int, sdr=cython.int, dr=cython.int, wk=cython.int, gkey=cython.long, skey=cython.long,
+               key=cython.long, best=dict, how=dict, sub=Readings, node=Readings, cls=GroupClass, rows=tuple,
+               fits=bint, mk=tuple)
+cpdef Readings _solve(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair, Search search)
 
-@cython.locals(m=cython.int, mode=cython.int, n=cython.int, winds=cython.int, word=cython.int,
-               take=cython.ulonglong, s1=cython.int, s2=cython.int, sub_lo=cython.ulonglong,
-               sub_hi=cython.ulonglong, used=cython.int, is_set=cython.int, gdr=cython.int, sdr=cython.int,
-               wk=cython.int, best=cython.int, gkey=cython.long, skey=cython.long,
-               caishen_options=cython.long, sc=cython.int, ss=cython.int, sp=cython.int, cell=tuple,
-               keys=tuple, drs=tuple, natural_options=tuple, rows=tuple, fits=bint)
-cpdef tuple _rebuild(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair, tuple env,
-                     object packed)
-
-@cython.locals(mode=cython.int, out=dict, options=dict, lo=cython.ulonglong, hi=cython.ulonglong, flags=cython.long,
-               dragons=cython.int, env=tuple, problem=tuple)
+@cython.locals(mode=cython.int, out=dict, lo=cython.ulonglong, hi=cython.ulonglong, flags=cython.long,
+               dragons=cython.int, search=Search, root=Readings)
 cpdef dict decompose(tiles, c, sets, w_kind, w_caishen, seat_t, round_t, memo=*)
 
 @cython.locals(counts=list, kinds=list, found=list, out=dict, p=cython.int, j=Py_ssize_t, m=Py_ssize_t,
                codes=tuple, all_codes=tuple, keys=tuple, placed_keys=tuple, faces=tuple, dragons=cython.int,
-               d2=cython.int)
+               d2=cython.int, shown=list)
 cpdef dict plain(tuple tiles, int sets, int w_kind, int seat_t, int round_t)
 
 @cython.locals(i=cython.int)

@@ -14,18 +14,22 @@ the discard restriction of docs/rules.md §3 (`single_wait` / `any_group`).
 The natural tiles are taken lowest kind first; each forms a group with natural tiles and/or
 caishen.  Once no natural tile is left, the remaining caishen form *pure* blocks, which can take
 any face: those are not enumerated face by face but chosen among one face per scoring class
-(a suit pung, a dragon pung, the seat or round wind, ...), cached across requests.  Where the
-winning tile sits is not searched: each partial reading carries the set of places it could take
-(see OPT_SHIFT), so readings that differ only in that are found once.
+(a suit pung, a dragon pung, the seat or round wind, ...).  Where the winning tile sits is not
+searched: each partial reading carries the set of places it could take (see OPT_SHIFT), so
+readings that differ only in that are found once.  Each sub-problem's answer (:class:`Readings`)
+keeps, beside each reading, the choice that first gave it; the decomposition shown is read off
+those choices (:meth:`Kept.groups`), not searched for again.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import lru_cache
 
 from .tiles import DRAGONS, EAST, NORTH, SUIT_BIT, rank
 
-# A group: (type, faces, caishen slots, winning-tile slot or -1).  type: "pair" | "pung" | "chow".
-# A representative decomposition is a linked list (group, rest) ending in None.
+#: One group of a reading: ``type`` "pair" | "pung" | "chow", its ``faces``, which of its slots
+#: are caishen (``caishen``, a bool per face), and the slot of the winning tile (-1: not in it).
+Group = namedtuple("Group", "type faces caishen winning")
 
 # A key is an int of bit fields, so that joining two partial readings is a bitwise OR:
 HAS_PUNG, HAS_CHOW = 1, 2
@@ -59,7 +63,8 @@ def _wait_of(gtype: str, faces: tuple, slot: int) -> str:
     return "two_sided"
 
 
-def group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int]:
+@lru_cache(maxsize=8192)            # every group of every class and wind pair fits: never evicted
+def group_key(group: Group, seat_t: int, round_t: int) -> tuple[int, int]:
     """(key, dragon pungs) of one group."""
     gtype, faces, cslots, wslot = group
     f = faces[0]
@@ -78,7 +83,7 @@ def group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int]:
     return key | (PAIR_TAI if (f == seat_t or f == round_t or f in DRAGONS) else 0), 0
 
 
-def _add(out: dict, key: tuple, dragons: int, rep) -> None:
+def _add(out: dict, key: int, dragons: int, rep) -> None:
     old = out.get(key)
     if old is None or dragons > old[0]:
         out[key] = (dragons, rep)
@@ -95,6 +100,7 @@ OPT_SHIFT = 14                      # keys use bits 0-13, so a packed reading fi
 KEY_BITS = (1 << OPT_SHIFT) - 1
 _OPT_BITS = (7 << WAIT_SHIFT) | BAD_SINGLE | BAD_ANY        # the bits of a key an option decides
 _SINGLE_WAIT = _WAIT_CODE["single"]
+_OPTION_MASKS = 1 << 10             # two option bits per wait (5 waits)
 
 
 def _opt_bit(placed_key: int) -> int:
@@ -105,9 +111,11 @@ def _opt_bit(placed_key: int) -> int:
     return 1 << (OPT_SHIFT + (wait - 1) * 2 + (1 if placed_key & BAD_ANY else 0))
 
 
-def _options(packed: int) -> tuple:
-    """The option bits of a packed reading, as key bits (wait, bad_single, bad_any)."""
-    out, i, mask = [], 0, packed >> OPT_SHIFT
+@lru_cache(maxsize=_OPTION_MASKS)   # every mask fits: never evicted
+def options_of(mask: int) -> tuple:
+    """The option bits of a packed reading (``packed >> OPT_SHIFT``), as key bits (wait,
+    bad_single, bad_any)."""
+    out, i = [], 0
     while mask:
         if mask & 1:
             wait = i // 2 + 1
@@ -124,55 +132,81 @@ def _options(packed: int) -> tuple:
 # out is one subtraction from one of them.
 _SPLIT = 18
 
+#: One group of a class (:class:`GroupClass`): its faces, caishen slots, the first slot of each
+#: natural kind in it, and the caishen slots the winning tile can take.
+Member = namedtuple("Member", "faces caishen natural_slot caishen_slots")
 
-class _Class:
-    """The groups that can hold the lowest natural tile k and take the same natural tiles and
-    the same number of caishen: they differ only in the faces their caishen take (k + caishen +
-    caishen as 1-2-3, 2-3-4 or 3-4-5), which matters only to where the winning tile can sit.
-    ``members``: (faces, caishen slots, natural slot per kind, caishen slots to hold the winning
-    tile).  Worked out once, at import (:meth:`prepare`): ``keyed``, (leader group, key, dragon
-    pungs) for each seat and round wind (index ``4 × seat + round``, winds counted from E), and the
-    options of the winning tile: ``natural_options`` by its kind (mode 1), ``caishen_options``
-    (mode 2); options don't depend on the winds.  ``row``: all the search reads of the class, as
-    one tuple (unpacking it is cheaper than reading attributes in the inner loop): which count
-    int of :func:`_counts` it takes from, what it subtracts, the shifts of the kinds it needs
-    besides k (-1: none), and ``natural_options`` as a tuple by kind."""
-    __slots__ = ("gtype", "removed", "used", "is_set", "need_k", "need", "members", "keyed",
-                 "natural_options", "caishen_options", "row")
 
-    def __init__(self, gtype: str, removed: tuple, k: int):
-        self.gtype, self.removed = gtype, removed
+class GroupClass:
+    """Groups that take the same natural tiles and the same number of caishen and differ only in
+    the faces their caishen take (k + caishen + caishen as 1-2-3, 2-3-4 or 3-4-5), which matters
+    only to where the winning tile can sit: ``members`` (:data:`Member`), the first of them shown
+    as ``leader`` (winning tile in none of its slots).
+
+    Worked out once (:meth:`prepare`): ``keys`` and ``dragons``, the leader's key and dragon pungs
+    for each seat and round wind (index ``4 × seat + round``, winds counted from E), and the
+    options of the winning tile in the class: ``natural_options`` by its kind (a natural winning
+    tile, a tuple by kind) and ``caishen_options`` (a caishen one); options don't depend on the
+    winds.  For the search (:meth:`place`): ``word``, which count int of :func:`_counts` its
+    natural tiles are in, ``take``, what to subtract from it, ``s1``/``s2``, the shifts of the
+    kinds it needs besides the lowest (-1: none), ``used``, its caishen, and ``is_set``."""
+    __slots__ = ("gtype", "removed", "used", "is_set", "need_k", "need", "members", "leader", "keys",
+                 "dragons", "natural_options", "caishen_options", "word", "take", "s1", "s2")
+
+    def __init__(self, gtype: str, removed: tuple, used: int):
+        self.gtype, self.removed, self.used = gtype, removed, used
         self.is_set = gtype != "pair"
-        self.need_k = removed.count(k)
-        self.need = tuple(sorted(set(removed) - {k}))
-        self.members: list = []
+        self.members = []
+        self.word = self.take = self.need_k = 0
+        self.s1 = self.s2 = -1
+        self.need = ()
 
-    def prepare(self, k: int) -> None:
+    def prepare(self) -> None:
         self.members = tuple(self.members)
-        faces, cslots = self.members[0][0], self.members[0][1]
-        leader = (self.gtype, faces, cslots, -1)
-        self.keyed = tuple((leader,) + group_key(leader, seat_t, round_t)
-                           for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
-        self.natural_options = {wk: self._options(1, wk) for wk in set(self.removed)}
+        first = self.members[0]
+        self.leader = Group(self.gtype, first.faces, first.caishen, -1)
+        keyed = tuple(group_key(self.leader, seat_t, round_t)
+                      for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
+        self.keys = tuple(key for key, _ in keyed)
+        self.dragons = tuple(dr for _, dr in keyed)
+        natural = {wk: self._options(1, wk) for wk in set(self.removed)}
+        self.natural_options = tuple(natural.get(wk, 0) for wk in range(34))
         self.caishen_options = self._options(2, -1)
-        # see _counts: which int, what to subtract from it, where the needed kinds but k are
-        word, base = (0, 0) if k < _SPLIT else (1, _SPLIT)
-        take = sum(1 << (3 * (kind - base)) for kind in self.removed)
+
+    def place(self, k: int) -> None:
+        """Where the search finds the class's natural tiles, when k is the lowest of them."""
+        self.need_k = self.removed.count(k)
+        self.need = tuple(sorted(set(self.removed) - {k}))
+        self.word, base = (0, 0) if k < _SPLIT else (1, _SPLIT)
+        self.take = sum(1 << (3 * (kind - base)) for kind in self.removed)
         shifts = tuple(3 * (kind - base) for kind in self.need) + (-1, -1)
-        self.row = (word, take, shifts[0], shifts[1], self.used, self.is_set,
-                    tuple(key for _, key, _ in self.keyed), tuple(dr for _, _, dr in self.keyed),
-                    tuple(self.natural_options.get(wk, 0) for wk in range(34)), self.caishen_options, self)
+        self.s1, self.s2 = shifts[0], shifts[1]
+
+    def placements(self, mode: int, wk: int):
+        """Its groups with the winning tile in each place it can take (the search's order; mode 1:
+        a natural winning tile of kind wk, 2: a caishen one, 0: none)."""
+        for member in self.members:
+            for slot in _w_slots(mode, wk, member):
+                yield Group(self.gtype, member.faces, member.caishen, slot)
 
     def _options(self, mode: int, wk: int) -> int:
         mask = 0
-        for faces, cslots, nat_slot, cai in self.members:
-            for slot in _w_slots(mode, wk, nat_slot, cai):
-                mask |= _opt_bit(group_key((self.gtype, faces, cslots, slot), EAST, EAST)[0])
+        for placed in self.placements(mode, wk):
+            mask |= _opt_bit(group_key(placed, EAST, EAST)[0])
         return mask
 
 
+def _w_slots(mode: int, wk: int, member: Member) -> tuple:
+    """The slots of a group the winning tile can take: mode 1, the natural slot of its kind;
+    mode 2 (a caishen winning tile), a caishen slot."""
+    if mode == 1:
+        slot = member.natural_slot.get(wk)
+        return () if slot is None else (slot,)
+    return member.caishen_slots if mode == 2 else ()
+
+
 def _build_classes(k: int) -> tuple:
-    """Every group that can hold the lowest natural tile k, by class (:class:`_Class`)."""
+    """Every group that can hold the lowest natural tile k, by class (:class:`GroupClass`)."""
     classes: dict = {}
 
     def add(gtype, faces, cslots):
@@ -186,9 +220,8 @@ def _build_classes(k: int) -> tuple:
             cai = cai[:1]                 # in a pair or pung every caishen slot is alike
         cls = classes.get((gtype, removed))
         if cls is None:
-            cls = classes[(gtype, removed)] = _Class(gtype, removed, k)
-            cls.used = len(faces) - len(removed)
-        cls.members.append((faces, cslots, nat_slot, cai))
+            cls = classes[(gtype, removed)] = GroupClass(gtype, removed, len(faces) - len(removed))
+        cls.members.append(Member(faces, cslots, nat_slot, cai))
 
     add("pair", (k, k), (False, False))
     add("pair", (k, k), (False, True))
@@ -213,46 +246,89 @@ def _build_classes(k: int) -> tuple:
             for o in options:
                 add("chow", faces, o)
     for cls in classes.values():
-        cls.prepare(k)
+        cls.prepare()
+        cls.place(k)
     return tuple(classes.values())
 
 
 def _index_classes(classes: tuple) -> tuple:
-    """[copies of k (0-3)][caishen left (0-2)] -> the rows (:attr:`_Class.row`) of the pair
-    classes, of the set classes, and of both, that fit."""
+    """[copies of k (0-3)][caishen left (0-2)] -> the classes that fit: (pair classes, set
+    classes, both)."""
     out = []
     for n in range(4):
         row = []
         for c in range(3):
             fit = [cls for cls in classes if cls.need_k <= n and cls.used <= c]
-            pairs = tuple(cls.row for cls in fit if not cls.is_set)
-            sets = tuple(cls.row for cls in fit if cls.is_set)
+            pairs = tuple(cls for cls in fit if not cls.is_set)
+            sets = tuple(cls for cls in fit if cls.is_set)
             row.append((pairs, sets, pairs + sets))
         out.append(tuple(row))
     return tuple(out)
 
 
-_GROUP_KEYS: dict = {}
+#: [lowest kind k][copies of k][caishen left]: the classes that can hold k (:func:`_index_classes`)
+CLASSES_BY_KIND = tuple(_index_classes(_build_classes(k)) for k in range(34))
 
 
-def _cached_group_key(group: tuple, seat_t: int, round_t: int) -> tuple[int, int]:
-    ck = (group, seat_t, round_t)
-    hit = _GROUP_KEYS.get(ck)
-    if hit is None:
-        hit = _GROUP_KEYS[ck] = group_key(group, seat_t, round_t)
-    return hit
+class Search:
+    """One search of a hand's concealed tiles: ``memo`` {sub-problem (:func:`_memo_key`):
+    :class:`Readings`}, the winning tile (``mode`` 1: a natural one of kind ``wk``, 2: a caishen,
+    0: none), the winds (``seat_t``, ``round_t``; ``winds``, their index in
+    :attr:`GroupClass.keys`) and ``pure``, the low bits of :func:`_pure_readings`'s code."""
+    __slots__ = ("memo", "wk", "mode", "seat_t", "round_t", "winds", "pure")
+
+    def __init__(self, memo: dict, wk: int, mode: int, seat_t: int, round_t: int):
+        self.memo, self.wk, self.mode, self.seat_t, self.round_t = memo, wk, mode, seat_t, round_t
+        self.winds = 4 * (seat_t - EAST) + (round_t - EAST)
+        self.pure = ((mode == 2) << 4) | self.winds
 
 
-def _w_slots(mode: int, wk: int, nat_slot: dict, cai: tuple) -> tuple:
-    """The slots of a group the winning tile can take: mode 1, the natural slot of its kind;
-    mode 2 (a caishen winning tile), a caishen slot."""
-    if mode == 1:
-        slot = nat_slot.get(wk)
-        return () if slot is None else (slot,)
-    return cai if mode == 2 else ()
+class Readings:
+    """The readings of one sub-problem: ``dragons`` {packed reading: most dragon pungs} and
+    ``how`` {packed reading: (class, sub-problem's Readings, its packed reading)}, the first
+    choice that gave it with those dragon pungs (empty: nothing left to read)."""
+    __slots__ = ("dragons", "how")
+
+    def __init__(self, dragons: dict, how: dict):
+        self.dragons, self.how = dragons, how
 
 
-_ROWS = tuple(_index_classes(_build_classes(k)) for k in range(34))
+class Kept:
+    """A representative reading of :func:`decompose`: the packed reading ``packed`` of the
+    ``root`` sub-problem of a ``search``, with the winning tile where ``option`` (key bits of
+    :func:`options_of`, None: no winning tile in the concealed part) puts it."""
+    __slots__ = ("search", "root", "packed", "option")
+
+    def __init__(self, search: Search, root: Readings, packed: int, option):
+        self.search, self.root, self.packed, self.option = search, root, packed, option
+
+    def groups(self) -> list[Group]:
+        """Its groups, followed down the choices the search kept, the winning tile put in the
+        first place that gives its option."""
+        s = self.search
+        out, todo = [], self.option is not None
+        node, packed = self.root, self.packed
+        while node.how:
+            cls, node, packed = node.how[packed]
+            group = cls.leader
+            if todo:
+                for candidate in cls.placements(s.mode, s.wk):
+                    if group_key(candidate, s.seat_t, s.round_t)[0] & _OPT_BITS == self.option:
+                        group, todo = candidate, False
+                        break
+            out.append(group)
+        return out
+
+
+class Listed:
+    """A representative reading of :func:`plain`: its groups, as found."""
+    __slots__ = ("shown",)
+
+    def __init__(self, shown: list):
+        self.shown = shown
+
+    def groups(self) -> list[Group]:
+        return list(self.shown)
 
 
 def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bool,
@@ -262,45 +338,32 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     tiles: the natural concealed tiles, sorted kinds; c: the caishen among them; sets: how many
     sets the concealed part must make (4 − melds; it also makes the pair); w_kind: the winning
     tile's kind when it is natural; w_caishen: the winning tile is a caishen.
-    Returns {key: (dragon pungs, representative)}, the representative (problem, packed reading,
-    option of the winning tile), made into groups by :func:`groups_of` when it is chosen.
+    Returns {key: (dragon pungs, :class:`Kept`)}.
     ``memo`` may be shared by calls with the same seat and round winds (the waits of one hand).
 
     The lowest natural tile goes into some group (a pair, pung or chow, completed by caishen
     where needed), with the options of the winning tile in it (mode 1: a natural of kind wk,
     mode 2: a caishen, mode 0: none).  The search works on the tiles as counts in two ints
-    (:func:`_counts`: taking a group out is a subtraction) and keeps only the dragon pungs of
-    each packed reading (:func:`_solve`); the one decomposition the answer shows is found
-    afterwards by following that reading down the memo (:func:`_rebuild`).
+    (:func:`_counts`: taking a group out is a subtraction); each sub-problem keeps the most
+    dragon pungs of each packed reading and the choice that gave them (:func:`_solve`).
     """
     mode = 2 if w_caishen else (1 if w_kind is not None else 0)
-    env = ({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t,
-           4 * (seat_t - EAST) + (round_t - EAST))           # the index of the winds in _Class.keyed
+    search = Search({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t)
     out: dict = {}
-    options = _OPTIONS
     lo, hi = _counts(tiles)
-    problem = (lo, hi, 0, c, sets, 1, env)
-    for packed, dragons in _solve(lo, hi, 0, c, sets, 1, env).items():
+    root = _solve(lo, hi, 0, c, sets, 1, search)
+    for packed, dragons in root.dragons.items():
         flags = packed & KEY_BITS
-        if mode:
-            opts = options.get(packed >> OPT_SHIFT)
-            if opts is None:
-                if len(options) >= 4096:
-                    options.clear()
-                opts = options[packed >> OPT_SHIFT] = _options(packed)
-        else:
-            opts = _NO_OPTION
+        opts = options_of(packed >> OPT_SHIFT) if mode else _NO_OPTION
         for opt in opts:
             key = flags | (opt or 0)
             old = out.get(key)
             if old is None or dragons > old[0]:
-                out[key] = (dragons, (problem, packed, opt))
+                out[key] = (dragons, Kept(search, root, packed, opt))
     return out
 
 
 _NO_OPTION = (None,)
-#: :func:`_options` by the option bits (bounded; few masks occur)
-_OPTIONS: dict = {}
 
 
 def _counts(tiles: tuple) -> tuple:
@@ -329,12 +392,12 @@ def _memo_key(lo: int, hi: int, m: int, wk: int, c: int, sets: int, pair: int) -
 
 
 def _rows(lo: int, hi: int, k: int, c: int, sets: int, pair: int) -> tuple:
-    """(the lowest kind present from k on, the rows of the classes that can hold it with the
-    caishen, sets and pairs left), in the search's order (the search and :func:`_rebuild`)."""
+    """(the lowest kind present from k on, the classes that can hold it with the caishen, sets
+    and pairs left), in the search's order."""
     while not _count(lo, hi, k):
         k += 1
     n = _count(lo, hi, k)
-    cell = _ROWS[k][n if n < 3 else 3][c if c < 2 else 2]
+    cell = CLASSES_BY_KIND[k][n if n < 3 else 3][c if c < 2 else 2]
     return k, ((cell[2] if sets else cell[0]) if pair else (cell[1] if sets else ()))
 
 
@@ -361,117 +424,116 @@ def _with_options(gkey: int, m: int, wk: int, natural_options: tuple, caishen_op
     return gkey
 
 
-def _solve(lo: int, hi: int, k: int, c: int, sets: int, pair: int, env: tuple) -> dict:
-    """{packed reading: most dragon pungs} of a sub-problem (tiles lo, hi, none below kind k),
-    memoised in env."""
+def _solve(lo: int, hi: int, k: int, c: int, sets: int, pair: int, search: Search) -> Readings:
+    """The :class:`Readings` of a sub-problem (tiles lo, hi, none below kind k), memoised in the
+    search."""
     if not lo and not hi:
-        pk = (sets << 12) | (pair << 11) | ((env[2] == 2) << 10) | (env[3] << 5) | env[4]
-        out = _PURE.get(pk)
-        if out is None:
-            out = _PURE[pk] = _pure_dragons(sets, pair, env[2] == 2, env[3], env[4])
-        return out
-    memo = env[0]
-    wk, mode, winds = env[1], env[2], env[5]
+        return _pure_readings((sets << 6) | (pair << 5) | search.pure)
+    wk, mode, winds = search.wk, search.mode, search.winds
     m = (1 if _count(lo, hi, wk) else 0) if mode == 1 else mode
     mk = _memo_key(lo, hi, m, wk, c, sets, pair)
-    out = memo.get(mk)
-    if out is not None:
-        return out
-    out = {}
+    node = search.memo.get(mk)
+    if node is not None:
+        return node
+    best: dict = {}
+    how: dict = {}
     k, rows = _rows(lo, hi, k, c, sets, pair)
-    for word, take, s1, s2, used, is_set, keys, drs, natural_options, caishen_options, cls in rows:
-        sub_lo, sub_hi, fits = _take(lo, hi, word, take, s1, s2)
+    for cls in rows:
+        sub_lo, sub_hi, fits = _take(lo, hi, cls.word, cls.take, cls.s1, cls.s2)
         if not fits:
             continue
-        gkey = _with_options(keys[winds], m, wk, natural_options, caishen_options)
-        gdr = drs[winds]
-        if is_set:
-            sub = _solve(sub_lo, sub_hi, k, c - used, sets - 1, pair, env)
+        gkey = _with_options(cls.keys[winds], m, wk, cls.natural_options, cls.caishen_options)
+        gdr = cls.dragons[winds]
+        if cls.is_set:
+            sub = _solve(sub_lo, sub_hi, k, c - cls.used, sets - 1, pair, search)
         else:
-            sub = _solve(sub_lo, sub_hi, k, c - used, sets, pair - 1, env)
-        for skey, sdr in sub.items():
+            sub = _solve(sub_lo, sub_hi, k, c - cls.used, sets, pair - 1, search)
+        for skey, sdr in sub.dragons.items():
             key = gkey | skey
             dr = gdr + sdr
-            old = out.setdefault(key, dr)
-            if old < dr:
-                out[key] = dr
-    memo[mk] = out
-    return out
+            if best.get(key, -1) < dr:
+                best[key] = dr
+                how[key] = (cls, sub, skey)
+    node = search.memo[mk] = Readings(best, how)
+    return node
 
 
-#: :func:`_pure_dragons` by its arguments packed in an int (sets, pair, with_w, seat_t, round_t)
-_PURE: dict = {}
+# --- caishen alone ----------------------------------------------------------------------------
+
+def _other_wind(seat_t: int, round_t: int) -> int:
+    return next(t for t in range(EAST, NORTH + 1) if t not in (seat_t, round_t))
 
 
-def _rebuild(lo: int, hi: int, k: int, c: int, sets: int, pair: int, env: tuple, packed: int):
-    """The decomposition the search first found with this packed reading and its most dragon
-    pungs (the first class and sub-reading, in :func:`_solve`'s order, that give both): a
-    linked list of ((class or None, group), rest)."""
-    if not lo and not hi:
-        return _pure_masked(sets, pair, env[2] == 2, env[3], env[4])[packed][1]
-    best = _solve(lo, hi, k, c, sets, pair, env)[packed]          # from the memo
-    wk, mode, winds = env[1], env[2], env[5]
-    m = (1 if _count(lo, hi, wk) else 0) if mode == 1 else mode
-    k, rows = _rows(lo, hi, k, c, sets, pair)
-    for word, take, s1, s2, used, is_set, keys, drs, natural_options, caishen_options, cls in rows:
-        sub_lo, sub_hi, fits = _take(lo, hi, word, take, s1, s2)
-        if not fits:
-            continue
-        gkey = _with_options(keys[winds], m, wk, natural_options, caishen_options)
-        gdr = drs[winds]
-        sc, ss, sp = c - used, sets - is_set, pair - (not is_set)
-        for skey, sdr in _solve(sub_lo, sub_hi, k, sc, ss, sp, env).items():
-            if gkey | skey == packed and gdr + sdr == best:
-                return ((cls, cls.keyed[winds][0]), _rebuild(sub_lo, sub_hi, k, sc, ss, sp, env, skey))
-    raise AssertionError("a packed reading the search did not find")
+_CHOW_SLOTS, _FIRST_SLOT = (0, 1, 2), (0,)
 
 
-def _placed_groups(problem: tuple, packed: int, opt: int | None) -> list[tuple]:
-    """The groups of one packed reading (:func:`_rebuild`), the winning tile put in the place of
-    the option it was chosen for."""
-    env = problem[-1]
-    _, wk, mode, seat_t, round_t, _ = env
-    out, rep, todo = [], _rebuild(*problem, packed), opt is not None
-    while rep is not None:
-        (cls, group), rep = rep
-        if todo:
-            for candidate in _placements(cls, group, mode, wk):
-                if _cached_group_key(candidate, seat_t, round_t)[0] & _OPT_BITS == opt:
-                    group, todo = candidate, False
-                    break
-        out.append(group)
-    return out
+def _pure_class(gtype: str, faces: tuple) -> GroupClass:
+    """A group made only of caishen, as a class: a caishen winning tile can take any of its slots,
+    and in a chow also the 3 of the suit's 1-2-3 (an edge wait)."""
+    cslots = (True,) * len(faces)
+    cls = GroupClass(gtype, (), len(faces))
+    cls.members.append(Member(faces, cslots, {}, _CHOW_SLOTS if gtype == "chow" else _FIRST_SLOT))
+    if gtype == "chow":
+        low = faces[0] - 3
+        cls.members.append(Member((low, low + 1, low + 2), cslots, {}, (2,)))
+    cls.prepare()
+    return cls
 
 
-def _placements(cls, group: tuple, mode: int, wk: int):
-    """The group with the winning tile in each place it can take (the search's order)."""
-    gtype = group[0]
-    if cls is None:                       # made only of caishen: only a caishen winning tile
-        if mode == 2:
-            faces, cslots = group[1], group[2]
-            for slot in (_CHOW_SLOTS if gtype == "chow" else _FIRST_SLOT):
-                yield (gtype, faces, cslots, slot)
-            if gtype == "chow":           # as 1-2-3 of the suit: an edge wait
-                low = faces[0] - 3
-                yield (gtype, (low, low + 1, low + 2), cslots, 2)
-        return
-    for faces, cslots, nat_slot, cai in cls.members:
-        for slot in _w_slots(mode, wk, nat_slot, cai):
-            yield (gtype, faces, cslots, slot)
+def _pure_classes(seat_t: int, round_t: int) -> tuple[tuple, tuple]:
+    """One face per scoring class for a set and for a pair made only of caishen."""
+    other = _other_wind(seat_t, round_t)
+    pungs = [4, 13, 22, DRAGONS[0], seat_t, other] + ([round_t] if round_t != seat_t else [])
+    sets = [_pure_class("pung", (f, f, f)) for f in pungs]
+    sets += [_pure_class("chow", (s, s + 1, s + 2)) for s in (3, 12, 21)]      # 456 of each suit
+    pairs = [_pure_class("pair", (f, f)) for f in (4, 13, 22, DRAGONS[0], seat_t, other)]
+    return tuple(sets), tuple(pairs)
 
+
+#: [winds index of :attr:`Search.winds`]: :func:`_pure_classes` of those winds
+PURE_CLASSES = tuple(_pure_classes(seat_t, round_t)
+                     for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
+_EMPTY = Readings({_NOWAIT: 0}, {})
+
+
+@lru_cache(maxsize=1 << 9)          # every code fits: never evicted
+def _pure_readings(code: int) -> Readings:
+    """The :class:`Readings` of `sets` sets and `pair` pairs made only of caishen, with the
+    options of a caishen winning tile among them when ``with_w``; ``code``: sets << 6 | pair << 5
+    | with_w << 4 | the winds' index (one int: a cheap cache key)."""
+    sets, pair, with_w, winds = code >> 6, (code >> 5) & 1, (code >> 4) & 1, code & 15
+    if not sets and not pair:
+        return _EMPTY
+    set_classes, pair_classes = PURE_CLASSES[winds]
+    best: dict = {}
+    how: dict = {}
+    for cls in (set_classes if sets else pair_classes):
+        gkey, gdr = cls.keys[winds], cls.dragons[winds]
+        if with_w:
+            gkey |= cls.caishen_options
+        sub = _pure_readings(code - ((1 << 6) if cls.is_set else (1 << 5)))
+        for skey, sdr in sub.dragons.items():
+            key, dr = gkey | skey, gdr + sdr
+            if best.get(key, -1) < dr:
+                best[key] = dr
+                how[key] = (cls, sub, skey)
+    return Readings(best, how)
+
+
+# --- without caishen ----------------------------------------------------------------------------
 
 def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> dict:
     """The same summaries as :func:`decompose` for a hand without caishen (the common case),
-    by the classic divider: a pair, then sets lowest kind first.  Groups are handled by their
-    code (:data:`_PLAIN_GROUPS`) and their keys read from a table made once per seat and round
-    wind (:func:`_plain_table`)."""
+    by the classic divider: a pair, then sets lowest kind first; the representatives are
+    :class:`Listed`.  Groups are handled by their code (:data:`_PLAIN_GROUPS`) and their keys
+    read from a table made at import for each seat and round wind (:data:`PLAIN_TABLES`)."""
     counts = [0] * 36
     for t in tiles:
         counts[t] += 1
     kinds = sorted(set(tiles))
     out: dict = {}
     found: list[tuple] = []
-    keys, placed_keys = _plain_table(seat_t, round_t)
+    keys, placed_keys = PLAIN_TABLES[4 * (seat_t - EAST) + (round_t - EAST)]
 
     for p in kinds:
         if counts[p] < 2:
@@ -485,18 +547,20 @@ def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> di
                 continue
             all_codes = codes + (_PAIR0 + p,)
             for j, code in enumerate(all_codes):
-                faces = _PLAIN_GROUPS[code][1]
+                faces = _PLAIN_GROUPS[code].faces
                 if w_kind not in faces or (j and code == all_codes[j - 1]):
                     continue
                 placed, key, dragons = placed_keys[code][faces.index(w_kind)]
-                rep = (placed, None)
-                for m, other in enumerate(all_codes):
+                shown = []
+                for m in range(len(all_codes) - 1, -1, -1):
                     if m != j:
+                        other = all_codes[m]
                         k2, d2 = keys[other]
                         key |= k2
                         dragons += d2
-                        rep = (_PLAIN_GROUPS[other], rep)
-                _add(out, key, dragons, rep)
+                        shown.append(_PLAIN_GROUPS[other])
+                shown.append(placed)
+                _add(out, key, dragons, Listed(shown))
     return out
 
 
@@ -528,86 +592,32 @@ def _sets_of(counts: list, kinds: list, j: int, acc: list, found: list) -> None:
 
 _NAT2 = (False, False)
 _NAT3 = (False, False, False)
-_PUNGS = tuple(("pung", (i, i, i), _NAT3, -1) for i in range(34))
-_CHOWS = tuple(("chow", (i, i + 1, i + 2), _NAT3, -1) for i in range(34))
-_PAIRS = tuple(("pair", (i, i), _NAT2, -1) for i in range(34))
+_PUNGS = tuple(Group("pung", (i, i, i), _NAT3, -1) for i in range(34))
+_CHOWS = tuple(Group("chow", (i, i + 1, i + 2), _NAT3, -1) for i in range(34))
+_PAIRS = tuple(Group("pair", (i, i), _NAT2, -1) for i in range(34))
 #: the groups of the classic divider by code: pungs, chows, pairs of each kind
 _PLAIN_GROUPS = _PUNGS + _CHOWS + _PAIRS
 _PUNG0, _CHOW0, _PAIR0 = 0, 34, 68
-_PLAIN_TABLES: dict = {}
 
 
 def _plain_table(seat_t: int, round_t: int) -> tuple:
     """For these winds: (key, dragon pungs) of each group code, and for each code and slot the
     group holding the winning tile there with its (key, dragon pungs) — None where the code is
-    no group (a chow past 7, or of honours).  Made once per wind pair (16 at most)."""
-    table = _PLAIN_TABLES.get((seat_t, round_t))
-    if table is None:
-        keys, placed = [], []
-        for code, g in enumerate(_PLAIN_GROUPS):
-            real = code < _CHOW0 or code >= _PAIR0 or (g[1][0] < 27 and rank(g[1][0]) <= 7)
-            keys.append(group_key(g, seat_t, round_t) if real else None)
-            placed.append(tuple(((g[0], g[1], g[2], slot),) + group_key((g[0], g[1], g[2], slot), seat_t, round_t)
-                                for slot in range(len(g[1]))) if real else None)
-        table = _PLAIN_TABLES[(seat_t, round_t)] = (tuple(keys), tuple(placed))
-    return table
+    no group (a chow past 7, or of honours)."""
+    keys, placed = [], []
+    for code, g in enumerate(_PLAIN_GROUPS):
+        real = code < _CHOW0 or code >= _PAIR0 or (g.faces[0] < 27 and rank(g.faces[0]) <= 7)
+        keys.append(group_key(g, seat_t, round_t) if real else None)
+        holding = [Group(g.type, g.faces, g.caishen, slot) for slot in range(len(g.faces))]
+        placed.append(tuple((h,) + group_key(h, seat_t, round_t) for h in holding) if real else None)
+    return tuple(keys), tuple(placed)
 
 
-def _other_wind(seat_t: int, round_t: int) -> int:
-    return next(t for t in range(EAST, NORTH + 1) if t not in (seat_t, round_t))
+#: [winds index of :attr:`Search.winds`]: :func:`_plain_table` of those winds
+PLAIN_TABLES = tuple(_plain_table(seat_t, round_t)
+                     for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
 
 
-@lru_cache(maxsize=512)
-def _pure_classes(seat_t: int, round_t: int) -> tuple[tuple, tuple]:
-    """One face per scoring class for a set and for a pair made only of caishen."""
-    other = _other_wind(seat_t, round_t)
-    pungs = [4, 13, 22, DRAGONS[0], seat_t, other] + ([round_t] if round_t != seat_t else [])
-    sets = [("pung", (f, f, f)) for f in pungs]
-    sets += [("chow", (s, s + 1, s + 2)) for s in (3, 12, 21)]       # 456 of each suit
-    sets += [("chow", (s, s + 1, s + 2)) for s in (0, 9, 18)]        # 123: an edge wait for w
-    pairs = [("pair", (f, f)) for f in (4, 13, 22, DRAGONS[0], seat_t, other)]
-    return tuple(sets), tuple(pairs)
-
-
-_CHOW_SLOTS, _FIRST_SLOT = (0, 1, 2), (0,)
-
-
-@lru_cache(maxsize=4096)
-def _pure_masked(sets: int, pair: int, with_w: bool, seat_t: int, round_t: int) -> dict:
-    """{packed reading: (dragon pungs, representative)} for `sets` sets and `pair` pairs made
-    only of caishen, with the options of a caishen winning tile among them when ``with_w``."""
-    if not sets and not pair:
-        return {_NOWAIT: (0, None)}
-    set_classes, pair_classes = _pure_classes(seat_t, round_t)
-    out: dict = {}
-    for gtype, faces in (set_classes if sets else pair_classes):
-        if gtype == "chow" and faces[0] in (0, 9, 18):
-            continue                      # 1-2-3 is only an option of 4-5-6 (an edge wait)
-        cslots = (True,) * len(faces)
-        group = (gtype, faces, cslots, -1)
-        gkey, gdr = group_key(group, seat_t, round_t)
-        if with_w:
-            for placed in _placements(None, group, 2, -1):
-                gkey |= _opt_bit(group_key(placed, seat_t, round_t)[0])
-        sub = _pure_masked(sets - (gtype != "pair"), pair - (gtype == "pair"), with_w, seat_t, round_t)
-        for skey, (sdr, srep) in sub.items():
-            _add(out, gkey | skey, gdr + sdr, ((None, group), srep))
-    return out
-
-
-@lru_cache(maxsize=4096)
-def _pure_dragons(sets: int, pair: int, with_w: bool, seat_t: int, round_t: int) -> dict:
-    """:func:`_pure_masked` as the search keeps it: {packed reading: dragon pungs}."""
-    return {packed: dragons for packed, (dragons, _) in _pure_masked(sets, pair, with_w, seat_t, round_t).items()}
-
-
-def groups_of(rep) -> list[tuple]:
-    """The groups of a representative: (problem, packed reading, option) from :func:`decompose`,
-    or a linked list (group, rest) from :func:`plain`."""
-    if len(rep) == 3:
-        return _placed_groups(*rep)
-    out = []
-    while rep is not None:
-        out.append(rep[0])
-        rep = rep[1]
-    return out
+def groups_of(rep) -> list[Group]:
+    """The groups of a representative reading (:class:`Kept` or :class:`Listed`)."""
+    return rep.groups()

@@ -4,10 +4,12 @@ The front door (a JSON body in, through the request schema) is ningbo_score.api.
 from __future__ import annotations
 
 from dataclasses import replace
-from operator import itemgetter
+from functools import lru_cache
+from operator import attrgetter, itemgetter
+from types import SimpleNamespace
 
-from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, decompose,
-                        _cached_group_key, groups_of, key_suits, key_wait, plain)
+from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
+                        WAIT_SHIFT, Group, decompose, group_key, groups_of, key_suits, key_wait, plain)
 from .errors import Problem, ScoreError
 from .hand import Hand
 from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
@@ -39,12 +41,19 @@ class Context:
         self.round_tile = h.round_tile
 
 
+#: The bits of a reading's key each field of a :class:`View` is made from (its __init__);
+#: ``dragon_tiles`` is made from the dragon tiles, and ``ctx`` is the :class:`Context`.
+VIEW_BITS = {"suits": 15 << SUITS_SHIFT, "seat_pung": SEAT_PUNG, "round_pung": ROUND_PUNG,
+             "pair_carries_tai": PAIR_TAI, "wait": 7 << WAIT_SHIFT, "all_chows": HAS_PUNG,
+             "all_pungs": HAS_CHOW}
+
+
 class View:
     """One reading of the hand (melds included) as the shape items see it."""
     __slots__ = ("ctx", "wait", "all_chows", "all_pungs", "pair_carries_tai", "suits", "seat_pung",
                  "round_pung", "dragon_tiles")
 
-    def __init__(self, ctx: Context, key: tuple, dragon_tiles: tuple):
+    def __init__(self, ctx: Context, key: int, dragon_tiles: tuple):
         self.ctx = ctx
         self.suits = key_suits(key)
         self.seat_pung = bool(key & SEAT_PUNG)
@@ -64,15 +73,15 @@ def _occurrences(result) -> list[tuple]:
     return result
 
 
-def _evaluate(items, h_view, item_tai) -> tuple[int, list, set]:
-    """(台, [(item, tiles, 台)], ids whose condition holds) of some items on one view."""
+def _evaluate(items, h_view, tais: tuple) -> tuple[int, list, set]:
+    """(台, [(item, tiles, 台)], ids whose condition holds) of some items on one view (``tais``:
+    each item's 台 in force)."""
     total, found, holds = 0, [], set()
-    for it in items:
+    for it, tai in zip(items, tais):
         occ = _occurrences(it.test(h_view))
         if not occ:
             continue
         holds.add(it.id)
-        tai = item_tai[it.id]
         if tai > 0 or it.id == "pai_hu":
             for tiles in occ:
                 found.append((it, tiles, tai))
@@ -80,53 +89,91 @@ def _evaluate(items, h_view, item_tai) -> tuple[int, list, set]:
     return total, found, holds
 
 
-# Item evaluations depend on a few small values only, so they are memoised (bounded).
-_CACHE_LIMIT = 20000
-_context_cache: dict = {}
-_shape_cache: dict = {}          # {(item values, melds, winds): {reading: items}} (_shape_table)
-_shape_entries = 0               # readings in all the tables of _shape_cache
+class ItemGroup:
+    """Items evaluated together (the shape items, the context items) and what they declare they
+    read (:attr:`Item.reads <ningbo_score.items.Item.reads>`): ``view_fields`` of the
+    :class:`View`, ``ctx_fields`` of the :class:`Context`.  Their answers are remembered keyed on
+    exactly those: :meth:`ctx_key` (with the 台 of each item) and :meth:`reading_key`; on a miss
+    they are evaluated on a namespace holding only those fields (:meth:`evaluate`), so an item
+    that reads a field it did not declare fails at once instead of being answered from a memo
+    keyed without it."""
+
+    def __init__(self, items: tuple):
+        self.items = items
+        self.ids = tuple(it.id for it in items)
+        reads = {r for it in items for r in it.reads}
+        self.ctx_fields = tuple(sorted(r[4:] for r in reads if r.startswith("ctx.")))
+        self.view_fields = tuple(sorted(r for r in reads if not r.startswith("ctx.")))
+        unknown = set(self.view_fields) - set(VIEW_BITS) - {"dragon_tiles"}
+        if unknown or not set(self.ctx_fields) <= set(Context.__slots__):
+            raise ValueError(f"items declare fields no view has: {sorted(unknown)} {self.ctx_fields}")
+        self.key_bits = 0
+        for f in self.view_fields:
+            self.key_bits |= VIEW_BITS.get(f, 0)
+        self.reads_dragons = "dragon_tiles" in self.view_fields
+        self._ctx_values = attrgetter(*self.ctx_fields) if self.ctx_fields else (lambda ctx: ())
+        self._tais = itemgetter(*self.ids)
+
+    def ctx_key(self, ctx: Context, item_tai) -> tuple:
+        """What the items read of the win context, and their 台 (``item_tai``: every item's)."""
+        values, tais = self._ctx_values(ctx), self._tais(item_tai)
+        if len(self.ctx_fields) == 1:
+            values = (values,)
+        if len(self.ids) == 1:
+            tais = (tais,)
+        return tais, values
+
+    def reading_key(self, key: int, dragon_code: int) -> int:
+        """What the items read of one reading: the key's bits of the declared view fields, and
+        the dragon tiles (:func:`_dragon_code`) if declared."""
+        return (key & self.key_bits) | ((dragon_code << _DRAGON_SHIFT) if self.reads_dragons else 0)
+
+    def evaluate(self, ctx_key: tuple, key: int = 0, dragon_tiles: tuple = ()) -> tuple[int, list, set]:
+        tais, values = ctx_key
+        ctx = SimpleNamespace(**dict(zip(self.ctx_fields, values)))
+        if not self.view_fields:
+            ctx.ctx = ctx                 # the context items read h.ctx.x too
+            return _evaluate(self.items, ctx, tais)
+        full = View(ctx, key, dragon_tiles)
+        view = SimpleNamespace(ctx=ctx, **{f: getattr(full, f) for f in self.view_fields})
+        return _evaluate(self.items, view, tais)
 
 
-_ITEM_BITS = ~(BAD_SINGLE | BAD_ANY)
+SHAPE = ItemGroup(SHAPE_ITEMS)
+CONTEXT = ItemGroup(CONTEXT_ITEMS)
+# The remembered answers: bounded by count (functools.lru_cache), keyed on what the items
+# declare they read (ItemGroup), never on the hand's tiles or the request.
+_CACHE_SIZE = 1 << 14
 _SOME_DRAGONS = tuple((DRAGONS[0],) * n for n in range(9))   # stand-ins: only the count is read
 _DRAGON_SHIFT = 14                                              # above the bits of a key
+_KEY_MASK = (1 << _DRAGON_SHIFT) - 1
 
 
-def _store(cache: dict, key, value):
-    """Put a computed value in one of the bounded caches (emptied when full); return it."""
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
-    return value
+@lru_cache(maxsize=_CACHE_SIZE)
+def _context_items(ctx_key: tuple) -> tuple[int, list, set]:
+    """The context items' answer for what they read (:meth:`ItemGroup.ctx_key`)."""
+    return CONTEXT.evaluate(ctx_key)
 
 
-def _context_items(h: Hand, sig: tuple, item_tai) -> tuple[int, list, set]:
-    """The context items of a hand (memoised on what they read; the :class:`Context` is made only
-    when they are evaluated)."""
-    ck = (h.by, h.kong_replacement, h.last_tile, h.heavenly, h.earthly, len(h.caishen_tiles), tuple(h.flowers),
-          h.seat, sig)
-    hit = _context_cache.get(ck)
-    if hit is None:
-        hit = _store(_context_cache, ck, _evaluate(CONTEXT_ITEMS, Context(h), item_tai))
-    return hit
+class ShapeContext:
+    """What the shape items read of one kind of hand, the same in all its readings
+    (:meth:`ItemGroup.ctx_key`): one object per kind (:func:`shape_context`), so that the key of
+    each reading's answer (:func:`_shape_items`) is cheap to hash."""
+    __slots__ = ("key",)
+
+    def __init__(self, key: tuple):
+        self.key = key
 
 
-def _shape_table(h: Hand, seat_t: int, round_t: int, sig: tuple) -> dict:
-    """The memo of the shape items for what is the same in every reading of a hand (the item
-    values, the number of melds, the winds); :func:`_shape_items` looks readings up in it."""
-    tk = (sig, len(h.melds), seat_t, round_t)
-    table = _shape_cache.get(tk)
-    if table is None:
-        if len(_shape_cache) >= _CACHE_LIMIT:      # tables too: a hand may add none to its own
-            _clear_shape_cache()
-        table = _shape_cache[tk] = {}
-    return table
+@lru_cache(maxsize=_CACHE_SIZE)
+def shape_context(ctx_key: tuple) -> ShapeContext:
+    return ShapeContext(ctx_key)
 
 
-def _clear_shape_cache() -> None:
-    global _shape_entries
-    _shape_cache.clear()
-    _shape_entries = 0
+@lru_cache(maxsize=_CACHE_SIZE)
+def _shape_items(sctx: ShapeContext, reading: int) -> tuple[int, list, set]:
+    """The shape items' answer for one reading (:meth:`ItemGroup.reading_key`) of a kind of hand."""
+    return SHAPE.evaluate(sctx.key, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
 
 
 def _dragon_code(dragon_tiles: tuple) -> int:
@@ -137,22 +184,13 @@ def _dragon_code(dragon_tiles: tuple) -> int:
     return code
 
 
-def _shape_items(table: dict, h: Hand, full_key: int, dragon_tiles: tuple, dragon_code: int,
-                 item_tai) -> tuple[int, list, set]:
-    """The shape items of one reading, memoised in its hand's table (:func:`_shape_table`) on
-    what else they read: the key without the discard restriction's bits and the dragon tiles
-    (``dragon_code``), one int."""
-    ck = (full_key & _ITEM_BITS) | (dragon_code << _DRAGON_SHIFT)
-    hit = table.get(ck)
-    if hit is None:
-        hit = _evaluate(SHAPE_ITEMS, View(Context(h), full_key, dragon_tiles), item_tai)
-        global _shape_entries
-        if _shape_entries >= _CACHE_LIMIT:         # all the tables together stay bounded
-            _clear_shape_cache()
-            table.clear()                          # this hand's, no longer in the cache
-        _shape_entries += 1
-        table[ck] = hit
-    return hit
+def _dragon_tiles(code: int) -> tuple:
+    """The sequence of dragon kinds of a :func:`_dragon_code`."""
+    out = []
+    while code:
+        out.append(DRAGONS[0] + code % 4 - 1)
+        code //= 4
+    return tuple(reversed(out))
 
 
 def _meets(required: tuple, holds: set, ctx_holds: set) -> bool:
@@ -169,8 +207,8 @@ def _order_of(found: tuple) -> int:
     return _ORDER[found[0].id]
 
 
-def _meld_groups(h: Hand) -> list[tuple]:
-    return [("pung" if m.type == "kong" else m.type, tuple(sorted(m.faces[:3])), (False,) * 3, -1)
+def _meld_groups(h: Hand) -> list[Group]:
+    return [Group("pung" if m.type == "kong" else m.type, tuple(sorted(m.faces[:3])), (False,) * 3, -1)
             for m in h.melds]
 
 
@@ -218,27 +256,26 @@ def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
     # the melds are the same in every reading: fold them into one key
     meld_key, meld_dragons = 0, []
     for g in _meld_groups(h):
-        meld_key |= _cached_group_key(g, seat_t, round_t)[0]
-        if g[0] == "pung" and g[1][0] in DRAGONS:
-            meld_dragons.append(g[1][0])
+        meld_key |= group_key(g, seat_t, round_t)[0]
+        if g.type == "pung" and g.faces[0] in DRAGONS:
+            meld_dragons.append(g.faces[0])
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}.get(restriction, 0)
-    sig, item_tai = rules.signature, rules.item_tai
-    ctx_total, ctx_found, ctx_holds = _context_items(h, sig, item_tai)
+    ctx, item_tai = Context(h), rules.item_tai
+    ctx_total, ctx_found, ctx_holds = _context_items(CONTEXT.ctx_key(ctx, item_tai))
     required = rules.required_patterns
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
     best, best_total, meets = None, 0, False
-    table = _shape_table(h, seat_t, round_t, sig)
+    sctx = shape_context(SHAPE.ctx_key(ctx, item_tai))
+    reading_key = SHAPE.reading_key
     n_meld_dragons = len(meld_dragons)
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
         full_key = key | meld_key
-        stand_in = _SOME_DRAGONS[dragons + n_meld_dragons]
-        total, _, holds = _shape_items(table, h, full_key, stand_in, _SOME_DRAGON_CODES[dragons + n_meld_dragons],
-                                       item_tai)
+        total, _, holds = _shape_items(sctx, reading_key(full_key, _SOME_DRAGON_CODES[dragons + n_meld_dragons]))
         this_meets = _meets(required, holds, ctx_holds) if required else True
         # the most 台, then meeting the required patterns; the first found among equals
         if best is None or total > best_total or (total == best_total and this_meets and not meets):
@@ -256,9 +293,9 @@ def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
     # ... then list the items of the best one with its own dragon tiles
     full_key, rep = best
     groups = groups_of(rep)
-    dragon_tiles = tuple(sorted([g[1][0] for g in groups if g[0] == "pung" and g[1][0] in DRAGONS])) \
+    dragon_tiles = tuple(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])) \
         + tuple(meld_dragons)
-    _, shape_found, _ = _shape_items(table, h, full_key, dragon_tiles, _dragon_code(dragon_tiles), item_tai)
+    _, shape_found, _ = _shape_items(sctx, reading_key(full_key, _dragon_code(dragon_tiles)))
     found = sorted(shape_found + ctx_found, key=_order_of)
     tai = counted = 0
     bonus_ids = rules.bonus_ids
@@ -316,15 +353,15 @@ def _caishen_echo(h: Hand) -> dict:
     return out
 
 
-def _decomposition_out(h: Hand, groups: list[tuple], wait: str) -> dict:
+def _decomposition_out(h: Hand, groups: list[Group], wait: str) -> dict:
     # physical caishen tiles go to the caishen slots, the winning tile (if a caishen) to its slot
     spare = list(h.caishen_tiles)
     w_caishen = h.winning in h.caishen_kinds
     if w_caishen:
         spare.remove(h.winning)
     caishen, pair, sets, winning_face = [], None, [], None
-    concealed = sorted([g for g in groups if g[0] != "pair"], key=itemgetter(1))
-    concealed += [g for g in groups if g[0] == "pair"]
+    concealed = sorted([g for g in groups if g.type != "pair"], key=attrgetter("faces"))
+    concealed += [g for g in groups if g.type == "pair"]
     for gtype, faces, cslots, wslot in concealed:
         if wslot >= 0:
             winning_face = faces[wslot]

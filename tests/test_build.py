@@ -35,6 +35,34 @@ def test_make_install_built_the_compiled_modules():
     assert Path(decompose.__file__).suffix == ".so"
 
 
+def test_the_build_applied_every_pxd():
+    """A .pxd Cython did not read still builds, as untyped Python, and is used (USING_COMPILED);
+    each cdef function a .pxd declares is then a module attribute instead of a C function (what
+    the old build_ext.py run from another directory did: about 157k more instructions a
+    request).  setup.py refuses such a build; this checks the build in use."""
+    if not ningbo_score.USING_COMPILED:
+        pytest.skip("not compiled here")
+    assert "_take" in ningbo_score.pxd_c_functions("decompose")
+    assert ningbo_score.missing_c_types() == {}
+    # and the check sees a module without its .pxd: the plain one has its cdef functions
+    plain = subprocess.run([sys.executable, "-c", "import ningbo_score as p; print(sorted(p.missing_c_types()))"],
+                           cwd=ROOT, env=PLAIN, capture_output=True, text=True, check=True)
+    assert "decompose" in plain.stdout
+
+
+def test_pxd_c_functions_reads_the_cdef_declarations(tmp_path):
+    (tmp_path / "m.pxd").write_text("cimport cython\n"
+                                    "cdef int _a(int x) noexcept\n"
+                                    "@cython.locals(n=cython.int)\n"
+                                    "cdef tuple _b(unsigned long long lo, int k)\n"
+                                    "cdef (unsigned long long, bint) _c(int w) noexcept\n"
+                                    "cpdef dict shown(tuple t)\n"
+                                    "cdef class K:\n"
+                                    "    cdef readonly int x\n")
+    assert ningbo_score.pxd_c_functions("m", tmp_path) == {"_a", "_b", "_c"}
+    assert ningbo_score.pxd_c_functions("absent", tmp_path) == set()
+
+
 def _using_compiled(package_parent: Path, env=None) -> bool:
     code = "import ningbo_score; print(ningbo_score.USING_COMPILED)"
     out = subprocess.run([sys.executable, "-c", code], cwd=package_parent, env=env, capture_output=True,

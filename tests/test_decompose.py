@@ -10,8 +10,7 @@ import random
 import pytest
 
 from ningbo_score.decompose import BAD_ANY, BAD_SINGLE, decompose, plain
-from ningbo_score.engine import View, _evaluate
-from ningbo_score.items import SHAPE_ITEMS
+from ningbo_score.engine import SHAPE
 from ningbo_score.rules import preset_rules
 
 RULES = preset_rules("ningbo")
@@ -26,11 +25,11 @@ class _Ctx:
 
 
 def best_shape_tai(readings, seat_t, round_t):
-    ctx = _Ctx(seat_t, round_t)
+    ctx_key = SHAPE.ctx_key(_Ctx(seat_t, round_t), RULES.item_tai)
     best = -1
     for key, (dragons, _rep) in readings.items():
         key &= ~(BAD_ANY | BAD_SINGLE)
-        total, _, _ = _evaluate(SHAPE_ITEMS, View(ctx, key, (31,) * dragons), RULES.item_tai)
+        total, _, _ = SHAPE.evaluate(ctx_key, key, (31,) * dragons)
         best = max(best, total)
     return best
 
@@ -51,17 +50,21 @@ def random_complete(rng):
             return tiles
 
 
+def random_caishen_hand(rng, n_caishen):
+    """(natural tiles, winning tile, seat wind, round wind) of a complete hand with n tiles other
+    than the winning tile turned into caishen (wildcards)."""
+    tiles = random_complete(rng)
+    rng.shuffle(tiles)
+    w = tiles[0]
+    return sorted(tiles[n_caishen + 1:] + [w]), w, 27 + rng.randrange(4), 27 + rng.randrange(4)
+
+
 @pytest.mark.parametrize("n_caishen", [1, 2])
 def test_caishen_readings_match_brute_force(n_caishen):
     rng = random.Random(20261129 + n_caishen)
     checked = 0
     while checked < (60 if n_caishen == 1 else 12):
-        tiles = random_complete(rng)
-        rng.shuffle(tiles)
-        w = tiles[0]
-        # turn n tiles other than the winning tile into caishen (wildcards)
-        naturals = sorted(tiles[n_caishen + 1:] + [w])
-        seat_t, round_t = 27 + rng.randrange(4), 27 + rng.randrange(4)
+        naturals, w, seat_t, round_t = random_caishen_hand(rng, n_caishen)
         fast = decompose(tuple(naturals), n_caishen, 4, w, False, seat_t, round_t)
         brute = -1
         for f1 in FACES:
@@ -93,19 +96,20 @@ def test_pure_caishen_hand_takes_its_best_faces():
 
 def test_every_placement_of_the_winning_tile_round_trips_through_its_option_bit():
     """A group holding the winning tile is carried as one option bit (decompose._opt_bit) and
-    turned back into key bits (decompose._options): wait and discard-restriction bits survive."""
+    turned back into key bits (decompose.options_of): wait and discard-restriction bits survive."""
     from ningbo_score import decompose as d
 
     seen = set()
-    for by_copies in d._ROWS:
+    for by_copies in d.CLASSES_BY_KIND:
         for cell in (c for by_caishen in by_copies for c in by_caishen):
-            for cls in (row[-1] for row in cell[2]):
-                for faces, cslots, nat_slot, cai in cls.members:
-                    for mode, wk in [(2, -1)] + [(1, kind) for kind in nat_slot]:
-                        for slot in d._w_slots(mode, wk, nat_slot, cai):
-                            key = d.group_key((cls.gtype, faces, cslots, slot), d.EAST, d.EAST)[0]
+            for cls in cell[2]:
+                for member in cls.members:
+                    for mode, wk in [(2, -1)] + [(1, kind) for kind in member.natural_slot]:
+                        for slot in d._w_slots(mode, wk, member):
+                            group = d.Group(cls.gtype, member.faces, member.caishen, slot)
+                            key = d.group_key(group, d.EAST, d.EAST)[0]
                             bit = d._opt_bit(key)
-                            assert d._options(bit) == (key & d._OPT_BITS,), (cls.gtype, faces, cslots, slot)
+                            assert d.options_of(bit >> d.OPT_SHIFT) == (key & d._OPT_BITS,), group
                             seen.add(key & d._OPT_BITS)
     # every wait occurs, with and without a caishen beside a natural winning tile
     assert len(seen) == 10
@@ -114,7 +118,7 @@ def test_every_placement_of_the_winning_tile_round_trips_through_its_option_bit(
 
 def test_counts_hold_every_kind_and_a_group_comes_out_by_subtraction():
     """The search's tiles (decompose._counts): two ints of 3-bit counts, split between dots and
-    bamboos; a class's row subtracts its natural tiles from the right one."""
+    bamboos; a class subtracts its natural tiles from the right one."""
     from ningbo_score import decompose as d
 
     rng = random.Random(3)
@@ -125,8 +129,48 @@ def test_counts_hold_every_kind_and_a_group_comes_out_by_subtraction():
         assert lo < 1 << 64 and hi < 1 << 64
         assert all((lo >> (3 * kind)) & 7 == tiles.count(kind) for kind in range(d._SPLIT))
         assert all((hi >> (3 * (kind - d._SPLIT))) & 7 == tiles.count(kind) for kind in range(d._SPLIT, 34))
-    for k, by_copies in enumerate(d._ROWS):
-        for row in by_copies[3][2][2]:
-            word, take, cls = row[0], row[1], row[-1]
+    for k, by_copies in enumerate(d.CLASSES_BY_KIND):
+        for cls in by_copies[3][2][2]:
             lo, hi = d._counts(cls.removed)
-            assert (hi if word else lo) == take and (lo if word else hi) == 0, (k, cls.removed)
+            assert (hi if cls.word else lo) == cls.take and (lo if cls.word else hi) == 0, (k, cls.removed)
+
+
+@pytest.mark.parametrize("n_caishen", [1, 2, 3, 5])
+def test_the_decomposition_shown_is_the_reading_it_summarises(n_caishen):
+    """Each summary's representative (kept by the search, not searched for again) is a real
+    decomposition of the hand: its natural slots are exactly the natural tiles, its caishen
+    slots exactly the caishen, one group holds the winning tile, and its groups' keys and dragon
+    pungs make the summary's key and dragon pungs."""
+    from collections import Counter
+
+    from ningbo_score.decompose import group_key
+
+    rng = random.Random(41 + n_caishen)
+    for _ in range(40):
+        naturals, w, seat_t, round_t = random_caishen_hand(rng, n_caishen)
+        readings = decompose(tuple(naturals), n_caishen, 4, w, False, seat_t, round_t)
+        assert readings
+        for key, (dragons, rep) in readings.items():
+            groups = rep.groups()
+            assert len(groups) == 5 and [g.type for g in groups].count("pair") == 1
+            natural = Counter(f for g in groups for f, c in zip(g.faces, g.caishen) if not c)
+            assert natural == Counter(naturals), (naturals, groups)
+            assert sum(c for g in groups for c in g.caishen) == n_caishen
+            holding = [g for g in groups if g.winning >= 0]
+            assert len(holding) == 1 and holding[0].faces[holding[0].winning] == w
+            assert not holding[0].caishen[holding[0].winning]
+            got_key = got_dragons = 0
+            for g in groups:
+                k, d = group_key(g, seat_t, round_t)
+                got_key |= k
+                got_dragons += d
+            assert (got_key, got_dragons) == (key, dragons), (naturals, groups)
+
+
+def test_a_caishen_winning_tile_is_shown_in_a_caishen_slot():
+    # 14 caishen, won on a caishen: every group is caishen only, and the winning tile sits in one
+    readings = decompose((), 14, 4, None, True, 27, 27)
+    for _key, (_dragons, rep) in readings.items():
+        groups = rep.groups()
+        assert len(groups) == 5 and all(all(g.caishen) for g in groups)
+        assert sum(g.winning >= 0 for g in groups) == 1

@@ -848,25 +848,3 @@ def test_7baida_kong_bloom_related_feeder_capped():
           items={"pai_hu": 0, "self_draw": 1, "kong_bloom": 1, "no_caishen": 1,
                  "seat_wind_pung": 1, "round_wind_pung": 1},
           points=6, net=net(E=30, W=-30), wait="two_sided", mults={"W": 5}, amounts={"W": 30})
-
-
-def test_the_item_memo_stays_bounded_and_answers_alike(monkeypatch):
-    """The shape items are memoised per hand kind (item values, melds, winds) and reading; all
-    the tables together hold at most the engine's cache limit, and an answer is the same
-    whether its evaluations were remembered or not."""
-    import random
-
-    import handgen
-    from ningbo_score import engine
-
-    rng = random.Random(11)
-    requests = [handgen.random_request(rng, n_caishen=n, presets=(p,))
-                for n, p in ((0, "ningbo"), (2, "ningbo"), (3, "ningbo-7baida"), (1, "ningbo-456")) for _ in range(10)]
-    expected = [score(r) for r in requests]
-    monkeypatch.setattr(engine, "_CACHE_LIMIT", 5)
-    engine._shape_cache.clear()
-    monkeypatch.setattr(engine, "_shape_entries", 0)
-    for r, want in zip(requests * 2, expected * 2):
-        assert score(r) == want
-        assert sum(len(t) for t in engine._shape_cache.values()) <= 5
-        assert len(engine._shape_cache) <= 5

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # docs/api.md's worked example (4 台, 5 points; see docs/api.md).
 API_MD = copy.deepcopy(examples.API_MD)
 # /metrics is answered on the metrics listener only: a request to its port (SERVER_PORT)
-METRICS_BASE = "http://127.0.0.1:%d" % observability.metrics_listener()[1]
+METRICS_BASE = f"http://127.0.0.1:{observability.metrics_listener()[1]}"
 HEX32 = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")  # a version-4 UUID, hex
 
 
@@ -200,7 +200,7 @@ def test_trace_id_is_logged_on_the_request_lines(json_log):
                 headers={"X-Request-ID": "traced-1", "traceparent": TRACEPARENT})
     client.post("/v1/score", data="{", content_type="application/json",
                 headers={"X-Request-ID": "traced-2", "traceparent": "00-zz-bad-01"})
-    lines = {l["request_id"]: l for l in json_log() if l.get("code") == "malformed_json"}
+    lines = {line["request_id"]: line for line in json_log() if line.get("code") == "malformed_json"}
     assert lines["traced-1"]["trace_id"] == TRACE_ID
     assert lines["traced-2"]["trace_id"] is None                  # invalid: ignored
 

@@ -168,7 +168,8 @@ def test_no_redirect_to_a_foreign_host(path):
 
 def test_no_redirect_to_a_foreign_host_over_http(server):
     addr, _, _ = server
-    status, headers, body = exchange(addr, b"GET //v1//rules HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+    status, headers, body = exchange(
+        addr, b"GET //v1//rules HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
     assert status == 404 and "location" not in headers
     assert json.loads(body)["code"] == "not_found"
 

@@ -1,0 +1,114 @@
+"""Each 台 item declares the fields it reads (items.py ``reads``), and the engine remembers item
+answers keyed on exactly those (engine.ItemGroup).  These tests fail when an item reads a field
+it does not declare, which would otherwise answer from a memo keyed without it."""
+import random
+
+import pytest
+
+import handgen
+from ningbo_score import engine, score
+from ningbo_score.decompose import BAD_ANY, BAD_SINGLE, WAIT_SHIFT, WAITS
+from ningbo_score.engine import CONTEXT, SHAPE, VIEW_BITS, Context, ItemGroup, View
+from ningbo_score import read_score
+from ningbo_score.hand import check
+from ningbo_score.items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS, Item
+
+
+class Recorder:
+    """Passes attribute reads through to ``obj``, noting each name (``ctx.``-prefixed under ctx)."""
+
+    def __init__(self, obj, seen: set, prefix: str = ""):
+        self._obj, self._seen, self._prefix = obj, seen, prefix
+
+    def __getattr__(self, name):
+        if name == "ctx":
+            return Recorder(self._obj.ctx, self._seen, "ctx.")
+        self._seen.add(self._prefix + name)
+        return getattr(self._obj, name)
+
+
+def _contexts() -> list[Context]:
+    rng = random.Random(5)
+    out = []
+    for n in (0, 0, 1, 3):
+        for _ in range(60):
+            hand = read_score(handgen.random_request(rng, n_caishen=n))
+            check(hand)                           # the rule book's checks: a hand that is a win
+            out.append(Context(hand))
+    return out
+
+
+CONTEXTS = _contexts()
+#: every key of 14 bits whose wait is one of decompose.WAITS
+KEYS = [key for key in range(1 << 14) if (key >> WAIT_SHIFT) & 7 < len(WAITS)]
+VIEWS = [View(ctx, key, dragons) for ctx in CONTEXTS[::40] for key in KEYS[::11]
+         for dragons in ((), (31,), (31, 32, 33))]
+
+
+def _read(it: Item, views) -> set:
+    seen: set = set()
+    for v in views:
+        it.test(Recorder(v, seen))
+    return seen
+
+
+@pytest.mark.parametrize("it", SHAPE_ITEMS, ids=lambda it: it.id)
+def test_each_shape_item_reads_what_it_declares(it):
+    assert _read(it, VIEWS) == set(it.reads)
+
+
+@pytest.mark.parametrize("it", CONTEXT_ITEMS, ids=lambda it: it.id)
+def test_each_context_item_reads_what_it_declares(it):
+    assert _read(it, CONTEXTS) == set(it.reads)
+
+
+def test_an_item_reading_a_field_it_does_not_declare_is_caught():
+    """The check above finds it, and the engine refuses to answer it from the memo: it evaluates
+    items on a namespace with only the declared fields."""
+    sneaky = Item("sneaky", 1, "偷看", "Sneaky", False, True, lambda h: h.wait == "edge" and h.suits == 1, ("wait",))
+    assert _read(sneaky, VIEWS) == {"wait", "suits"}
+    group = ItemGroup((sneaky,))
+    ctx_key = group.ctx_key(CONTEXTS[0], {"sneaky": 1})
+    edge = 4 << WAIT_SHIFT
+    with pytest.raises(AttributeError):
+        group.evaluate(ctx_key, edge, ())
+    peeking = Item("peeking", 1, "偷看", "Peeking", False, False, lambda h: h.ctx.last_tile, ("ctx.by",))
+    group = ItemGroup((peeking,))
+    with pytest.raises(AttributeError):
+        group.evaluate(group.ctx_key(CONTEXTS[0], {"peeking": 1}))
+
+
+def test_an_item_declaring_a_field_no_view_has_is_refused():
+    odd = Item("odd", 1, "怪", "Odd", False, True, lambda h: h.colour, ("colour",))
+    with pytest.raises(ValueError):
+        ItemGroup((odd,))
+
+
+@pytest.mark.parametrize("field", sorted(VIEW_BITS))
+def test_each_view_field_is_made_from_its_key_bits_only(field):
+    # the field is the same with the other bits cleared
+    ctx = CONTEXTS[0]
+    for key in KEYS:
+        assert getattr(View(ctx, key, ()), field) == getattr(View(ctx, key & VIEW_BITS[field], ()), field), key
+
+
+def test_the_groups_cover_every_item_and_their_keys_are_what_they_declare():
+    assert set(SHAPE.items) | set(CONTEXT.items) == set(ITEMS)
+    assert set(SHAPE.ctx_fields) == {r[4:] for it in SHAPE_ITEMS for r in it.reads if r.startswith("ctx.")}
+    assert not CONTEXT.view_fields
+    # the shape items read no discard-restriction bit: readings that differ only there share an answer
+    assert not SHAPE.key_bits & (BAD_ANY | BAD_SINGLE)
+
+
+def test_answers_are_the_same_with_the_item_memos_empty_or_full():
+    rng = random.Random(11)
+    requests = [handgen.random_request(rng, n_caishen=n, presets=(p,))
+                for n, p in ((0, "ningbo"), (2, "ningbo"), (3, "ningbo-7baida"), (1, "ningbo-456")) for _ in range(10)]
+    warm = [score(r) for r in requests]
+    for r, want in zip(requests, warm):
+        for cache in (engine._context_items, engine.shape_context, engine._shape_items):
+            cache.cache_clear()
+        assert score(r) == want
+    for cache in (engine._context_items, engine.shape_context, engine._shape_items):
+        info = cache.cache_info()
+        assert info.maxsize is not None and info.currsize <= info.maxsize
