@@ -216,3 +216,9 @@ def draw_shanten(counts, caishen: int = 0, melds: int = 0) -> tuple[int, list[in
             drawn[k] -= 1
     return (shanten_from_held(held, caishen, sets), after,
             shanten_from_held(held, caishen + 1, sets))
+
+
+def clear_tables() -> None:
+    """Forget the tables kept between calls (benchmarks time a cold start with it)."""
+    _run_table.cache_clear()
+    _honor_table.cache_clear()
