@@ -88,7 +88,11 @@ def timed(fn, arg, rounds: int) -> float:
     return best / 1e6
 
 
-def riichi_work(counts: list[int], riichi=Shanten()) -> list[int]:
+RIICHI = Shanten()
+
+
+def riichi_work(counts: list[int]) -> list[int]:
+    riichi = RIICHI
     before = riichi.calculate_shanten_for_regular_hand(counts)
     improving = []
     for k in range(34):

@@ -199,9 +199,9 @@ def test_wrong_tile_count_names_both_counts(client):
     # 12 tiles and no meld: 13 (before a draw) or 14 (after it) are due
     got = client.post("/v1/analyze", json=body("E", "E", "13m 567m 789m EEE S"))
     assert got.status_code == 422 and got.get_json()["code"] == "wrong_tile_count"
-    assert got.get_json()["errors"] == {"hand.concealed": [
+    assert got.get_json()["errors"] == {"hand.concealed": [(
         "12 concealed tiles; with 0 melds the hand holds 13 (13 − 3 × melds: before its draw) "
-        "or 14 (14 − 3 × melds: after it)"]}
+        "or 14 (14 − 3 × melds: after it)")]}
     # 15 tiles: the same
     assert client.post("/v1/analyze", json=body("E", "E", "13m 567m 789m EEE SS 99s")).status_code == 422
 
