@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 #: The modules ``make install`` compiles with Cython (build_ext.py) into COMPILED_DIR.
-COMPILED = ("caishen", "decompose", "engine", "hand", "items", "payments", "rules", "tiles")
+COMPILED = ("caishen", "decompose", "engine", "hand", "items", "payments", "rules", "shanten", "tiles")
 COMPILED_DIR = Path(__file__).resolve().parent / "_compiled"
 
 
