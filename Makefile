@@ -26,7 +26,7 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 # Cython declarations (ningbo_score/*.pxd) change.  Without a C compiler the build fails and the
 # same modules run as plain Python (slower, same results): make says so and goes on.
 # (the list of ningbo_score.COMPILED; tests/test_build.py checks they agree)
-COMPILED_SRC := $(addprefix ningbo_score/,$(addsuffix .py,caishen decompose engine hand items payments rules tiles))
+COMPILED_SRC := $(addprefix ningbo_score/,$(addsuffix .py,caishen decompose engine hand items payments rules shanten tiles))
 
 $(VENV)/.build: requirements-build.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q --require-hashes -r requirements-build.txt
