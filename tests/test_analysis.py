@@ -218,6 +218,45 @@ def test_bad_visible(client):
     assert got.get_json()["errors"] == {"visible": ["5 copies of 3m with the visible ones; at most 4 exist"]}
 
 
+def test_visible_is_capped_before_its_tiles_are_read(client):
+    # the set holds 34 × 4 + 8 flowers = 144 tiles: 145 visible ones are too many copies of some
+    # kind whatever they are, refused (422 too_many_copies) before any is read (the 145 junk
+    # strings are not listed one by one)
+    got = client.post("/v1/analyze", json=body("E", "E", "13m 567m 789m EEE SS", visible=["zz"] * 145))
+    assert got.status_code == 422 and got.get_json()["code"] == "too_many_copies"
+    assert list(got.get_json()["errors"]) == ["visible"]
+    # 144 are read: 144 × 1m and the 1m in hand are 145 copies of 1m, where 4 exist
+    got = client.post("/v1/analyze", json=body("E", "E", "13m 567m 789m EEE SS", visible=["1m"] * 144))
+    assert got.status_code == 422
+    assert got.get_json()["errors"] == {"visible": ["145 copies of 1m with the visible ones; at most 4 exist"]}
+
+
+def test_reasons_in_the_request_language(client):
+    # test_fourteen_tiles_what_to_discard's hand with min_tai 10: the 2m wait is worth 6 台 on a
+    # discard and 7 by self-draw, both below 10, so neither is eligible, and each says why
+    request_body = body("E", "E", "13m 567m 789m EEE SS 9s", rules={"min_tai": 10})
+    [wait] = analyze(request_body)["discards"][0]["waits"]
+    assert wait["discard"]["reasons"] == ["counted 台 6 is below the minimum of 10"]
+    [wait] = analyze(request_body, "zh")["discards"][0]["waits"]
+    assert (wait["discard"]["eligible"], wait["self_draw"]["eligible"]) == (False, False)
+    assert wait["discard"]["reasons"] == ["计入的台数 6 低于起胡的 10 台"]
+    assert wait["self_draw"]["reasons"] == ["计入的台数 7 低于起胡的 10 台"]
+    got = client.post("/v1/analyze", json=request_body, headers={"Accept-Language": "zh-CN"})
+    assert got.status_code == 200 and got.get_json() == analyze(request_body, "zh")
+
+
+def test_the_library_takes_the_loaded_input_too():
+    # the schema is the one reader: it builds the typed input, which analyze() takes as it is
+    from ningbo_score.analysis import AnalyzeInput
+    from ningbo_score.fields import load
+    from ningbo_score.requests import ANALYZE_REQUEST
+
+    request_body = body("E", "E", "13m 567m 789m EEE SS 9s", visible="2m")
+    loaded = load(ANALYZE_REQUEST, copy.deepcopy(request_body))
+    assert isinstance(loaded, AnalyzeInput) and loaded.visible == [INDEX["2m"]]
+    assert analyze(loaded) == analyze(request_body)
+
+
 def test_http_answer_is_the_library_answer(client):
     request_body = body("E", "E", "13m 567m 789m EEE SS 9s", visible="2m")
     got = client.post("/v1/analyze", json=request_body)
