@@ -1,5 +1,5 @@
 """Hand analysis (牌理): how far a hand is from winning, which tiles bring it closer, what each
-discard leaves, and at tenpai what each wait is worth (``POST /v1/analyze``, API.md).
+discard leaves, and at tenpai what each wait is worth (``POST /v1/analyze``, docs/api.md).
 
 The body is a `/v1/waits` body (read by the same schema, ningbo_score.requests.AnalyzeRequestSchema
 extending WaitsRequestSchema, and checked by the same :func:`~ningbo_score.hand.check`, so bad
@@ -138,7 +138,7 @@ class Analysis:
 
 
 def analyze(request: AnalyzeInput, lang: str = "en") -> dict:
-    """The body of ``POST /v1/analyze`` for its loaded input: see the module's docstring and API.md."""
+    """The body of ``POST /v1/analyze`` for its loaded input: see the module's docstring and docs/api.md."""
     hand = request.hand
     work = Analysis(hand, seen(request), lang)
     melds = len(hand.melds)

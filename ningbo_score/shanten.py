@@ -3,7 +3,7 @@
 Exact, by tables per suit.  A hand with ``m`` melds needs ``s = 4 − m`` more sets and a pair:
 ``3s + 2`` concealed tiles (its *target*).  Of a target, the hand's natural tiles fill as many
 places as they can, its caishen fill any others (a caishen stands for any tile, and copy limits
-are ignored, as for a caishen's face: RULES.md §10.1), and each place left is a tile to draw.  So
+are ignored, as for a caishen's face: docs/rules.md §10.1), and each place left is a tile to draw.  So
 
     missing = 3s + 2 − (most natural tiles a target can hold) − caishen
     shanten = missing − 1            (−1: the tiles already form 4 sets and a pair)

@@ -2,8 +2,8 @@
 of ``/v1/waits``, and properties against an independent shanten (tests/test_shanten.py's target
 oracle) and against ``/v1/waits``.
 
-Every expected value below was worked out by hand from API.md (definitions of shanten, improving
-tiles and unseen counts) and RULES.md (§3 shapes, §4 waits, §5 台 items, §6 points); the comment
+Every expected value below was worked out by hand from docs/api.md (definitions of shanten, improving
+tiles and unseen counts) and docs/rules.md (§3 shapes, §4 waits, §5 台 items, §6 points); the comment
 on each case shows the reasoning.  Reminders:
 - unseen of a kind = 4 (a flower 1) − copies in the concealed tiles, the melds, the flowers, the
   caishen indicator and ``visible``; in a discard entry the discarded tile counts as seen;
@@ -54,7 +54,7 @@ def test_fourteen_tiles_what_to_discard():
     # Discard 9s: 13m 567m 789m EEE SS waits on 2m only (123m; 1m or 3m can't pair without
     # stranding SS) -> shanten 0, so the hand's shanten is 0 (it doesn't win as it is: 9s is
     # alone).  2m unseen: 4 − 1 visible = 3.
-    # Values of 2m (RULES.md §5): closed_wait 1 + half_flush 2 (m + honors) + seat_wind_pung E 1
+    # Values of 2m (docs/rules.md §5): closed_wait 1 + half_flush 2 (m + honors) + seat_wind_pung E 1
     # + round_wind_pung E 1 + no_caishen 1 = 6 台 on a discard (P = 7); self-draw 7 台 (P = 8).
     # Every other discard leaves shanten 1 (two tiles short), so 9s comes first.
     res = analyze(body("E", "E", "13m 567m 789m EEE SS 9s", visible="2m"))
@@ -126,7 +126,7 @@ def test_thirteen_tiles_tenpai_with_visible():
     # tests/test_waits.py's two-sided hand: S, round E, chow 456m from E; 23m 789p 345s NN;
     # flowers 2f 6f.  Waits 1m and 4m (tenpai).  Visible: 1m 1m 4m.
     # unseen 1m 4 − 2 = 2; 4m 4 − 1 (meld) − 1 visible = 2.
-    # Value (RULES.md §5): ping_hu 1 + no_caishen 1 + seat_flower 2 = 4 台 on a discard (P 5),
+    # Value (docs/rules.md §5): ping_hu 1 + no_caishen 1 + seat_flower 2 = 4 台 on a discard (P 5),
     # 5 台 by self-draw (P 6): both eligible -> eligible_unseen 4.
     res = analyze(body("S", "E", "23m 789p 345s NN", melds=[{"type": "chow", "tiles": "456m", "from": "E"}],
                        flowers="2f 6f", visible=["1m", "1m", "4m"]))
@@ -138,7 +138,7 @@ def test_thirteen_tiles_tenpai_with_visible():
 
 
 def test_a_wait_only_a_fifth_copy_would_fill():
-    # API.md: 1111m 234p 567p 789s is tenpai (111m + a 1m pair) though every 1m is held: 1m is
+    # docs/api.md: 1111m 234p 567p 789s is tenpai (111m + a 1m pair) though every 1m is held: 1m is
     # improving with unseen 0, and no hand with a fifth 1m can be scored: waits is empty.
     res = analyze(body("E", "E", "1111m 234p 567p 789s"))
     assert res["shanten"] == 0 and improving(res) == [("1m", 0)]
@@ -267,7 +267,7 @@ def test_http_answer_is_the_library_answer(client):
 
 def _faces(request: dict) -> tuple[list[int], int]:
     """Counts by kind of the natural concealed tiles and the number of caishen (handgen's own
-    reading of RULES.md §2; the presets used here have no white-dragon substitution)."""
+    reading of docs/rules.md §2; the presets used here have no white-dragon substitution)."""
     kinds, _ = handgen.caishen_tiles(request)
     counts = [0] * 34
     caishen = 0

@@ -1,6 +1,6 @@
 """Shanten (向听) of ``ningbo_score.shanten`` against three independent answers.
 
-API.md's definition: the shanten of 13 − 3m concealed tiles (m melds) is the fewest tiles the hand
+docs/api.md's definition: the shanten of 13 − 3m concealed tiles (m melds) is the fewest tiles the hand
 must draw, each replacing one of its tiles, to become 4 sets and a pair, minus one; a caishen
 stands for any tile and copy limits are ignored (a fifth ``1m`` is fine).  Of 14 − 3m tiles: −1
 if they win, else the best shanten after one discard.  Equivalently, with a *target* being any
@@ -132,7 +132,7 @@ def target_shanten(counts, caishen: int, melds: int, limit: int | None = None) -
 @pytest.mark.parametrize("hand, caishen, melds, expected", [
     # 123m 456p 789s EEE + S: four sets and a lone S: one S completes it -> tenpai
     ("123m 456p 789s EEE S", 0, 0, 0),
-    # API.md: 1111m 234p 567p 789s is tenpai although only a fifth 1m completes it (111m + 1m1m)
+    # docs/api.md: 1111m 234p 567p 789s is tenpai although only a fifth 1m completes it (111m + 1m1m)
     ("1111m 234p 567p 789s", 0, 0, 0),
     # 147m 147p 147s ESWN: no two tiles share a set: a target holds at most one tile of each
     # of its 4 sets and the pair (5 tiles), so 14 − 5 = 9 are missing -> shanten 8
