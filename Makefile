@@ -32,7 +32,7 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 # declarations (ningbo_score/*.pxd) change.  Progress: setup.py's "ningbo-score:" lines, one or
 # two a module (pip's whole output: $(VENV)/build.log).
 # (the list of ningbo_score.COMPILED; tests/test_build.py checks they agree)
-COMPILED_SRC := $(addprefix ningbo_score/,$(addsuffix .py,caishen decompose engine hand items payments rules tiles))
+COMPILED_SRC := $(addprefix ningbo_score/,$(addsuffix .py,caishen decompose engine hand items payments rules shanten tiles))
 
 $(VENV)/.build: requirements-build.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q --require-hashes -r requirements-build.txt

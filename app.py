@@ -348,6 +348,10 @@ def waits():
     return json_response(ningbo_score.waits(schemas.load(schemas.waits_request, json_body()), language()))
 
 
+def analyze():
+    return json_response(ningbo_score.analyze(schemas.load(schemas.analyze_request, json_body()), language()))
+
+
 def table_next():
     return json_response(table.next_hand(schemas.load(schemas.next_hand_request, json_body())))
 
@@ -408,6 +412,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/docs", "docs", None, None, docs),
     Route("GET", "/", "calculator", None, None, calculator),
     Route("POST", "/v1/waits", "waits", schemas.waits_request, schemas.waits_response, waits),
+    Route("POST", "/v1/analyze", "analyze", schemas.analyze_request, schemas.analyze_response, analyze),
     Route("POST", "/v1/score/batch", "scoreBatch", schemas.batch_request, schemas.batch_response, score_batch),
     Route("POST", "/v1/table/next", "nextHand", schemas.next_hand_request, schemas.next_hand_response, table_next),
     Route("POST", "/v1/table/claims", "claims", schemas.claims_request, schemas.claims_response, table_claims),

@@ -2,7 +2,8 @@
 
 Front door (ningbo_score.api): :func:`score` takes the JSON body of ``POST /v1/score`` (loaded by
 the same marshmallow schema as the HTTP service's, ningbo_score.requests) and returns the 200
-body; problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
+body (:func:`waits`, :func:`analyze`: those of ``POST /v1/waits`` and ``POST /v1/analyze``);
+problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
 the rule book.
 """
@@ -16,7 +17,7 @@ from ._version import __version__
 
 #: The modules the build (setup.py: ``pip install .``, ``make install``) compiles with Cython
 #: into COMPILED_DIR, where a C compiler works.
-COMPILED = ("caishen", "decompose", "engine", "hand", "items", "payments", "rules", "tiles")
+COMPILED = ("caishen", "decompose", "engine", "hand", "items", "payments", "rules", "shanten", "tiles")
 COMPILED_DIR = Path(__file__).resolve().parent / "_compiled"
 
 
@@ -76,7 +77,7 @@ USING_COMPILED = _compiled_is_current()
 if USING_COMPILED:
     __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
 
-from .api import read_score, score, score_batch, waits  # noqa: E402
+from .api import analyze, read_score, score, score_batch, waits  # noqa: E402
 from .batch import MAX_BATCH  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
 from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
@@ -99,8 +100,8 @@ def preset(preset_id: str) -> dict:
     return describe_preset(preset_id)
 
 
-__all__ = ["__version__", "score", "read_score", "score_batch", "waits", "presets", "preset", "rulebook", "RULEBOOK",
-           "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "presets", "preset", "rulebook",
+           "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
 
 
 def warm_up() -> None:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import typing
 
-from . import batch, table
+from . import analysis, batch, table
 from . import waits as _waits
 from .engine import score_hand
 from .fields import load
 from .hand import Hand, check
-from .requests import BATCH_REQUEST, CLAIMS_REQUEST, ESCAPE_REQUEST, NEXT_HAND_REQUEST, SCORE_REQUEST, WAITS_REQUEST
+from .requests import (ANALYZE_REQUEST, BATCH_REQUEST, CLAIMS_REQUEST, ESCAPE_REQUEST, NEXT_HAND_REQUEST,
+                       SCORE_REQUEST, WAITS_REQUEST)
 
 
 def read_score(body: typing.Any) -> Hand:
@@ -38,6 +39,13 @@ def waits(request: typing.Any, lang: str = "en") -> dict:
     """The waits of the hand before its winning tile: the body of ``POST /v1/waits`` in."""
     h = request if isinstance(request, Hand) else load(WAITS_REQUEST, request)
     return _waits.waits(h, lang)
+
+
+def analyze(request: typing.Any, lang: str = "en") -> dict:
+    """The analysis of a hand (shanten, improving tiles, discards, waits' values): the body of
+    ``POST /v1/analyze`` (or its loaded :class:`~ningbo_score.analysis.AnalyzeInput`) in."""
+    loaded = request if isinstance(request, analysis.AnalyzeInput) else load(ANALYZE_REQUEST, request)
+    return analysis.analyze(loaded, lang)
 
 
 def score_batch(request: typing.Any, lang: str = "en", before_each: typing.Callable[[], None] | None = None) -> dict:

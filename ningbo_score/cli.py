@@ -1,6 +1,6 @@
 """The ``ningbo-score`` command: score a hand, list its waits, analyse it, or serve the HTTP API.
 
-A hand is given either as a compact string of its concealed tiles (API.md: ``"123m 456p EE C"``,
+A hand is given either as a compact string of its concealed tiles (docs/api.md: ``"123m 456p EE C"``,
 Chinese names too) with options for the rest, or as a JSON file holding a ``/v1/score`` (or
 ``/v1/waits``) request body, ``-`` for standard input.  Only the library's public calls are used
 (:func:`ningbo_score.score`, :func:`ningbo_score.waits`, ``ningbo_score.analyze`` where the
@@ -27,8 +27,8 @@ EXIT_CODES = f"""exit status:
   {USAGE}  usage error: a bad option, an unreadable file
   {REFUSED}  the hand is refused, as the HTTP API would with a 4xx problem (not JSON, an
      impossible hand, not a win...): the problem is printed on standard error
-  {UNAVAILABLE}  the command can't run here (analyze without the library's analysis; serve
-     outside a checkout of the service, or without its requirements)
+  {UNAVAILABLE}  the command can't run here (serve outside a checkout of the service, or
+     without its requirements)
 """
 
 SEATS = ("E", "S", "W", "N")
@@ -228,12 +228,7 @@ def cmd_waits(args: argparse.Namespace) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    analyze = getattr(ningbo_score, "analyze", None)
-    if analyze is None:
-        print(f"ningbo-score: this version of the library ({ningbo_score.__version__}) has no analysis",
-              file=sys.stderr)
-        return UNAVAILABLE
-    print_json(analyze(request_body(args, waiting=True), args.lang))
+    print_json(ningbo_score.analyze(request_body(args, waiting=True), args.lang))
     return OK
 
 

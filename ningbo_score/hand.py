@@ -111,10 +111,12 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
     problems.append(Problem(code, path, en, zh))
 
 
-def check(h: Hand, waiting: bool = False) -> None:
+def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
     """Raise :class:`ScoreError` with every problem that the rule book finds in ``h`` and that
     leaves its tiles unreadable; keep the others (``h.deferred``) for the engine to report with
-    what it finds.  ``waiting``: the hand before its winning tile (``/v1/waits``)."""
+    what it finds.  ``waiting``: the hand before its winning tile (``/v1/waits``); ``or_drawn``
+    (with ``waiting``): or the hand after its next draw, due to discard (``/v1/analyze``:
+    13 − 3 × melds or 14 − 3 × melds concealed tiles)."""
     problems: list[Problem] = []
     seat_code = SEATS[h.seat]
     upper = (h.seat + 3) % 4
@@ -170,7 +172,13 @@ def check(h: Hand, waiting: bool = False) -> None:
 
     # tile count (more than MAX_MELDS melds: refused by the schema before they are read)
     want = 14 - 3 * len(h.melds) - waiting
-    if len(h.concealed) != want:
+    if or_drawn and len(h.concealed) not in (want, want + 1):
+        _p(problems, "hand.concealed",
+           f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
+           f"the hand holds {want} (13 − 3 × melds: before its draw) or {want + 1} (14 − 3 × melds: after it)",
+           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张（13 − 3 × 副露数，摸牌前）"
+           f"或 {want + 1} 张（14 − 3 × 副露数，摸牌后）", "wrong_tile_count")
+    elif len(h.concealed) != want and not or_drawn:
         _p(problems, "hand.concealed",
            f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
            f"the hand holds {want} " + ("(13 − 3 × melds: the hand before its winning tile)" if waiting

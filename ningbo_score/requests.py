@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, ValidationError, missing, post_load, validates_schema
 
+from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
 from .errors import MAX_PROBLEMS
 from .hand import MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Meld, build
@@ -362,6 +363,37 @@ class WaitsRequestSchema(ScoreRequestSchema):
     win = optional(Nested, WaitsWinSchema, metadata={"description": "Omitted: the default discarder."})
 
 
+# --- POST /v1/analyze --------------------------------------------------------------------------
+
+class AnalyzeHandSchema(WaitsHandSchema):
+    """The hand to analyse: waiting to draw, or having drawn and due to discard."""
+
+    concealed = concealed_field(metadata={
+        "description": "The concealed tiles: 13 − 3 × melds (before a draw) or 14 − 3 × melds (after "
+                       "it, due to discard)."})
+
+
+#: More visible tiles than the set holds (136 and 8 flowers) are too many copies of some kind;
+#: over this cap the array's tiles are not read.
+TOO_MANY_VISIBLE = Msg(f"The set holds {MAX_VISIBLE} tiles: at most {MAX_VISIBLE} are visible.",
+                       f"整副牌只有 {MAX_VISIBLE} 张：visible 最多 {MAX_VISIBLE} 张。", "too_many_copies")
+
+
+class AnalyzeRequestSchema(WaitsRequestSchema):
+    """The body of `POST /v1/analyze`: a `/v1/waits` body whose hand may also have drawn (14 − 3 ×
+    melds concealed tiles), and the tiles seen elsewhere."""
+
+    hand = Nested(AnalyzeHandSchema, required=True)
+    visible = optional(Tiles, max_items=MAX_VISIBLE, over=TOO_MANY_VISIBLE, metadata={
+        "description": "Tiles seen elsewhere (other players' discards and melds); only the `unseen` "
+                       f"counts read them. More than {MAX_VISIBLE}: 422 `too_many_copies`, before "
+                       "any tile is read."})
+
+    @post_load
+    def _typed(self, data: dict, **kwargs) -> AnalyzeInput:
+        return AnalyzeInput(_hand(data, True), data.get("visible") or [])
+
+
 # --- POST /v1/score/batch ----------------------------------------------------------------------
 
 class BatchRequestSchema(StrictSchema):
@@ -475,6 +507,7 @@ class EscapeRequestSchema(StrictSchema):
 
 SCORE_REQUEST = ScoreRequestSchema()
 WAITS_REQUEST = WaitsRequestSchema()
+ANALYZE_REQUEST = AnalyzeRequestSchema()
 BATCH_REQUEST = BatchRequestSchema()
 NEXT_HAND_REQUEST = NextHandRequestSchema()
 CLAIMS_REQUEST = TableClaimsRequestSchema()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ningbo_score.fields import Msg, flatten_errors, load, validation_problem
 from ningbo_score.requests import (
+    ANALYZE_REQUEST,
     BATCH_REQUEST,
     CLAIMS_REQUEST,
     ESCAPE_REQUEST,
@@ -16,6 +17,8 @@ from ningbo_score.requests import (
     SCORE_REQUEST,
     WAITS_REQUEST,
     CLAIM_TYPES,
+    AnalyzeHandSchema,
+    AnalyzeRequestSchema,
     ITEM_IDS,
     PRESET_IDS,
     SEATS,
@@ -38,6 +41,11 @@ from ningbo_score.requests import (
 )
 from .responses import (
     PROBLEM_CODES,
+    AnalyzedWaitSchema,
+    AnalyzeResponseSchema,
+    DiscardSchema,
+    ImprovingSchema,
+    WaitValueSchema,
     BatchResponseSchema,
     BatchResultSchema,
     ClaimsResponseSchema,
@@ -63,6 +71,8 @@ health = HealthSchema()
 ready = ReadySchema()
 waits_request = WAITS_REQUEST
 waits_response = WaitsResponseSchema()
+analyze_request = ANALYZE_REQUEST
+analyze_response = AnalyzeResponseSchema()
 batch_request = BATCH_REQUEST
 batch_response = BatchResponseSchema()
 next_hand_request = NEXT_HAND_REQUEST
@@ -76,6 +86,15 @@ escape_response = EscapeResponseSchema()
 
 __all__ = [
     "CLAIM_TYPES",
+    "AnalyzeHandSchema",
+    "AnalyzeRequestSchema",
+    "AnalyzeResponseSchema",
+    "AnalyzedWaitSchema",
+    "DiscardSchema",
+    "ImprovingSchema",
+    "WaitValueSchema",
+    "analyze_request",
+    "analyze_response",
     "ITEM_IDS",
     "PRESET_IDS",
     "PROBLEM_CODES",

@@ -46,7 +46,7 @@ def _messages_present(answer) -> bool:
 
 def test_the_cases_cover_every_route_and_code():
     routes = {(c["method"], c["path"].split("/v1/rules/")[0]) for c in CASES}
-    for route in [("POST", "/v1/score"), ("POST", "/v1/score/batch"), ("POST", "/v1/waits"),
+    for route in [("POST", "/v1/score"), ("POST", "/v1/score/batch"), ("POST", "/v1/waits"), ("POST", "/v1/analyze"),
                   ("POST", "/v1/table/next"), ("POST", "/v1/table/claims"), ("POST", "/v1/table/escape"),
                   ("GET", "/v1/levels"), ("GET", "/v1/rules"), ("GET", "")]:
         assert route in routes, route

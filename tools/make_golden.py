@@ -13,7 +13,8 @@ The requests: valid winning hands from tests/handgen.py (0-7 caishen on every pr
 input form), mutations of them (a field dropped, replaced by junk, a near miss or a plausible
 value, an unknown field, a list item duplicated, as tests/test_fuzz.py does), hand-written
 refusals of every 400/413/415/422 code, batches of those, waits of tenpai hands and their
-mutations, and valid and invalid bodies of every table route, the rules, levels and the docs.
+mutations, and valid and invalid bodies of every table route, the rules, levels and the docs,
+and analyses (the waits bodies, some after a draw) and their mutations.
 """
 from __future__ import annotations
 
@@ -258,6 +259,22 @@ def tenpai(rng: random.Random) -> dict:
     return req
 
 
+def analysis(rng: random.Random, waiting: dict) -> dict:
+    """A `/v1/analyze` body from a `/v1/waits` one: as it is (13 − 3m tiles) or after a draw of a
+    random tile (14 − 3m), with or without some tiles seen elsewhere."""
+    req = copy.deepcopy(waiting)
+    if rng.random() < 0.6:
+        concealed = req["hand"]["concealed"]
+        if isinstance(concealed, str):
+            concealed = concealed + " " + rng.choice(handgen.KINDS)
+        else:
+            concealed = list(concealed) + [rng.choice(handgen.KINDS)]
+        req["hand"]["concealed"] = concealed
+    if rng.random() < 0.5:
+        req["visible"] = [rng.choice(handgen.KINDS) for _ in range(rng.randint(0, 12))]
+    return req
+
+
 def table_next(rng: random.Random) -> typing.Any:
     body = {"dealer": rng.randint(0, 3), "round_wind": rng.choice(SEATS), "dealers_this_round": rng.randint(1, 4),
             "result": rng.choice([{"winner": rng.randint(0, 3)}, {"draw": True}])}
@@ -352,6 +369,15 @@ def cases() -> list[dict]:
         add("POST", path, raw=" " * (70 * 1024), content_type="application/json")
     add("POST", "/v1/score/batch", raw=json.dumps({"requests": [worked_example()] * 3000}),
         content_type="application/json")
+    # analyses (after every other case, so that those come out of the seed as before): the waits
+    # bodies as they are or after a draw, and their mutations
+    analyze_valid = [analysis(rng, req) for req in waits_valid[:80]]
+    for req in analyze_valid:
+        add("POST", "/v1/analyze", req)
+    for _ in range(120):
+        add("POST", "/v1/analyze", mutate(rng, rng.choice(analyze_valid)))
+    for body in ({}, [], None, {"x": 1}, {**analyze_valid[0], "visible": ["1m"] * 145}):
+        add("POST", "/v1/analyze", body)
     return out
 
 
