@@ -26,6 +26,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 import ningbo_score
 import observability
 import schemas
+import static_assets
 from ningbo_score import ScoreError, table
 
 ROOT = Path(__file__).resolve().parent
@@ -188,6 +189,7 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
 
     register_error_handlers(app)
     register_routes(app)
+    static_assets.init_app(app)
     observability.init_app(app)
     return app
 
