@@ -253,7 +253,7 @@
   function svg(c) {
     return '<svg class="face" viewBox="0 0 ' + W + ' ' + H + '" aria-hidden="true" focusable="false">' +
       '<rect x="0.75" y="0.75" width="' + (W - 1.5) + '" height="' + (H - 1.5) +
-      '" rx="6" fill="#fdfbf3" stroke="#bdb59d" stroke-width="1.5"/>' +
+      '" rx="6" fill="#fdfbf3" stroke="#8a8068" stroke-width="1.5"/>' +
       faceInner(c) + '</svg>';
   }
 
