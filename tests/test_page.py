@@ -74,8 +74,10 @@ def make_page(browser):
     contexts = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 900):
-        ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    def make(width: int = 1280, height: int = 900, **options):
+        """A page in a new context; options go to new_context (has_touch, color_scheme, locale…)."""
+        options.setdefault("locale", "en-US")
+        ctx = browser.new_context(viewport={"width": width, "height": height}, **options)
         contexts.append(ctx)
         pg = ctx.new_page()
         pg.on("pageerror", lambda e: errors.append(str(e)))
