@@ -265,6 +265,7 @@ RESPONSE_SCHEMAS = {
     "healthz": schemas.health, "readyz": schemas.ready, "list_rules": schemas.preset_list,
     "get_rules": schemas.preset_one,
     "score": schemas.score_response, "score_batch": schemas.batch_response, "waits": schemas.waits_response,
+    "analyze": schemas.analyze_response,
     "table_next": schemas.next_hand_response, "table_claims": schemas.claims_response,
     "table_escape": schemas.escape_response, "levels": schemas.levels_response,
 }
@@ -332,6 +333,11 @@ def register_routes(app: Flask) -> None:
     def waits():
         request_data = schemas.waits_request.load(json_body())
         return json_response(ningbo_score.waits(request_data, language()))
+
+    @app.post("/v1/analyze")
+    def analyze():
+        request_data = schemas.analyze_request.load(json_body())
+        return json_response(ningbo_score.analyze(request_data, language()))
 
     @app.post("/v1/table/next")
     def table_next():

@@ -1,6 +1,7 @@
 """Ningbo mahjong (宁波麻将) scoring: a pure library.
 
-Front door: :func:`score` takes the JSON body of ``POST /v1/score`` and returns the 200 body;
+Front door: :func:`score` takes the JSON body of ``POST /v1/score`` and returns the 200 body
+(:func:`waits`, :func:`analyze`: those of ``POST /v1/waits`` and ``POST /v1/analyze``);
 problems raise :class:`ScoreError` carrying the stable ``code`` of API.md.  :func:`presets` and
 :func:`preset` describe the rule presets of RULES.md §9.
 """
@@ -41,6 +42,7 @@ USING_COMPILED = _compiled_is_current()
 if USING_COMPILED:
     __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
 
+from .analysis import analyze  # noqa: E402
 from .batch import MAX_BATCH, score_batch  # noqa: E402
 from .engine import score  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
@@ -60,7 +62,7 @@ def preset(preset_id: str) -> dict:
     return describe_preset(preset_id)
 
 
-__all__ = ["score", "score_batch", "waits", "presets", "preset", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["score", "score_batch", "waits", "analyze", "presets", "preset", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
 
 
 def warm_up() -> None:

@@ -135,12 +135,13 @@ def _seat(v, path, problems) -> int | None:
     return None
 
 
-def parse(request, waiting: bool = False) -> Hand:
+def parse(request, waiting: bool = False, or_drawn: bool = False) -> Hand:
     """The request as a :class:`Hand`; raises ScoreError listing every problem.
 
     ``waiting``: a `/v1/waits` request, the hand before its winning tile (13 − 3 × melds
     concealed tiles, no `winning_tile`, no `win.by`; `win` optional with `from`, the discarder
-    to assume, and `discarded_caishen`).
+    to assume, and `discarded_caishen`).  ``or_drawn`` (with ``waiting``): a `/v1/analyze`
+    request, whose hand may also have drawn its next tile (14 − 3 × melds).
 
     A score request is first read by :func:`_read_valid`, which gives up at the first thing it
     does not expect; only then does :func:`parse_and_report` read it again, collecting every
@@ -150,10 +151,10 @@ def parse(request, waiting: bool = False) -> Hand:
         h = _read_valid(request)
         if h is not None:
             return h
-    return parse_and_report(request, waiting)
+    return parse_and_report(request, waiting, or_drawn)
 
 
-def parse_and_report(request, waiting: bool = False) -> Hand:
+def parse_and_report(request, waiting: bool = False, or_drawn: bool = False) -> Hand:
     """:func:`parse`, field by field, every problem collected with its path and message."""
     problems: list[Problem] = []
     req = _object(request, "", TOP_FIELDS, problems)
@@ -245,7 +246,7 @@ def parse_and_report(request, waiting: bool = False) -> Hand:
         h.substitute = substitute_kind(h.caishen_kinds)
     for m in melds:
         m.faces = [h.face(t) for t in m.tiles] if h.substitute is not None else m.tiles
-    _check(h, waiting)
+    _check(h, waiting, or_drawn)
     return h
 
 
@@ -499,7 +500,7 @@ def _all_right(seat, kinds, concealed, winning, melds, flowers, indicator, by, c
 
 # --- 422: what the rule book makes impossible -------------------------------------------------
 
-def _check(h: Hand, waiting: bool = False) -> None:
+def _check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
     problems: list[Problem] = []
     seat_code = SEATS[h.seat]
     upper = (h.seat + 3) % 4
@@ -558,7 +559,13 @@ def _check(h: Hand, waiting: bool = False) -> None:
     if len(h.melds) > 4:
         _p(problems, "hand.melds", f"{len(h.melds)} melds; a hand has at most 4",
            f"{len(h.melds)} 个副露；一手牌最多 4 个", "wrong_tile_count")
-    elif len(h.concealed) != want:
+    elif or_drawn and len(h.concealed) not in (want, want + 1):
+        _p(problems, "hand.concealed",
+           f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
+           f"the hand holds {want} (13 − 3 × melds: before its draw) or {want + 1} (14 − 3 × melds: after it)",
+           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张（13 − 3 × 副露数，摸牌前）"
+           f"或 {want + 1} 张（14 − 3 × 副露数，摸牌后）", "wrong_tile_count")
+    elif len(h.concealed) != want and not or_drawn:
         _p(problems, "hand.concealed",
            f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
            f"the hand holds {want} " + ("(13 − 3 × melds: the hand before its winning tile)" if waiting

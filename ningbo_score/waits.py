@@ -9,12 +9,32 @@ from .hand import Hand, _check, parse
 from .tiles import CODES, FLOWER0, N_KINDS, SEATS
 
 
-def _unseen(h: Hand, k: int) -> int:
-    """Copies of kind k the hand's owner has not seen: not in its concealed tiles, melds, flowers
-    or the indicator."""
-    seen = h.concealed.count(k) + sum(m.tiles.count(k) for m in h.melds) + h.flowers.count(k) \
-        + (h.indicator == k)
-    return (1 if k >= FLOWER0 else 4) - seen
+def copies_of(k: int) -> int:
+    """How many tiles of kind k the set holds: 4, or 1 of a flower."""
+    return 1 if k >= FLOWER0 else 4
+
+
+def seen_counts(h: Hand) -> list[int]:
+    """Copies of each kind (all 42) the hand's owner sees: in its concealed tiles, melds, flowers
+    and the indicator."""
+    seen = [0] * len(CODES)
+    for tiles in (h.concealed, h.flowers, *(m.tiles for m in h.melds)):
+        for k in tiles:
+            seen[k] += 1
+    if h.indicator is not None:
+        seen[h.indicator] += 1
+    return seen
+
+
+def candidates(h: Hand) -> list[int]:
+    """The kinds a draw may bring into the concealed hand: every non-flower kind, and the flowers
+    that are caishen this hand."""
+    return list(range(N_KINDS)) + sorted(k for k in h.caishen_kinds if k >= FLOWER0)
+
+
+def discarder(h: Hand) -> int:
+    """The seat the discard values assume: `win.from`, by default the player's 上家."""
+    return h.win_from if h.win_from is not None else (h.seat + 3) % 4
 
 
 def _result(h: Hand, memo: dict, lang: str) -> dict:
@@ -33,6 +53,16 @@ def _signature(result: dict):
             tuple(sorted(result["net"].items())))
 
 
+def wait_values(base: Hand, k: int, discard_from: int, memo: dict, lang: str) -> tuple | None:
+    """``(self_draw, discard)``: the `/v1/score` body, or the problem that refuses that win, of
+    the waiting hand ``base`` completed by a tile of kind ``k``; None if that tile completes nothing."""
+    hand = replace(base, concealed=base.concealed + [k], winning=k, by="self_draw", win_from=None)
+    self_draw = _result(hand, memo, lang)
+    if self_draw.get("code") == "not_a_winning_hand":
+        return None
+    return self_draw, _result(replace(hand, by="discard", win_from=discard_from), memo, lang)
+
+
 def waits(request: dict, lang: str = "en") -> dict:
     """The body of ``POST /v1/waits``.
 
@@ -42,22 +72,20 @@ def waits(request: dict, lang: str = "en") -> dict:
     ``any_tile`` is true and tiles with the same outcome are listed once, under ``same_for``.
     """
     base = parse(request, waiting=True)
-    discarder = base.win_from if base.win_from is not None else (base.seat + 3) % 4
+    discard_from = discarder(base)
+    seen = seen_counts(base)
     memo: dict = {}
-    candidates = list(range(N_KINDS)) + sorted(k for k in base.caishen_kinds if k >= FLOWER0)
     found = []
     drawable = 0
-    for k in candidates:
-        unseen = _unseen(base, k)
+    for k in candidates(base):
+        unseen = copies_of(k) - seen[k]
         if unseen <= 0:
             continue
         drawable += k < N_KINDS
-        hand = replace(base, concealed=base.concealed + [k], winning=k, by="self_draw", win_from=None)
-        self_draw = _result(hand, memo, lang)
-        if self_draw.get("code") == "not_a_winning_hand":
+        values = wait_values(base, k, discard_from, memo, lang)
+        if values is None:
             continue
-        discard = _result(replace(hand, by="discard", win_from=discarder), memo, lang)
-        found.append({"tile": CODES[k], "unseen": unseen, "self_draw": self_draw, "discard": discard})
+        found.append({"tile": CODES[k], "unseen": unseen, "self_draw": values[0], "discard": values[1]})
     any_tile = drawable > 0 and sum(1 for w in found if CODES.index(w["tile"]) < N_KINDS) == drawable
     out_waits = found
     if any_tile:
@@ -74,6 +102,6 @@ def waits(request: dict, lang: str = "en") -> dict:
         "any_tile": any_tile,
         "tiles": [w["tile"] for w in found],
         "unseen_total": sum(w["unseen"] for w in found),
-        "discard_from": SEATS[discarder],
+        "discard_from": SEATS[discard_from],
         "waits": out_waits,
     }

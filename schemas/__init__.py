@@ -14,6 +14,8 @@ from ningbo_score.errors import Problem, ScoreError
 from .fields import Msg, message
 from .requests import (
     CLAIM_TYPES,
+    AnalyzeHandSchema,
+    AnalyzeRequestSchema,
     ITEM_IDS,
     PRESET_IDS,
     SEATS,
@@ -36,6 +38,11 @@ from .requests import (
 )
 from .responses import (
     PROBLEM_CODES,
+    AnalyzedWaitSchema,
+    AnalyzeResponseSchema,
+    DiscardSchema,
+    ImprovingSchema,
+    WaitValueSchema,
     BatchResponseSchema,
     BatchResultSchema,
     ClaimsResponseSchema,
@@ -61,6 +68,8 @@ health = HealthSchema()
 ready = ReadySchema()
 waits_request = WaitsRequestSchema()
 waits_response = WaitsResponseSchema()
+analyze_request = AnalyzeRequestSchema()
+analyze_response = AnalyzeResponseSchema()
 batch_request = BatchRequestSchema()
 batch_response = BatchResponseSchema()
 next_hand_request = NextHandRequestSchema()
@@ -117,6 +126,15 @@ def validation_problem(err: ValidationError) -> ScoreError:
 
 __all__ = [
     "CLAIM_TYPES",
+    "AnalyzeHandSchema",
+    "AnalyzeRequestSchema",
+    "AnalyzeResponseSchema",
+    "AnalyzedWaitSchema",
+    "DiscardSchema",
+    "ImprovingSchema",
+    "WaitValueSchema",
+    "analyze_request",
+    "analyze_response",
     "ITEM_IDS",
     "PRESET_IDS",
     "PROBLEM_CODES",

@@ -221,6 +221,26 @@ class WaitsRequestSchema(ScoreRequestSchema):
     win = optional(Nested, WaitsWinSchema, metadata={"description": "Omitted: the default discarder."})
 
 
+# --- POST /v1/analyze --------------------------------------------------------------------------
+
+class AnalyzeHandSchema(WaitsHandSchema):
+    """The hand to analyse: waiting to draw, or having drawn and due to discard."""
+
+    concealed = Tiles(required=True, metadata={
+        "description": "The concealed tiles: 13 − 3 × melds (before a draw) or 14 − 3 × melds (after "
+                       "it, due to discard)."})
+
+
+class AnalyzeRequestSchema(WaitsRequestSchema):
+    """The body of `POST /v1/analyze`: a `/v1/waits` body whose hand may also have drawn (14 − 3 ×
+    melds concealed tiles), and the tiles seen elsewhere."""
+
+    hand = Nested(AnalyzeHandSchema, required=True)
+    visible = optional(Tiles, metadata={
+        "description": "Tiles seen elsewhere (other players' discards and melds); only the `unseen` "
+                       "counts read them."})
+
+
 # --- POST /v1/score/batch ----------------------------------------------------------------------
 
 class BatchRequestSchema(StrictSchema):

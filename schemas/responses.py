@@ -255,6 +255,89 @@ class WaitsResponseSchema(OutSchema):
     waits = req(fields.List(fields.Nested(WaitSchema)))
 
 
+# --- POST /v1/analyze --------------------------------------------------------------------------
+
+class WaitValueSchema(OutSchema):
+    """What a win on this tile is worth (from the `/v1/score` answer)."""
+
+    tai = req(fields.Integer(metadata={"description": "Sum of the items' 台."}))
+    counted_tai = req(fields.Integer(metadata={"description": "`tai` minus bonus items."}))
+    eligible = req(fields.Boolean(metadata={"description": "It reaches the minimum 台 (and any required item)."}))
+    points = req(fields.Integer(metadata={"minimum": 0}))
+    reasons = req(fields.List(fields.String(), metadata={"description": "Why the hand is not eligible."}))
+
+
+class ValueOrProblem(ScoreOrProblem):
+    """A wait's value, or the problem object that refuses that win (it has a `code`)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._score = WaitValueSchema()
+
+    def openapi_schema(self, converter, ret: dict) -> dict:
+        return {"oneOf": [converter.resolve_nested_schema(WaitValueSchema),
+                          converter.resolve_nested_schema(ProblemSchema)]}
+
+
+class ImprovingSchema(OutSchema):
+    """A tile that, drawn and kept (with the best discard), lowers the shanten."""
+
+    tile = req(TileCode())
+    unseen = req(fields.Integer(metadata={
+        "minimum": 0, "description": "Copies not in the hand, the melds, the flowers, the indicator or "
+                                     "`visible` (in a discard entry, the discarded tile counts as seen)."}))
+
+
+class AnalyzedWaitSchema(ImprovingSchema):
+    """A tile that completes the tenpai hand, with what `/v1/waits` says of it."""
+
+    self_draw = req(ValueOrProblem(metadata={"description": "A self-draw of it, or the problem that refuses it."}))
+    discard = req(ValueOrProblem(metadata={
+        "description": "A win on `discard_from`'s discard of it, or the problem that refuses it."}))
+
+
+class _HandAnalysisSchema(OutSchema):
+    shanten = req(fields.Integer(metadata={"minimum": -1, "description": "向听: 0 is tenpai (听牌)."}))
+    improving = req(fields.List(fields.Nested(ImprovingSchema), metadata={
+        "description": "Every tile that lowers the shanten, in tile order (a caishen kind included)."}))
+    improving_unseen = req(fields.Integer(metadata={"minimum": 0, "description": "`unseen` summed over `improving`."}))
+    waits = fields.List(fields.Nested(AnalyzedWaitSchema), metadata={
+        "description": "At shanten 0: the improving tiles with their value. A tile that only a fifth copy "
+                       "would be (every copy held) makes no hand to score and is left out."})
+    eligible_unseen = fields.Integer(metadata={
+        "minimum": 0, "description": "At shanten 0: `unseen` summed over the waits that win an eligible hand "
+                                     "by self-draw or by discard."})
+
+
+class DiscardSchema(_HandAnalysisSchema):
+    """What discarding one kind leaves."""
+
+    discard = req(TileCode(metadata={"description": "The tile discarded."}))
+
+
+class AnalyzeResponseSchema(_HandAnalysisSchema):
+    """How far the hand is from winning, the tiles that bring it closer and what each discard leaves."""
+
+    OPENAPI_EXTRA = {
+        "if": {"properties": {"tiles": {"const": 14}}},
+        "then": {"required": ["discards"], "not": {"anyOf": [
+            {"required": [name]} for name in ("improving", "improving_unseen", "waits", "eligible_unseen")]}},
+        "else": {"required": ["improving", "improving_unseen"], "not": {"required": ["discards"]}},
+    }
+
+    tiles = req(fields.Integer(validate=OneOf((13, 14)), metadata={
+        "description": "13: the hand waits to draw (13 − 3 × melds concealed tiles); 14: it has drawn."}))
+    shanten = req(fields.Integer(metadata={
+        "minimum": -1, "description": "向听: 0 is tenpai (听牌); −1 (14 tiles only): a winning shape."}))
+    improving = fields.List(fields.Nested(ImprovingSchema), metadata={
+        "description": "13 tiles: every tile that lowers the shanten, in tile order (a caishen kind included)."})
+    improving_unseen = fields.Integer(metadata={"minimum": 0, "description": "13 tiles: `unseen` summed over `improving`."})
+    discards = fields.List(fields.Nested(DiscardSchema), metadata={
+        "description": "14 tiles: one entry per kind held, best first: lowest shanten, most `improving_unseen`, "
+                       "(at shanten 0) most `eligible_unseen`, then tile order."})
+    discard_from = _str(*SEATS, metadata={"description": "The discarder the discard values assume."})
+
+
 # --- POST /v1/score/batch ----------------------------------------------------------------------
 
 class BatchResultSchema(OutSchema):

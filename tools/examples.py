@@ -162,6 +162,41 @@ WAITS_ERROR_EXAMPLES = {
     "wrong_tile_count": ("14 tiles where 13 are due (422)", WAITS_FOURTEEN),
 }
 
+# --- POST /v1/analyze -------------------------------------------------------------------------
+
+# E (the dealer), round E, after its draw: 13m 567m 789m EEE SS 9s.  Discarding 9s leaves the
+# closed wait on 2m; the other player has discarded a 2m (visible).
+ANALYZE_DRAWN = {
+    "seat_wind": "E",
+    "round_wind": "E",
+    "hand": {"concealed": "13m 567m 789m EEE SS 9s"},
+    "visible": "2m",
+}
+
+# S, round E, before its draw, one tile from tenpai (shanten 1), a caishen (indicator 5p) in hand.
+ANALYZE_WAITING = {
+    "seat_wind": "S",
+    "round_wind": "E",
+    "caishen": {"indicator": "5p"},
+    "hand": {"concealed": "13m 468p 24s EEE C 5p"},
+}
+
+# 422: 12 tiles, where 13 (before a draw) or 14 (after it) are due.
+ANALYZE_TWELVE = {
+    "seat_wind": "E",
+    "round_wind": "E",
+    "hand": {"concealed": "13m 567m 789m EEE S"},
+}
+
+ANALYZE_EXAMPLES = {
+    "drawn": ("14 tiles: what to discard", ANALYZE_DRAWN),
+    "waiting": ("13 tiles with a caishen: the shanten and the improving tiles", ANALYZE_WAITING),
+}
+ANALYZE_ERROR_EXAMPLES = {
+    "invalid_request": ("A winning tile, as in a waits request (400)", WAITS_WITH_WINNING_TILE),
+    "wrong_tile_count": ("12 tiles where 13 or 14 are due (422)", ANALYZE_TWELVE),
+}
+
 # --- POST /v1/score/batch ---------------------------------------------------------------------
 
 BATCH = {"requests": [API_MD, WRONG_TILE_COUNT, {**INELIGIBLE, "seat_wind": "X"}]}

@@ -135,6 +135,7 @@ def _answers(client) -> dict[str, typing.Any]:
 #: The POST operations of the live table (issue 4): path -> (request examples, error examples).
 LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
     "/v1/waits": (examples.WAITS_EXAMPLES, examples.WAITS_ERROR_EXAMPLES),
+    "/v1/analyze": (examples.ANALYZE_EXAMPLES, examples.ANALYZE_ERROR_EXAMPLES),
     "/v1/score/batch": (examples.BATCH_EXAMPLES, examples.BATCH_ERROR_EXAMPLES),
     "/v1/table/next": (examples.NEXT_EXAMPLES, examples.NEXT_ERROR_EXAMPLES),
     "/v1/table/claims": (examples.CLAIMS_EXAMPLES, examples.CLAIMS_ERROR_EXAMPLES),
@@ -224,6 +225,19 @@ def live_paths(client) -> dict[str, dict]:
                         "`waits: []`. When every tile completes it (caishen), `any_tile` is true and tiles "
                         "with the same outcome share one entry (`same_for`).",
             request="WaitsRequest", response="WaitsResponse", ok="The waits.",
+            errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
+                                   "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
+                                   "`invalid_request`)."}),
+        "/v1/analyze": _live_operation(
+            answers["/v1/analyze"], operation_id="analyze", tag="scoring",
+            summary="What to do with a hand that has not won: shanten (向听), improving tiles, discards",
+            description="A `/v1/waits` body whose hand holds 13 − 3 × melds concealed tiles (waiting to "
+                        "draw) or 14 − 3 × melds (it has drawn), and `visible`, the tiles seen elsewhere. "
+                        "The shanten (caishen stand for any tile; copy limits ignored), every tile that "
+                        "lowers it with its unseen copies, and at tenpai each wait with its value by "
+                        "self-draw and by discard as `/v1/waits` gives it. 14 tiles: one entry per kind "
+                        "that can be discarded, best first. Bad input gets what `/v1/waits` gives it.",
+            request="AnalyzeRequest", response="AnalyzeResponse", ok="The analysis.",
             errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
@@ -447,6 +461,8 @@ def build() -> dict:
         ("Problem", schemas.ProblemSchema),
         ("WaitsRequest", schemas.WaitsRequestSchema),
         ("WaitsResponse", schemas.WaitsResponseSchema),
+        ("AnalyzeRequest", schemas.AnalyzeRequestSchema),
+        ("AnalyzeResponse", schemas.AnalyzeResponseSchema),
         ("BatchRequest", schemas.BatchRequestSchema),
         ("BatchResponse", schemas.BatchResponseSchema),
         ("NextHandRequest", schemas.NextHandRequestSchema),

@@ -1,0 +1,158 @@
+"""Hand analysis (牌理): how far a hand is from winning, which tiles bring it closer, what each
+discard leaves, and at tenpai what each wait is worth (``POST /v1/analyze``, API.md).
+
+The body is a `/v1/waits` body (read by :func:`~ningbo_score.hand.parse` the same way, so bad
+input gets the same problems) whose hand holds 13 − 3m concealed tiles (waiting to draw) or
+14 − 3m (it has drawn and must discard), plus ``visible``: tiles seen elsewhere, which only
+lower the ``unseen`` counts.
+
+Shanten and improving tiles come from :mod:`ningbo_score.shanten` (exact, caishen included,
+copy limits ignored); the waits' values from :mod:`ningbo_score.waits`, the code behind
+``POST /v1/waits``.  The work of a request is bounded: at most 14 discards, each with one
+shanten table pass over its 34 draws, and at tenpai one ``/v1/waits`` valuation per wait (at
+most 42 kinds, two scorings each), all sharing one decomposition memo.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .errors import Problem, ScoreError
+from .hand import Hand, parse
+from .shanten import draw_shanten, shanten
+from .tiles import CODES, N_KINDS, SEATS, tile_indices
+from .waits import candidates, copies_of, discarder, seen_counts, wait_values
+
+#: The fields of a `/v1/analyze` body that a `/v1/waits` body doesn't have.
+ANALYZE_FIELDS = ("visible",)
+#: What a wait's value keeps of a `/v1/score` body (a refused win keeps its whole problem object).
+VALUE_FIELDS = ("tai", "counted_tai", "eligible", "points", "reasons")
+
+
+def read(request) -> tuple[Hand, list[int]]:
+    """The hand (13 − 3m or 14 − 3m concealed tiles) and the copies of each kind its owner has
+    seen (hand, melds, flowers, indicator and ``visible``); ScoreError with every problem."""
+    problems: list[Problem] = []
+    visible: list[int] = []
+    body = request
+    if isinstance(request, dict) and "visible" in request:
+        body = {key: value for key, value in request.items() if key not in ANALYZE_FIELDS}
+        if request["visible"] is not None:
+            visible = tile_indices(request["visible"], "visible", problems)
+    try:
+        hand = parse(body, waiting=True, or_drawn=True)
+    except ScoreError as err:
+        raise ScoreError(err.problems + problems) from None
+    if problems:
+        raise ScoreError(problems)
+    seen = seen_counts(hand)
+    for k in visible:
+        seen[k] += 1
+    for k in sorted(set(visible)):
+        if seen[k] > copies_of(k):
+            problems.append(Problem(
+                "too_many_copies", "visible",
+                f"{seen[k]} copies of {CODES[k]} with the visible ones; at most {copies_of(k)} exist",
+                f"连同 visible，{CODES[k]} 有 {seen[k]} 张；最多只有 {copies_of(k)} 张"))
+    if problems:
+        raise ScoreError(problems)
+    return hand, seen
+
+
+def shape(hand: Hand) -> tuple[list[int], int]:
+    """The counts of the natural concealed tiles by face (34 kinds) and the number of caishen."""
+    counts = [0] * N_KINDS
+    caishen = 0
+    for t in hand.concealed:
+        if t in hand.caishen_kinds:
+            caishen += 1
+        else:
+            counts[hand.face(t)] += 1
+    return counts, caishen
+
+
+def value(result: dict) -> dict:
+    """A wait's value by one way of winning: the `/v1/score` body's 台, eligibility and points,
+    or the problem object that refuses that win."""
+    if "code" in result:
+        return result
+    return {key: result[key] for key in VALUE_FIELDS}
+
+
+def eligible(result: dict) -> bool:
+    return result.get("eligible") is True
+
+
+class Analysis:
+    """One request's hand, what its owner has seen and the memo its scorings share."""
+
+    def __init__(self, hand: Hand, seen: list[int], lang: str):
+        self.hand = hand
+        self.seen = seen
+        self.lang = lang
+        self.discard_from = discarder(hand)
+        self.memo: dict = {}
+
+    def unseen(self, k: int) -> int:
+        return copies_of(k) - self.seen[k]
+
+    def waiting(self, hand: Hand) -> dict:
+        """The report on a hand of 13 − 3m tiles: shanten, improving tiles and at tenpai its waits."""
+        counts, caishen = shape(hand)
+        before, after, after_caishen = draw_shanten(counts, caishen, len(hand.melds))
+        improving = [k for k in candidates(hand)
+                     if (after_caishen if k in hand.caishen_kinds else after[hand.face(k)]) < before]
+        out = {
+            "shanten": before,
+            "improving": [{"tile": CODES[k], "unseen": self.unseen(k)} for k in improving],
+            "improving_unseen": sum(self.unseen(k) for k in improving),
+        }
+        if before == 0:
+            out["waits"] = waits = self.waits(hand, improving)
+            out["eligible_unseen"] = sum(w["unseen"] for w in waits
+                                         if eligible(w["self_draw"]) or eligible(w["discard"]))
+        return out
+
+    def waits(self, hand: Hand, kinds: list[int]) -> list[dict]:
+        """What `/v1/waits` says of each of ``kinds`` (the tiles that complete ``hand``), with the
+        unseen counts of this analysis; a kind whose every copy is in ``hand``, its melds or the
+        indicator (only a fifth copy would complete it) makes no hand to score and is left out."""
+        held = seen_counts(hand)
+        out = []
+        for k in kinds:
+            if held[k] >= copies_of(k):
+                continue
+            values = wait_values(hand, k, self.discard_from, self.memo, self.lang)
+            if values is not None:
+                out.append({"tile": CODES[k], "unseen": self.unseen(k),
+                            "self_draw": value(values[0]), "discard": value(values[1])})
+        return out
+
+    def discards(self) -> list[dict]:
+        """One entry per kind held, what discarding it leaves, best first."""
+        hand = self.hand
+        entries = []
+        for k in sorted(set(hand.concealed)):
+            rest = list(hand.concealed)
+            rest.remove(k)
+            entries.append((k, {"discard": CODES[k], **self.waiting(replace(hand, concealed=rest))}))
+        entries.sort(key=lambda e: (e[1]["shanten"], -e[1]["improving_unseen"],
+                                    -e[1].get("eligible_unseen", 0), e[0]))
+        return [entry for _, entry in entries]
+
+
+def analyze(request, lang: str = "en") -> dict:
+    """The body of ``POST /v1/analyze``: see the module's docstring and API.md."""
+    hand, seen = read(request)
+    work = Analysis(hand, seen, lang)
+    melds = len(hand.melds)
+    drawn = len(hand.concealed) == 14 - 3 * melds
+    out: dict = {"tiles": 14 if drawn else 13}
+    if drawn:
+        counts, caishen = shape(hand)
+        out["shanten"] = shanten(counts, caishen, melds)      # −1: a winning shape
+        out["discards"] = work.discards()
+    else:
+        out.update(work.waiting(hand))
+    out["discard_from"] = SEATS[work.discard_from]
+    return out
+
