@@ -460,3 +460,42 @@ def test_rule_options_from_the_api(page, base_url):
     book = ningbo["options"].get("rulebook", rules.get("rulebook", ningbo.get("rulebook")))
     if book is not None:
         expect(page.locator("#rulebook")).to_have_text(f"Scored by rule book {book}")
+
+
+# --- what to discard (POST /v1/analyze) -----------------------------------------------------------
+
+@SIZES
+def test_what_to_discard_panel(make_page, base_url, size):
+    pg = make_page(**size)
+    # seat E, 14 tiles 111m 222p 333s EE NN 9s: no winning shape (9s is alone), so the page asks
+    # what to discard.  Discarding 9s leaves 111m 222p 333s EE NN: tenpai (shanten 0) on E or N
+    # (对倒), each with 4 − 2 in hand = 2 unseen; both waits reach the minimum (E: 6 台 on a
+    # discard, 7 on a self-draw; N: 4 and 5, see test_page.py), so 2 + 2 = 4 unseen tiles win.
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=111m222p333sEENN9s")
+    expect(pg.locator("#verdict")).to_have_text("Not a winning hand")
+    rows = pg.locator("table.discards tbody tr")
+    expect(rows).to_have_count(6)                       # 1m 2p 3s E N 9s: six kinds to discard
+    first = rows.first
+    expect(first).to_have_attribute("data-discard", "9s")
+    expect(first.locator("td.shanten")).to_have_text("tenpai")
+    assert first.locator("td.improving .tcount").evaluate_all(
+        "cs => cs.map(c => c.dataset.tile + ':' + c.querySelector('.n').innerText)") == ["E:2", "N:2"]
+    expect(first.locator(".imp-total")).to_have_text("4 in all")
+    assert first.locator("td.eligible-waits .tcount").evaluate_all(
+        "cs => cs.map(c => c.dataset.tile + ':' + c.querySelector('.n').innerText)") == ["E:2", "N:2"]
+    expect(first.locator(".elig-total")).to_have_text("4 in all")
+    # discarding an E instead: 111m 222p 333s E NN 9s is one tile from tenpai (1-shanten): 7s or 8s
+    # (with 9s), 9s (a second pair), E (its pair) or N (its pung) help: unseen 4 + 4 + (4 − 1) +
+    # (4 − 1 in hand − 1 discarded) + (4 − 2) = 15
+    east = pg.locator('tr[data-discard="E"]')
+    expect(east.locator("td.shanten")).to_have_text("1-shanten")
+    assert east.locator("td.improving .tcount").evaluate_all(
+        "cs => cs.map(c => c.dataset.tile + ':' + c.querySelector('.n').innerText)") == ["7s:4", "8s:4", "9s:3",
+                                                                           "E:2", "N:2"]
+    expect(east.locator(".imp-total")).to_have_text("15 in all")
+    expect(east.locator("td.eligible-waits")).to_have_text("—")
+    # discarding from the panel leaves the 13 tiles and their waits
+    first.get_by_role("button", name="Discard 9 Bamboo").click()
+    idle(pg)
+    expect(pg.locator("table.waits tbody tr")).to_have_count(2)
+    expect(pg.locator("#verdict")).to_have_text("Waiting on 2 · 2 can win")
