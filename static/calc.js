@@ -1130,7 +1130,8 @@
     if (d.reasons && d.reasons.length) {
       html += '<ul class="reasons" id="reasons">' + d.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul>';
     }
-    html += itemsHTML(d) + decompositionHTML(d) + paymentsHTML(d, state.seat);
+    html += '<div class="score-grid"><div class="score-main">' + itemsHTML(d) + decompositionHTML(d) +
+      '</div><div class="score-pay">' + paymentsHTML(d, state.seat) + '</div></div>';
     html += '<div id="analysis" class="analysis"><button type="button" id="analysis-show" data-act="analysis">' +
       esc(t('analysis_show')) + '</button></div>';
     $('result-body').innerHTML = html;
@@ -1369,7 +1370,9 @@
         return null;
       }
       baseline = r.ok ? null : r.data;
-      var pairs = fieldErrors(r.ok ? null : r.data);
+      var noWin = !r.ok && r.data && r.data.code === 'not_a_winning_hand';
+      var pairs = noWin ? errorPairs(r.data) : fieldErrors(r.ok ? null : r.data);
+      if (noWin) fieldErrors(null);
       if (r.ok && waitsMode) {
         renderWaits(r.data);
         showResultText('waits', r.data);
@@ -1378,7 +1381,7 @@
         showResultText('score', r.data);
         remember(st, r.data);
         renderHistory();
-      } else if (r.data && r.data.code === 'not_a_winning_hand') {
+      } else if (noWin) {
         body.innerHTML = problemHTML(r.data, pairs) + '<div id="analysis" class="analysis"></div>';
         setVerdict(t('v_no_win'), 'no');
         return loadAnalysis(st, 'analysis');

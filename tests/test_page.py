@@ -512,15 +512,17 @@ def _has_cjk_font() -> bool:
     return bool(out.stdout.strip())
 
 
-@pytest.mark.parametrize("width,lang", [(375, "zh"), (1280, "en")])
-def test_screenshots(make_page, base_url, tmp_path, width, lang):
-    pg = make_page(width=width, height=800)
+@pytest.mark.parametrize("width,height,lang", [(375, 812, "zh"), (1280, 900, "en")])
+def test_screenshots(make_page, base_url, tmp_path, width, height, lang):
+    phone = width < 600
+    pg = make_page(width=width, height=height, has_touch=phone, is_mobile=phone)
     open_page(pg, base_url, WORKED_LINK.replace("lang=en", f"lang={lang}"))
     expect(pg.locator("#tai-total")).to_have_text("4")
     # nothing wider than the screen, and every key element shown inside it
     assert pg.evaluate("document.documentElement.scrollWidth") <= width
-    key = ["header.top", "#lang-zh", "#lang-en", "#settings", "#hand", "#melds", "#flowers", "#palette",
-           "#win-card", ".verdict", "table.items", ".decomp", ".table-fig", "#net-E", "#net-S", "#net-W", "#net-N"]
+    key = ["header.top", "#lang-zh", "#lang-en", "#bar", "#hand", "#verdict", "#settings", "#melds", "#flowers",
+           "#palette", "#win-card", ".verdict", "table.items", ".decomp", ".table-fig", "#net-E", "#net-S", "#net-W",
+           "#net-N"]
     for sel in key:
         loc = pg.locator(sel).first
         expect(loc).to_be_visible()
@@ -528,19 +530,25 @@ def test_screenshots(make_page, base_url, tmp_path, width, lang):
         assert box is not None and box["width"] > 0 and box["height"] > 0, sel
         assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (sel, box)
         assert box["y"] >= 0, (sel, box)
-    # every palette tile is fully on screen and at least 30 px wide (tappable)
+    # every palette tile is fully on screen and at least 44 × 44 px (a touch target)
     for box in [pg.locator("#palette button").nth(i).bounding_box() for i in range(42)]:
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= 30, box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= 44 <= box["height"], box
     # the two columns sit side by side on a desktop, one under the other on a phone
     inp = pg.locator(".col-input").bounding_box()
     res = pg.locator(".col-result").bounding_box()
     assert (res["x"] > inp["x"] + inp["width"] - 1) if width >= 960 else (res["y"] >= inp["y"] + inp["height"] - 1)
+    if not phone:
+        # the desktop shows the bar, the palette, the verdict, the items and the nets in one window
+        for sel in ["#bar", "#palette", ".verdict", "table.items", "#net-E", "#net-S", "#net-W", "#net-N"]:
+            box = pg.locator(sel).first.bounding_box()
+            assert box["y"] + box["height"] <= height + 0.5, (sel, box)
     # docs/screenshots/ gets the picture only where a CJK font draws the Chinese (else: tmp_path)
     folder = SHOTS if _has_cjk_font() else tmp_path
     if folder is tmp_path:
         warnings.warn("no CJK font (fc-list :lang=zh): screenshots not written to docs/screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"calculator-{width}.png"
-    pg.screenshot(path=str(out), full_page=True)
+    # a phone's whole page (it scrolls under the bar); the desktop's window as it is seen
+    pg.screenshot(path=str(out), full_page=phone)
     w, h = _png_size(out)
-    assert w == width and h >= 800
+    assert w == width and h >= height
