@@ -1233,12 +1233,12 @@
       var eligible = (x.waits || []).filter(waitEligible).map(function (w) { return { tile: w.tile, unseen: w.unseen }; });
       return '<tr data-discard="' + esc(x.discard) + '"><th scope="row">' + tileSpan(x.discard, 'sm') + '</th>' +
         '<td class="shanten" data-shanten="' + esc(x.shanten) + '">' + esc(t('shanten', x.shanten)) + '</td>' +
-        '<td class="improving">' + tileCounts(x.improving || [], 'unseen') + ' <small class="imp-total">' +
+        '<td class="improving" data-label="' + esc(t('col_improving')) + '">' + tileCounts(x.improving || [], 'unseen') + ' <small class="imp-total">' +
         esc(t('improving_total', x.improving_unseen || 0)) + '</small></td>' +
-        '<td class="eligible-waits">' + (x.shanten === 0 && eligible.length
+        '<td class="eligible-waits" data-label="' + esc(t('col_eligible')) + '">' + (x.shanten === 0 && eligible.length
           ? tileCounts(eligible, 'unseen') + ' <small class="elig-total">' + esc(t('eligible_total', x.eligible_unseen || 0)) + '</small>'
           : esc(t('none'))) + '</td>' +
-        '<td><button type="button" class="try" data-act="drop" data-tile="' + esc(x.discard) + '" aria-label="' +
+        '<td class="drop-cell"><button type="button" class="try" data-act="drop" data-tile="' + esc(x.discard) + '" aria-label="' +
         esc(t('drop', T.name(x.discard, lang))) + '">' + esc(t('col_drop')) + '</button></td></tr>';
     }).join('');
     return '<h3 id="analysis-title">' + esc(t('analysis')) + ' <small id="analysis-shanten">' + esc(t('shanten', d.shanten)) +
