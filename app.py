@@ -29,6 +29,7 @@ import ningbo_score
 import observability
 import schemas
 import serving
+import static_assets
 from ningbo_score import ScoreError, table
 
 ROOT = Path(__file__).resolve().parent
@@ -235,6 +236,7 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
 
     register_error_handlers(app)
     register_routes(app)
+    static_assets.init_app(app)
     observability.init_app(app)
     app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
     return app

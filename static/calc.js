@@ -1,159 +1,260 @@
 /* Ningbo mahjong calculator page: builds a hand by tapping tiles and asks the public API.
  *
- * Calls only POST /v1/score, POST /v1/waits and GET /v1/rules (same origin).  The whole hand
- * lives in the URL fragment, so a copied link restores it.  Impossible choices are refused
- * before they are kept, with the API's own message (a probe request is sent first).
+ * Calls only POST /v1/score, /v1/waits, /v1/analyze and GET /v1/rules (same origin), and none
+ * for a hand it knows is incomplete.  The hand lives in the URL fragment (one history entry per
+ * change, so Back and Undo restore the previous hand) and a copied link restores it; the
+ * language is the reader's own unless the link names one.  Impossible choices are refused before
+ * they are kept, with the API's own message (a probe request is sent first).
  */
 (function () {
   'use strict';
 
   var T = window.NBTiles;
   var SEATS = ['E', 'S', 'W', 'N'];
-  var PREV = { E: 'N', S: 'E', W: 'S', N: 'W' };   // 上家 (RULES.md §1)
+  var PREV = { E: 'N', S: 'E', W: 'S', N: 'W' };   // 上家 (docs/rules.md §1)
+  var HISTORY_KEY = 'nb-calc-history';
+  var LANG_KEY = 'nb-calc-lang';
+  var HISTORY_MAX = 8;
+
+  /* Modes of the palette: where a tapped tile goes (one-shot modes return to the hand). */
+  var MODES = {
+    hand: { target: 'hand' }, run: { target: 'run' },
+    chow: { target: 'meld', type: 'chow' }, pung: { target: 'meld', type: 'pung' },
+    kong: { target: 'meld', type: 'kong', kind: 'exposed' },
+    ckong: { target: 'meld', type: 'kong', kind: 'concealed' },
+    akong: { target: 'meld', type: 'kong', kind: 'added' },
+    indicator: { target: 'indicator' }
+  };
+
+  /* Labels of the rule options GET /v1/rules gives (docs/rules.md §9); an option without one shows its id. */
+  var OPTION_LABELS = {
+    zh: {
+      caishen_rule: '财神怎么定', white_dragon_substitutes: '白板代替财神原牌', min_tai: '起胡台数',
+      three_caishen_bonus: '三财神为奖励台（不计起胡）', required_patterns: '必须的牌型', discard_wins: '可以捉冲',
+      caishen_discard_restriction: '有财神时捉冲的限制', robbing_needs_no_caishen_discarded: '打过财神不能抢杠',
+      points: '分数算法', chi_counts_for_liability: '吃也算包', related_discarder: '相关打牌者',
+      kong_bloom_others_pay: '杠上开花别家也付', liability_cap: '包的上限', hand_cap: '每手封顶',
+      draw_keeps_dealer: '流局连庄', item_tai: '台数改动'
+    },
+    en: {
+      caishen_rule: 'Caishen rule', white_dragon_substitutes: 'White dragon stands for the caishen face',
+      min_tai: 'Minimum 台', three_caishen_bonus: 'Three caishen is a bonus (not toward the minimum)',
+      required_patterns: 'Required patterns', discard_wins: 'Wins on a discard',
+      caishen_discard_restriction: 'Discard wins with caishen', robbing_needs_no_caishen_discarded:
+        'Robbing a kong needs no caishen discarded', points: 'Points', chi_counts_for_liability: 'Chows count for 包',
+      related_discarder: 'Related discarder', kong_bloom_others_pay: 'Others pay for a kong bloom',
+      liability_cap: '包 cap', hand_cap: 'Hand cap', draw_keeps_dealer: 'A draw keeps the dealer', item_tai: '台 changes'
+    }
+  };
 
   /* ---- strings ------------------------------------------------------------------------ */
   var I18N = {
     zh: {
       title: '宁波麻将 台数计算器', skip: '跳到选牌', copy_link: '复制链接', link_copied: '链接已复制',
-      link_copy_failed: '无法自动复制，请复制地址栏中的链接', clear: '清空',
+      link_copy_failed: '无法自动复制，请复制地址栏中的链接', clear: '清空', undo: '撤销', to_result: '看结果',
       settings: '规则与座位', preset: '规则', seat: '本家（胡牌者）', round: '圈风', base: '底分',
-      indicator: '财神翻牌', indicator_pick: '选翻牌', indicator_none: '无财神',
-      no_indicator: '无', caishen_kinds: '财神：',
-      hand: '手牌', hand_help: '点选牌加入手牌；点手牌中的牌可移除。', winning_tile: '胡的牌',
-      melds: '副露（吃碰杠）', melds_empty: '没有副露。选“副露”后点牌加入。',
+      indicator: '财神翻牌', indicator_none: '无财神', no_indicator: '无', caishen_kinds: '财神：',
+      rule_details: '这套规则的选项', rulebook: function (n) { return '按规则书第 ' + n + ' 版计分'; },
+      yes: '是', no: '否', none_value: '无',
+      hand: '手牌', details: '副露与花', winning_tile: '胡的牌',
+      melds: '副露（吃碰杠）', melds_empty: '没有副露。选“吃/碰/杠”再点牌。',
       flowers: '花牌', flowers_empty: '没有花。点花牌即加入。',
-      palette: '选牌', target: '点牌加入到', t_hand: '手牌', t_meld: '副露', t_indicator: '财神翻牌',
-      meld_type: '副露类型', chow: '吃（顺子）', pung: '碰（刻子）', kong: '杠', kong_kind: '杠的种类',
-      k_exposed: '明杠', k_concealed: '暗杠', k_added: '加杠', meld_from: '从谁那里',
+      palette: '选牌', target: '点牌加入到', m_hand: '手牌', m_run: '顺子入手', m_chow: '吃', m_pung: '碰',
+      m_kong: '明杠', m_ckong: '暗杠', m_akong: '加杠', m_indicator: '财神翻牌',
+      meld_from: '从谁那里',
       quick: '键盘输入（如 123m 456p EE C 2f）', quick_add: '加入',
       win_context: '胡牌情形', win_by: '怎么胡', self_draw: '自摸', discard: '捉冲（别人打出）',
       robbing_kong: '抢杠', win_from: '打出/被抢的人', kong_replacement: '杠上开花',
       kong_fed_by: '杠的牌是谁打的', nobody: '（无）', last_tile: '海底捞月', heavenly: '天胡',
       earthly: '地胡', discarded_caishen: '本局打出过财神', claims: '别家吃碰杠了本家几次（包）',
-      result: '结果', foot: '计分按本服务的规则书；页面只调用公开的 API（/v1/score、/v1/waits、/v1/rules）。',
-      add: '加入', remove: '移除', win_mark: '胡', dealer: '庄',
+      claims_less: function (s) { return this.seat_names[s] + '家少一次'; },
+      claims_more: function (s) { return this.seat_names[s] + '家多一次'; },
+      result: '结果', foot: '计分按本服务的规则书；页面只调用公开的 API（/v1/score、/v1/waits、/v1/analyze、/v1/rules）。',
+      history: '最近算过的牌', history_empty: '还没有。算过的牌会留在这个浏览器里。',
+      copy_result: '复制结果文字', result_copied: '结果已复制',
+      win_mark: '胡', dealer: '庄',
       seat_names: { E: '东', S: '南', W: '西', N: '北' },
       seat_opt: function (s) { return this.seat_names[s] + (s === 'E' ? '（庄家）' : ''); },
       count: function (n, need) { return n + ' / ' + need + ' 张'; },
+      more: function (k) { return '还差 ' + k + ' 张'; },
       need_more: function (k, need, m) {
-        return '还差 ' + k + ' 张。有 ' + m + ' 组副露时手牌要 ' + need + ' 张（14 − 3×' + m + '），' +
-          '少一张时显示听什么牌。';
+        return '还差 ' + k + ' 张才显示听牌。有 ' + m + ' 组副露时手牌要 ' + need + ' 张，少一张时显示听什么牌。';
       },
-      empty: '点下面的牌开始。手牌满 14 − 3×副露 张显示台数和付款，少一张显示听牌。',
+      too_many: function (k) { return '多了 ' + k + ' 张'; },
+      empty_verdict: '点牌开始',
+      empty: '点下面的牌开始。手牌满了显示台数和付款，少一张显示听牌。',
       add_tile: function (n) { return '加入 ' + n; },
+      add_run: function (n) { return '加入顺子：' + n + '起'; },
       add_meld: function (n, type) { return '加入' + type + '：' + n; },
       set_indicator: function (n) { return '翻牌设为 ' + n; },
+      left: function (k) { return '还剩 ' + k + ' 张'; },
+      used_up: '已用完',
       remove_tile: function (n) { return '移除 ' + n; },
       win_tile_label: function (n) { return '胡的牌 ' + n + '（点击移除）'; },
       meld_label: function (i) { return '副露 ' + (i + 1); },
       remove_meld: function (i) { return '删除副露 ' + (i + 1); },
-      meld_kind: '种类', from_label: '从谁那里',
-      chow_hint: '吃：点顺子中最小的一张（一到七）。',
+      meld_kind: '种类', from_label: '从谁那里', k_exposed: '明杠', k_concealed: '暗杠', k_added: '加杠',
+      chow: '吃', pung: '碰', kong: '杠',
+      chow_hint: '吃：点顺子中最小的一张（一到七），只能吃上家的牌。',
       pung_hint: '碰：点那张牌。', kong_hint: '杠：点那张牌。',
+      run_hint: '顺子入手：点最小的一张，三张一起进手牌。',
       indicator_hint: '点一张牌作为财神翻牌。',
+      legend: '数字是还剩几张；灰的已用完。带“财”字的是财神。',
       claims_seat: function (s) { return this.seat_names[s] + '家'; },
-      refused: '不可能：', api_down: '无法连接服务：',
+      refused: '不可能：', close: '关闭',
+      offline: '连不上计分服务。请检查网络后重试。', retry: '重试', offline_verdict: '连不上服务',
+      link_bad: '这个链接里的牌不可能存在：', link_clear: '清空重来',
       tai: '台', counted: '计入', min: '起胡', eligible: '够台，可以胡', not_eligible: '不够台，不能胡',
-      points: '每份分数', items: '台数明细', col_zh: '中文', col_en: 'English', col_tai: '台',
+      points: '每份分数', items: '台数明细', col_item: '项目', col_tai: '台',
       col_tiles: '牌', total: '合计', bonus: '奖励台，不计入起胡',
       decomposition: '牌型拆解', wait: '等牌方式',
       waits_kind: { two_sided: '两头', edge: '边张', closed: '夹张', single: '单吊', dual_pung: '对倒' },
       set_kind: { chow: '顺子', pung: '刻子', kong: '杠', pair: '将（对子）' },
       source: { concealed: '手中', meld: '副露' },
       caishen_as: function (a, b) { return '财神 ' + a + ' 当作 ' + b; },
-      caishen_list: '财神的用法：', caishen_badge: '财',
+      caishen_list: '财神的用法：', caishen_badge: '财', caishen_tile: function (n) { return n + '（财神）'; },
       payments: '付款', pay_from: '付', pay_to: '收', pay_amount: '分数', pay_reason: '原因',
-      pay_mult: '倍数', net: '净得', winner: '胡',
+      net: '净得', winner: '胡',
       reasons: { self_draw: '自摸', discard: '捉冲', kong_bloom: '杠上开花', robbing_kong: '抢杠' },
       liability: { related: '包', mutual: '双包' },
       no_payments: '没有付款。',
       waits: '听牌', waits_none: '这手牌不听任何牌。', any_tile: '任何牌都能胡（财神）。',
       col_wait: '牌', col_unseen: '未见', col_self: '自摸', col_discard: '捉冲', col_try: '试胡',
+      col_ok: '能胡吗',
       try_win: function (n) { return '以 ' + n + ' 胡'; },
-      value: function (v) {
-        return v.tai + ' 台' + (v.eligible ? ' · ' + v.points + ' 分' : ' · 不够 ' + v.min_tai + ' 台');
-      },
+      self_value: function (v, got) { return v.tai + ' 台 · 收 ' + got; },
+      disc_value: function (v, who, paid) { return v.tai + ' 台 · ' + this.seat_names[who] + '家付 ' + paid; },
+      below: function (v) { return v.tai + ' 台 · 不够 ' + v.min_tai + ' 台'; },
+      shares: function (parts) { return '（' + parts + '）'; },
+      can_win: '能胡', cannot_win: '不能胡',
       waits_count: function (n, u) { return '听 ' + n + ' 种牌，未见 ' + u + ' 张'; },
       discard_by: function (s) { return this.seat_names[s] + '家打出'; },
-      problem: '问题', summary_score: function (d) {
-        return d.tai + ' 台' + (d.eligible ? '，可以胡' : '，不够台');
-      },
-      summary_waits: function (n) { return n ? '听 ' + n + ' 种牌' : '不听牌'; },
-      busy: '计算中…'
+      problem: '问题',
+      v_score: function (d) { return d.tai + ' 台 · ' + (d.eligible ? '可以胡 · 每份 ' + d.points + ' 分' : '不够 ' + d.min_tai + ' 台'); },
+      v_waits: function (n, ok) { return n ? '听 ' + n + ' 种牌 · 能胡 ' + ok + ' 种' : '不听牌'; },
+      v_no_win: '不是胡牌',
+      analysis: '打哪张', analysis_show: '看看打哪张', col_drop: '打', col_shanten: '向听',
+      col_improving: '进张', col_eligible: '能胡的听牌',
+      shanten: function (n) { return n < 0 ? '已胡' : n === 0 ? '听牌' : n + ' 向听'; },
+      improving_total: function (u) { return '共 ' + u + ' 张'; },
+      eligible_total: function (u) { return '共 ' + u + ' 张'; },
+      drop: function (n) { return '打出 ' + n; },
+      none: '—',
+      busy: '计算中…',
+      txt_title: '宁波麻将计分',
+      txt_seat: function (s, r) { return '本家 ' + this.seat_names[s] + ' · 圈风 ' + this.seat_names[r]; },
+      txt_hand: '手牌', txt_melds: '副露', txt_flowers: '花', txt_caishen: '财神', txt_items: '台数',
+      txt_net: '净得', txt_win_on: '胡'
     },
     en: {
       title: 'Ningbo mahjong calculator', skip: 'Skip to the tiles', copy_link: 'Copy link',
       link_copied: 'Link copied', link_copy_failed: 'Could not copy: copy the address bar', clear: 'Clear',
+      undo: 'Undo', to_result: 'Result',
       settings: 'Rules and seats', preset: 'Rules', seat: 'Your seat (winner)', round: 'Round wind',
-      base: 'Base points', indicator: 'Caishen indicator', indicator_pick: 'Pick indicator',
-      indicator_none: 'No caishen', no_indicator: 'none', caishen_kinds: 'Caishen: ',
-      hand: 'Hand', hand_help: 'Tap tiles below to add them; tap a tile in the hand to remove it.',
-      winning_tile: 'Winning tile', melds: 'Melds (chow, pung, kong)',
-      melds_empty: 'No melds. Choose “Meld” below and tap a tile.', flowers: 'Flowers',
-      flowers_empty: 'No flowers. Tap a flower to add it.', palette: 'Tiles', target: 'A tapped tile goes to',
-      t_hand: 'Hand', t_meld: 'Meld', t_indicator: 'Caishen indicator', meld_type: 'Meld type',
-      chow: 'Chow', pung: 'Pung', kong: 'Kong', kong_kind: 'Kong kind', k_exposed: 'Exposed',
-      k_concealed: 'Concealed', k_added: 'Added (加杠)', meld_from: 'Claimed from',
+      base: 'Base points', indicator: 'Caishen indicator', indicator_none: 'No caishen', no_indicator: 'none',
+      caishen_kinds: 'Caishen: ', rule_details: 'Options of these rules',
+      rulebook: function (n) { return 'Scored by rule book ' + n; }, yes: 'yes', no: 'no', none_value: 'none',
+      hand: 'Hand', details: 'Melds and flowers', winning_tile: 'Winning tile',
+      melds: 'Melds (chow, pung, kong)', melds_empty: 'No melds. Choose Chow, Pung or a kong, then tap a tile.',
+      flowers: 'Flowers', flowers_empty: 'No flowers. Tap a flower to add it.', palette: 'Tiles',
+      target: 'A tapped tile goes to', m_hand: 'Hand', m_run: 'Run to hand', m_chow: 'Chow', m_pung: 'Pung',
+      m_kong: 'Kong', m_ckong: 'Concealed kong', m_akong: 'Added kong', m_indicator: 'Caishen indicator',
+      meld_from: 'Claimed from',
       quick: 'Type tiles (e.g. 123m 456p EE C 2f)', quick_add: 'Add', win_context: 'How the hand was won',
       win_by: 'Won by', self_draw: 'Self-draw', discard: 'Discard', robbing_kong: 'Robbing a kong',
-      win_from: 'Discarder / robbed player', kong_replacement: 'Kong bloom (杠上开花)',
-      kong_fed_by: 'Kong fed by', nobody: '(nobody)', last_tile: 'Last tile (海底)',
-      heavenly: 'Heavenly (天胡)', earthly: 'Earthly (地胡)',
+      win_from: 'Discarder / robbed player', kong_replacement: 'Kong bloom',
+      kong_fed_by: 'Kong fed by', nobody: '(nobody)', last_tile: 'Last tile',
+      heavenly: 'Heavenly hand', earthly: 'Earthly hand',
       discarded_caishen: 'I discarded a caishen this hand', claims: 'Melds each player claimed from you (包)',
+      claims_less: function (s) { return 'One fewer for ' + this.seat_names[s]; },
+      claims_more: function (s) { return 'One more for ' + this.seat_names[s]; },
       result: 'Result',
-      foot: 'Scored by this service’s rule book; the page uses only the public API (/v1/score, /v1/waits, /v1/rules).',
-      add: 'Add', remove: 'Remove', win_mark: 'win', dealer: 'dealer',
+      foot: 'Scored by this service’s rule book; the page uses only the public API (/v1/score, /v1/waits, /v1/analyze, /v1/rules).',
+      history: 'Recent hands', history_empty: 'None yet. Hands you score stay in this browser.',
+      copy_result: 'Copy the result as text', result_copied: 'Result copied',
+      win_mark: 'win', dealer: 'dealer',
       seat_names: { E: 'East', S: 'South', W: 'West', N: 'North' },
       seat_opt: function (s) { return this.seat_names[s] + (s === 'E' ? ' (dealer)' : ''); },
       count: function (n, need) { return n + ' / ' + need + ' tiles'; },
+      more: function (k) { return k + ' more tile' + (k === 1 ? '' : 's'); },
       need_more: function (k, need, m) {
-        return k + ' more tile' + (k === 1 ? '' : 's') + ' needed. With ' + m + ' meld' + (m === 1 ? '' : 's') +
-          ' the hand holds ' + need + ' tiles (14 − 3×' + m + '); one fewer shows the waits.';
+        return k + ' more tile' + (k === 1 ? '' : 's') + ' to see the waits. With ' + m + ' meld' + (m === 1 ? '' : 's') +
+          ' the hand holds ' + need + ' tiles; one fewer shows what it waits on.';
       },
-      empty: 'Tap the tiles below. With 14 − 3×melds tiles you get the 台 and payments; with one fewer, the waits.',
+      too_many: function (k) { return k + ' tile' + (k === 1 ? '' : 's') + ' too many'; },
+      empty_verdict: 'Tap a tile to start',
+      empty: 'Tap the tiles below. A full hand shows its 台 and payments; one tile fewer shows its waits.',
       add_tile: function (n) { return 'Add ' + n; },
+      add_run: function (n) { return 'Add a run from ' + n; },
       add_meld: function (n, type) { return 'Add ' + type + ': ' + n; },
       set_indicator: function (n) { return 'Set indicator ' + n; },
+      left: function (k) { return k + ' left'; },
+      used_up: 'all used',
       remove_tile: function (n) { return 'Remove ' + n; },
       win_tile_label: function (n) { return 'Winning tile ' + n + ' (tap to remove)'; },
       meld_label: function (i) { return 'Meld ' + (i + 1); },
       remove_meld: function (i) { return 'Remove meld ' + (i + 1); },
-      meld_kind: 'Kind', from_label: 'From',
-      chow_hint: 'Chow: tap its lowest tile (1–7).', pung_hint: 'Pung: tap the tile.',
-      kong_hint: 'Kong: tap the tile.', indicator_hint: 'Tap the tile turned up as the caishen indicator.',
+      meld_kind: 'Kind', from_label: 'From', k_exposed: 'Exposed', k_concealed: 'Concealed', k_added: 'Added',
+      chow: 'chow', pung: 'pung', kong: 'kong',
+      chow_hint: 'Chow: tap its lowest tile (1–7); a chow comes only from the player before you.',
+      pung_hint: 'Pung: tap the tile.', kong_hint: 'Kong: tap the tile.',
+      run_hint: 'Run to hand: tap its lowest tile; all three go to the hand.',
+      indicator_hint: 'Tap the tile turned up as the caishen indicator.',
+      legend: 'The number is how many copies are left; grey ones are used up. 财 marks a caishen.',
       claims_seat: function (s) { return this.seat_names[s]; },
-      refused: 'Not possible: ', api_down: 'Service unreachable: ',
+      refused: 'Not possible: ', close: 'Close',
+      offline: 'The scoring service cannot be reached. Check the connection and try again.', retry: 'Try again',
+      offline_verdict: 'Service unreachable',
+      link_bad: 'This link holds a hand that cannot exist: ', link_clear: 'Clear and start over',
       tai: '台', counted: 'counted', min: 'minimum', eligible: 'enough 台: a win',
       not_eligible: 'not enough 台: no win', points: 'Points per share', items: '台 items',
-      col_zh: '中文', col_en: 'English', col_tai: '台', col_tiles: 'Tiles', total: 'Total',
+      col_item: 'Item', col_tai: '台', col_tiles: 'Tiles', total: 'Total',
       bonus: 'bonus, not counted toward the minimum', decomposition: 'Decomposition', wait: 'Wait',
       waits_kind: { two_sided: 'two-sided', edge: 'edge', closed: 'closed', single: 'single', dual_pung: 'dual pung' },
       set_kind: { chow: 'chow', pung: 'pung', kong: 'kong', pair: 'pair' },
       source: { concealed: 'in hand', meld: 'meld' },
       caishen_as: function (a, b) { return 'caishen ' + a + ' as ' + b; },
-      caishen_list: 'Caishen used as: ', caishen_badge: '财',
+      caishen_list: 'Caishen used as: ', caishen_badge: '财', caishen_tile: function (n) { return n + ' (caishen)'; },
       payments: 'Payments', pay_from: 'From', pay_to: 'To', pay_amount: 'Amount', pay_reason: 'Reason',
-      pay_mult: 'Multiplier', net: 'net', winner: 'winner',
+      net: 'net', winner: 'winner',
       reasons: { self_draw: 'self-draw', discard: 'discard', kong_bloom: 'kong bloom', robbing_kong: 'robbing a kong' },
       liability: { related: 'liable (包)', mutual: 'mutually liable (双包)' },
       no_payments: 'No payments.',
       waits: 'Waits', waits_none: 'This hand waits on nothing.', any_tile: 'Any tile completes it (caishen).',
       col_wait: 'Tile', col_unseen: 'Unseen', col_self: 'Self-draw', col_discard: 'Discard', col_try: 'Try it',
+      col_ok: 'Can win',
       try_win: function (n) { return 'Win on ' + n; },
-      value: function (v) {
-        return v.tai + ' 台' + (v.eligible ? ' · ' + v.points + ' pts' : ' · below ' + v.min_tai + ' 台');
-      },
+      self_value: function (v, got) { return v.tai + ' 台 · collects ' + got; },
+      disc_value: function (v, who, paid) { return v.tai + ' 台 · ' + this.seat_names[who] + ' pays ' + paid; },
+      below: function (v) { return v.tai + ' 台 · below ' + v.min_tai + ' 台'; },
+      shares: function (parts) { return ' (' + parts + ')'; },
+      can_win: 'can win', cannot_win: 'cannot win',
       waits_count: function (n, u) { return n + ' kind' + (n === 1 ? '' : 's') + ', ' + u + ' unseen'; },
       discard_by: function (s) { return 'from ' + this.seat_names[s]; },
-      problem: 'Problem', summary_score: function (d) {
-        return d.tai + ' 台' + (d.eligible ? ', a win' : ', not enough');
-      },
-      summary_waits: function (n) { return n ? n + ' waiting tile' + (n === 1 ? '' : 's') : 'no wait'; },
-      busy: 'Working…'
+      problem: 'Problem',
+      v_score: function (d) { return d.tai + ' 台 · ' + (d.eligible ? 'a win · ' + d.points + ' pts a share' : 'below ' + d.min_tai + ' 台'); },
+      v_waits: function (n, ok) { return n ? 'Waiting on ' + n + ' · ' + ok + ' can win' : 'No wait'; },
+      v_no_win: 'Not a winning hand',
+      analysis: 'What to discard', analysis_show: 'What to discard?', col_drop: 'Discard', col_shanten: 'Shanten',
+      col_improving: 'Improving tiles', col_eligible: 'Waits that can win',
+      shanten: function (n) { return n < 0 ? 'complete' : n === 0 ? 'tenpai' : n + '-shanten'; },
+      improving_total: function (u) { return u + ' in all'; },
+      eligible_total: function (u) { return u + ' in all'; },
+      drop: function (n) { return 'Discard ' + n; },
+      none: '—',
+      busy: 'Working…',
+      txt_title: 'Ningbo mahjong score',
+      txt_seat: function (s, r) { return 'Seat ' + this.seat_names[s] + ' · round ' + this.seat_names[r]; },
+      txt_hand: 'Hand', txt_melds: 'Melds', txt_flowers: 'Flowers', txt_caishen: 'Caishen', txt_items: '台',
+      txt_net: 'Net', txt_win_on: 'win on'
     }
   };
 
-  var lang = /^zh/i.test(navigator.language || '') ? 'zh' : 'en';
+  function storedLang() {
+    try { return localStorage.getItem(LANG_KEY); } catch (e) { return null; }
+  }
+  var lang = storedLang() === 'zh' || storedLang() === 'en' ? storedLang()
+    : /^zh/i.test(navigator.language || '') ? 'zh' : 'en';
 
   function t(key) {
     var v = I18N[lang][key];
@@ -174,17 +275,20 @@
   }
 
   var state = blank();
-  var ui = { target: 'hand', meldType: 'chow', kongKind: 'exposed', meldFrom: '' };
+  var ui = { mode: 'hand', meldFrom: '', analysisOpen: false };
   var presets = [];
+  var rulebook = null;
   var baseline = null;     // last problem the API gave for the current state
   var seq = 0;
   var queue = Promise.resolve();
   var pending = 0;
+  var lastResult = null;   // {kind: 'score'|'waits', data} of the current state, for the text summary
 
   function clone(o) { return JSON.parse(JSON.stringify(o)); }
   function need(st) { return 14 - 3 * st.melds.length; }
   function concealedOf(st) { return st.hand.concat(st.win ? [st.win] : []); }
   function total(st) { return st.hand.length + (st.win ? 1 : 0); }
+  function mode() { return MODES[ui.mode]; }
 
   function normalize(st) {
     var n = need(st);
@@ -208,16 +312,27 @@
     return T.caishenKinds(st.indicator, rule);
   }
 
+  /* Copies of each kind in use: the hand, the melds, the flowers and the indicator. */
+  function usedCounts(st) {
+    var counts = {};
+    var all = concealedOf(st).concat(st.flowers);
+    st.melds.forEach(function (m) { all = all.concat(m.tiles); });
+    if (st.indicator) all.push(st.indicator);
+    all.forEach(function (c) { counts[c] = (counts[c] || 0) + 1; });
+    return counts;
+  }
+  function copiesOf(c) { return T.isFlower(c) ? 1 : 4; }
+
   /* ---- URL ---------------------------------------------------------------------------- */
   function meldCode(m) {
     return m.type[0] + T.toCompact(m.tiles) + (m.from ? '-' + m.from : '') +
       (m.concealed ? '!' : '') + (m.added ? '+' : '');
   }
 
+  /* The fragment of a state: no language (a link keeps its reader's language). */
   function encode(st) {
     var parts = [];
     function add(k, v) { parts.push(k + '=' + encodeURIComponent(v)); }
-    add('lang', lang);
     add('p', st.preset);
     add('s', st.seat);
     add('r', st.round);
@@ -240,8 +355,7 @@
     return parts.join('&');
   }
 
-  function decode(hash) {
-    var st = blank();
+  function parseHash(hash) {
     var q = {};
     hash.replace(/^#/, '').split('&').forEach(function (kv) {
       if (!kv) return;
@@ -250,6 +364,13 @@
       var v = i < 0 ? '' : kv.slice(i + 1);
       try { q[k] = decodeURIComponent(v); } catch (e) { q[k] = v; }
     });
+    return q;
+  }
+
+  /* A state from a fragment; a language the link names is taken (for this visit). */
+  function decode(hash) {
+    var st = blank();
+    var q = parseHash(hash);
     if (q.lang === 'zh' || q.lang === 'en') lang = q.lang;
     if (q.p) st.preset = q.p;
     if (SEATS.indexOf(q.s) >= 0) st.seat = q.s;
@@ -283,10 +404,21 @@
     return normalize(st);
   }
 
+  function hasHand(st) { return total(st) > 0 || st.melds.length > 0 || st.flowers.length > 0; }
+
+  /* History: one entry per kept change (history.state.i counts them), so Back and Undo (which
+   * is Back) give the previous hand. */
   var lastHash = '';
-  function writeURL() {
-    lastHash = '#' + encode(state);
-    if (location.hash !== lastHash) history.replaceState(null, '', lastHash);
+  var depth = 0;
+  function writeURL(push) {
+    var h = '#' + encode(state);
+    lastHash = h;
+    if (push && location.hash !== h) {
+      depth += 1;
+      history.pushState({ i: depth }, '', h);
+    } else if (location.hash !== h || !history.state) {
+      history.replaceState({ i: depth }, '', h);
+    }
   }
 
   /* ---- API ---------------------------------------------------------------------------- */
@@ -303,7 +435,7 @@
           return { status: res.status, ok: res.ok, data: data };
         });
       })
-      .catch(function (err) { return { status: 0, ok: false, data: null, error: String(err) }; });
+      .catch(function () { return { status: 0, ok: false, data: null, offline: true }; });
   }
 
   function meldJSON(m) {
@@ -347,11 +479,10 @@
     return r;
   }
 
-  /* /v1/waits: the /v1/score request with the tiles before the winning one, no winning_tile
-   * and no win.by (each wait is valued both as a self-draw and as a discard). */
-  function waitsRequest(st) {
+  /* /v1/waits (and /v1/analyze): the /v1/score request with no winning_tile and no win.by. */
+  function waitsRequest(st, tiles) {
     var r = baseRequest(st);
-    r.hand.concealed = st.hand.slice();
+    r.hand.concealed = tiles || st.hand.slice();
     r.win = {};
     if (st.by === 'discard' && st.from) r.win.from = st.from;   // the discarder assumed for the discard value
     if (st.dc) r.win.discarded_caishen = true;
@@ -390,21 +521,21 @@
   }
 
   /* ---- refusals ----------------------------------------------------------------------- */
-  function overCopies(st) {
-    var counts = {};
-    var all = concealedOf(st).concat(st.flowers);
-    st.melds.forEach(function (m) { all = all.concat(m.tiles); });
-    if (st.indicator) all.push(st.indicator);
-    all.forEach(function (c) { counts[c] = (counts[c] || 0) + 1; });
+  /* A kind with more copies than exist in st (and more than in `before`, when given: a link's
+   * impossible hand does not refuse every later tap). */
+  function overCopies(st, before) {
+    var counts = usedCounts(st);
+    var old = before ? usedCounts(before) : {};
     for (var i = 0; i < T.ALL.length; i++) {
       var c = T.ALL[i];
-      if ((counts[c] || 0) > (T.isFlower(c) ? 1 : 4)) return { tile: c, count: counts[c] };
+      var n = counts[c] || 0;
+      if (n > copiesOf(c) && (!before || n > (old[c] || 0))) return { tile: c, count: n };
     }
     return null;
   }
 
   /* The API's message for too many copies of a tile: a request whose first problem is exactly
-   * that (right tile count, nothing else wrong before it in RULES.md §10.15's order). */
+   * that (right tile count, nothing else wrong before it in docs/rules.md §10.15's order). */
   function copiesProbe(over, st) {
     var c = over.tile;
     var concealed = [];
@@ -425,14 +556,16 @@
     };
   }
 
-  function copiesFallback(over) {
-    return lang === 'zh' ? over.tile + ' 有 ' + over.count + ' 张；最多 ' + (T.isFlower(over.tile) ? 1 : 4) + ' 张'
-      : over.count + ' copies of ' + over.tile + '; at most ' + (T.isFlower(over.tile) ? 1 : 4) + ' exist';
+  function copiesMessage(over, st) {
+    return api('POST', '/v1/score', copiesProbe(over, st)).then(function (r) {
+      if (r.offline) return { offline: true };
+      return firstMessage(r.data) || t('too_many', over.count - copiesOf(over.tile));
+    });
   }
 
   /* Applies a change to a copy of the state, asks the API whether it is possible, then keeps it
-   * or refuses it with the API's message.  opts: copies (check tile copies), full (refuse an
-   * overfull hand), paths (field paths whose new problems refuse the change). */
+   * (a new history entry) or refuses it with the API's message.  opts: copies (check tile
+   * copies), full (refuse an overfull hand), paths (field paths whose new problems refuse it). */
   function change(mutate, opts) {
     opts = opts || {};
     return run(function () {
@@ -441,23 +574,17 @@
       normalize(next);
       var step = Promise.resolve(null);
       if (opts.copies) {
-        var over = overCopies(next);
-        if (over) {
-          step = api('POST', '/v1/score', copiesProbe(over, next)).then(function (r) {
-            if (!r.ok && r.data) return firstMessage(r.data) || copiesFallback(over);
-            return copiesFallback(over);
-          });
-        }
+        var over = overCopies(next, state);
+        if (over) step = copiesMessage(over, next);
       }
       return step.then(function (msg) {
         if (msg) return msg;
         if (opts.full && total(next) > need(next)) {
-          return api('POST', '/v1/score', scoreRequest(next)).then(function (r) {
-            return firstMessage(r.data) || (r.error ? t('api_down') + r.error : '');
-          });
+          return t('too_many', total(next) - need(next)) + ' (' + t('count', total(next), need(next)) + ')';
         }
         if (opts.paths) {
           return api('POST', '/v1/score', scoreRequest(next)).then(function (r) {
+            if (r.offline) return { offline: true };
             if (r.ok || !r.data) return null;
             var fresh = freshErrors(r.data, opts.paths);
             return fresh.length ? fresh.map(function (pm) { return pm[1]; }) : null;
@@ -465,14 +592,20 @@
         }
         return null;
       }).then(function (msg) {
-        if (msg) {
-          notice(msg);
+        if (msg && msg.offline) {
+          showOffline();
           renderInputs();
           return null;
         }
+        if (msg) {
+          notice(msg);
+          renderInputs();
+          return false;
+        }
         state = next;
         notice(null);
-        return commit();
+        if (opts.after) opts.after();
+        return commit(true);
       });
     });
   }
@@ -489,6 +622,7 @@
     return queue;
   }
 
+  /* A refusal: shown over the page under the sticky bar (it never moves what is below). */
   function notice(msg) {
     var el = $('notice');
     if (!msg) { el.hidden = true; el.textContent = ''; return; }
@@ -503,6 +637,12 @@
       span.textContent = m;
       el.appendChild(span);
     });
+    var x = document.createElement('button');
+    x.type = 'button';
+    x.className = 'notice-x';
+    x.setAttribute('aria-label', t('close'));
+    x.textContent = '✕';
+    el.appendChild(x);
   }
 
   /* ---- DOM helpers -------------------------------------------------------------------- */
@@ -515,14 +655,19 @@
     });
   }
 
+  function csBadge() { return '<span class="cs-badge" aria-hidden="true">' + esc(t('caishen_badge')) + '</span>'; }
+
   function tileSpan(c, extraClass, label) {
+    var cs = /(^|\s)cs(\s|$)/.test(extraClass || '');
     return '<span class="tile ' + (extraClass || '') + '" role="img" aria-label="' +
-      esc(label || T.name(c, lang)) + '" data-tile="' + c + '">' + T.svg(c) + '</span>';
+      esc(label || (cs ? t('caishen_tile', T.name(c, lang)) : T.name(c, lang))) + '" data-tile="' + c + '">' +
+      T.svg(c) + (cs ? csBadge() : '') + '</span>';
   }
 
-  function tileButton(c, cls, label, attrs) {
+  function tileButton(c, cls, label, attrs, extra) {
+    var cs = /(^|\s)cs(\s|$)/.test(cls || '');
     return '<button type="button" class="tile ' + (cls || '') + '" aria-label="' + esc(label) +
-      '" data-tile="' + c + '" ' + (attrs || '') + '>' + T.svg(c) + '</button>';
+      '" data-tile="' + c + '" ' + (attrs || '') + '>' + T.svg(c) + (cs ? csBadge() : '') + (extra || '') + '</button>';
   }
 
   function seatOptions(sel, seats, value, withNone) {
@@ -535,7 +680,19 @@
     sel.value = value || '';
   }
 
+  function segButtons(el, value, act) {
+    el.innerHTML = SEATS.map(function (s) {
+      return '<button type="button" data-act="' + act + '" data-seat="' + s + '" aria-pressed="' + (s === value) + '">' +
+        esc(t('seat_opt', s)) + '</button>';
+    }).join('');
+  }
+
   function others(seat) { return SEATS.filter(function (s) { return s !== seat; }); }
+
+  /* Seats a meld of this mode can be claimed from: a chow only from the 上家 (docs/rules.md §1). */
+  function claimSeats(st) {
+    return mode().type === 'chow' ? [PREV[st.seat]] : others(st.seat);
+  }
 
   function fmtSigned(n) {
     if (n > 0) return '+' + n;
@@ -546,8 +703,7 @@
   /* ---- rendering: inputs -------------------------------------------------------------- */
   function applyLang() {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
-    document.title = lang === 'zh' ? '宁波麻将计算器 · Ningbo mahjong calculator'
-      : 'Ningbo mahjong calculator · 宁波麻将计算器';
+    document.title = lang === 'zh' ? '宁波麻将计算器' : 'Ningbo mahjong calculator';
     Array.prototype.forEach.call(document.querySelectorAll('[data-i18n]'), function (el) {
       el.textContent = t(el.getAttribute('data-i18n'));
     });
@@ -556,38 +712,54 @@
   }
 
   function buildPalette() {
-    var html = '';
-    var rows = [T.SUITED.slice(0, 9), T.SUITED.slice(9, 18), T.SUITED.slice(18, 27), T.HONORS, T.FLOWERS];
-    rows.forEach(function (row) {
-      row.forEach(function (c) {
-        html += tileButton(c, 'pal', c, '');
-      });
-    });
-    $('palette').innerHTML = html;
+    var groups = [T.SUITED.slice(0, 9), T.SUITED.slice(9, 18), T.SUITED.slice(18, 27), T.HONORS, T.FLOWERS];
+    $('palette').innerHTML = groups.map(function (g) {
+      return '<div class="pal-group">' + g.map(function (c) {
+        return tileButton(c, 'pal', c, '', '<span class="left" aria-hidden="true"></span>');
+      }).join('') + '</div>';
+    }).join('');
   }
 
   function paletteLabels() {
-    var kinds = caishenKinds(state);
+    var st = state;
+    var kinds = caishenKinds(st);
+    var used = usedCounts(st);
+    var m = mode();
     Array.prototype.forEach.call($('palette').querySelectorAll('button'), function (b) {
       var c = b.getAttribute('data-tile');
       var n = T.name(c, lang);
+      var cs = kinds.indexOf(c) >= 0;
+      var left = Math.max(0, copiesOf(c) - (used[c] || 0));
       var label;
       var disabled = false;
-      if (T.isFlower(c) && kinds.indexOf(c) < 0 && ui.target !== 'indicator') {
+      if (T.isFlower(c) && !cs && m.target !== 'indicator') {
         label = t('add_tile', n);
-      } else if (ui.target === 'meld') {
-        disabled = T.isFlower(c) || (ui.meldType === 'chow' && (!T.isSuited(c) || +c[0] > 7));
-        label = t('add_meld', n, t(ui.meldType));
-      } else if (ui.target === 'indicator') {
+      } else if (m.target === 'meld') {
+        disabled = T.isFlower(c) || (m.type === 'chow' && (!T.isSuited(c) || +c[0] > 7));
+        label = t('add_meld', n, t(m.type));
+      } else if (m.target === 'run') {
+        disabled = !T.isSuited(c) || +c[0] > 7;
+        label = t('add_run', n);
+      } else if (m.target === 'indicator') {
         label = t('set_indicator', n);
       } else {
         label = t('add_tile', n);
       }
+      if (cs) label = t('caishen_tile', label);
+      label += ' · ' + (left ? t('left', left) : t('used_up'));
       b.setAttribute('aria-label', label);
       b.title = label;
       b.disabled = disabled;
-      b.classList.toggle('cs', kinds.indexOf(c) >= 0);
+      b.classList.toggle('cs', cs);
+      b.classList.toggle('used-up', left === 0);
+      var badge = b.querySelector('.cs-badge');
+      if (cs && !badge) b.insertAdjacentHTML('beforeend', csBadge());
+      if (!cs && badge) badge.remove();
+      if (badge) badge.textContent = t('caishen_badge');
+      b.setAttribute('data-left', String(left));
+      b.querySelector('.left').textContent = String(left);
     });
+    $('palette-legend').textContent = t('legend');
   }
 
   /* Controls rebuilt by a render (hand tiles, meld rows, claims) keep the keyboard focus: the
@@ -595,7 +767,7 @@
   function focusKey(el) {
     if (!el || el === document.body) return null;
     if (el.id) return { sel: '#' + el.id };
-    var box = el.closest('#hand, #flowers, #melds, #claims, #result-body');
+    var box = el.closest('#hand, #flowers, #melds, #claims, #result-body, #seat, #round');
     if (!box) return null;
     var all = Array.prototype.slice.call(box.querySelectorAll('button, select, input'));
     return { box: box.id, index: all.indexOf(el), act: el.getAttribute('data-act') };
@@ -618,6 +790,26 @@
     try { renderInputsNow(); } finally { restoreFocus(focus); }
   }
 
+  function optionValue(v) {
+    if (v === true) return t('yes');
+    if (v === false) return t('no');
+    if (v === null || v === undefined) return t('none_value');
+    if (Array.isArray(v)) return v.length ? v.join(', ') : t('none_value');
+    if (typeof v === 'object') return Object.keys(v).length ? JSON.stringify(v) : t('none_value');
+    return String(v);
+  }
+
+  function renderRules(st) {
+    var p = presetById(st.preset);
+    var opts = (p && p.options) || {};
+    var book = opts.rulebook || (p && p.rulebook) || rulebook;
+    $('rulebook').textContent = book ? t('rulebook', book) : '';
+    $('rule-options').innerHTML = Object.keys(opts).filter(function (k) { return k !== 'rulebook'; }).map(function (k) {
+      return '<div class="opt" data-option="' + esc(k) + '"><dt>' + esc(OPTION_LABELS[lang][k] || k) + '</dt><dd>' +
+        esc(optionValue(opts[k])) + '</dd></div>';
+    }).join('');
+  }
+
   function renderInputsNow() {
     applyLang();
     var st = state;
@@ -637,22 +829,26 @@
       ps.innerHTML = '<option value="' + esc(st.preset) + '">' + esc(st.preset) + '</option>';
     }
     ps.value = st.preset;
-    seatOptions($('seat'), SEATS, st.seat);
-    seatOptions($('round'), SEATS, st.round);
+    renderRules(st);
+    segButtons($('seat'), st.seat, 'seat');
+    segButtons($('round'), st.round, 'round');
     $('base').value = st.base;
 
     $('indicator-view').innerHTML = st.indicator
       ? tileSpan(st.indicator, 'sm', t('indicator') + ' ' + T.name(st.indicator, lang))
       : '<span class="muted">' + esc(t('no_indicator')) + '</span>';
+    $('indicator-clear').hidden = !st.indicator;
     $('caishen-kinds').innerHTML = kinds.length
       ? esc(t('caishen_kinds')) + kinds.map(function (k) { return tileSpan(k, 'xs cs'); }).join('')
       : '';
 
-    // hand
+    // the hand (in the sticky bar)
     var n = need(st);
-    $('hand-count').textContent = '(' + t('count', total(st), n) + ')';
+    $('hand-count').textContent = t('count', total(st), n);
     var html = T.sort(st.hand).map(function (c) {
-      return tileButton(c, kinds.indexOf(c) >= 0 ? 'cs' : '', t('remove_tile', T.name(c, lang)), 'data-role="hand"');
+      var cs = kinds.indexOf(c) >= 0;
+      return tileButton(c, cs ? 'cs' : '', t('remove_tile', cs ? t('caishen_tile', T.name(c, lang)) : T.name(c, lang)),
+        'data-role="hand"');
     }).join('');
     if (st.win) {
       html += '<span class="win-gap" aria-hidden="true"></span>' +
@@ -660,11 +856,15 @@
           t('win_tile_label', T.name(st.win, lang)), 'data-role="win"');
     }
     $('hand').innerHTML = html;
+    $('bar-melds').innerHTML = st.melds.map(function (m) {
+      return '<span class="bar-meld">' + m.tiles.map(function (c) { return tileSpan(c, 'xs'); }).join('') + '</span>';
+    }).join('') + st.flowers.map(function (c) { return tileSpan(c, 'xs'); }).join('');
+    $('undo').disabled = depth <= 0;
 
     var wsel = $('win-tile');
     var distinct = T.sort(concealedOf(st)).filter(function (c, i, a) { return a.indexOf(c) === i; });
     wsel.innerHTML = distinct.map(function (c) {
-      return '<option value="' + c + '">' + esc(T.name(c, lang)) + ' (' + c + ')</option>';
+      return '<option value="' + c + '">' + esc(T.name(c, lang)) + '</option>';
     }).join('');
     wsel.value = st.win || '';
     wsel.disabled = !st.win;
@@ -673,7 +873,7 @@
     // melds
     $('melds').innerHTML = st.melds.map(function (m, i) {
       var kind = m.type === 'kong' ? (m.concealed ? 'concealed' : m.added ? 'added' : 'exposed') : '';
-      var fromSeats = others(st.seat);
+      var fromSeats = m.type === 'chow' ? [PREV[st.seat]] : others(st.seat);
       var row = '<li class="meld" data-index="' + i + '"><span class="meld-name">' + esc(t('meld_label', i)) +
         ' · ' + esc(t(m.type)) + '</span><span class="tiles">' +
         m.tiles.map(function (c, j) {
@@ -688,15 +888,15 @@
         }).join('') + '</select></label>';
       }
       if (!(m.type === 'kong' && m.concealed)) {
+        var seats = fromSeats.concat(m.from && fromSeats.indexOf(m.from) < 0 ? [m.from] : []);
         row += '<label class="field"><span>' + esc(t('from_label')) + '</span><select data-act="from" data-index="' + i +
-          '">' + (m.from ? '' : '<option value="" selected></option>') + fromSeats.concat(m.from && fromSeats.indexOf(m.from) < 0 ? [m.from] : [])
-          .map(function (s) {
+          '">' + (m.from ? '' : '<option value="" selected></option>') + seats.map(function (s) {
             return '<option value="' + s + '"' + (s === m.from ? ' selected' : '') + '>' + esc(t('seat_opt', s)) + '</option>';
           }).join('') + '</select></label>';
       }
       row += '<button type="button" class="x" data-act="remove-meld" data-index="' + i + '" aria-label="' +
         esc(t('remove_meld', i)) + '">✕</button>';
-      row += '<div class="err" data-path="hand.melds.' + i + '" role="alert"></div></li>';
+      row += '<div class="err" data-path="hand.melds.' + i + '"></div></li>';
       return row;
     }).join('');
     $('melds-empty').hidden = st.melds.length > 0;
@@ -707,19 +907,18 @@
     }).join('');
     $('flowers-empty').hidden = st.flowers.length > 0;
 
-    // palette & meld builder
-    Array.prototype.forEach.call(document.querySelectorAll('input[name="target"]'), function (r) {
-      r.checked = r.value === ui.target;
+    // palette & its modes
+    var m = mode();
+    Array.prototype.forEach.call(document.querySelectorAll('.modes .mode'), function (b) {
+      b.setAttribute('aria-pressed', String(b.getAttribute('data-mode') === ui.mode));
     });
-    $('meld-builder').hidden = ui.target !== 'meld';
-    $('meld-type').value = ui.meldType;
-    $('kong-kind').value = ui.kongKind;
-    $('kong-kind-field').hidden = ui.meldType !== 'kong';
-    var fromSeats = others(st.seat);
+    $('meld-builder').hidden = m.target === 'hand';
+    var fromSeats = claimSeats(st);
     if (fromSeats.indexOf(ui.meldFrom) < 0) ui.meldFrom = PREV[st.seat];
     seatOptions($('meld-from'), fromSeats, ui.meldFrom);
-    $('meld-from-field').hidden = ui.meldType === 'kong' && ui.kongKind === 'concealed';
-    $('meld-hint').textContent = ui.target === 'indicator' ? t('indicator_hint') : t(ui.meldType + '_hint');
+    $('meld-from-field').hidden = m.target !== 'meld' || m.kind === 'concealed';
+    $('meld-hint').textContent = m.target === 'indicator' ? t('indicator_hint')
+      : m.target === 'run' ? t('run_hint') : m.type ? t(m.type + '_hint') : '';
     paletteLabels();
 
     // win context
@@ -736,13 +935,18 @@
     $('earthly').checked = st.earthly;
     $('discarded-caishen').checked = st.dc;
     $('claims').innerHTML = others(st.seat).map(function (s) {
-      return '<label class="field small"><span>' + esc(t('claims_seat', s)) + '</span>' +
-        '<input type="number" min="0" max="4" step="1" inputmode="numeric" data-act="claim" data-seat="' + s +
-        '" value="' + (st.claims[s] || 0) + '"></label>';
+      var k = st.claims[s] || 0;
+      return '<span class="stepper" data-seat="' + s + '"><span class="stepper-name" id="claims-' + s + '">' +
+        esc(t('claims_seat', s)) + '</span><button type="button" data-act="claim" data-seat="' + s + '" data-step="-1"' +
+        (k <= 0 ? ' disabled' : '') + ' aria-label="' + esc(t('claims_less', s)) + '">−</button><output class="claim-n" ' +
+        'aria-labelledby="claims-' + s + '" data-seat="' + s + '">' + k + '</output><button type="button" data-act="claim" data-seat="' +
+        s + '" data-step="1"' + (k >= 4 ? ' disabled' : '') + ' aria-label="' + esc(t('claims_more', s)) + '">+</button></span>';
     }).join('');
+    renderHistory();
   }
 
   /* ---- rendering: results ------------------------------------------------------------- */
+  /* The API's messages next to the fields they are about (never the field paths themselves). */
   function fieldErrors(problem, skip) {
     var pairs = errorPairs(problem).filter(function (pm) { return !skip || !skip(pm[0]); });
     Array.prototype.forEach.call(document.querySelectorAll('.err[data-path]'), function (el) {
@@ -756,33 +960,47 @@
     return pairs;
   }
 
+  /* A refused request as a player reads it: its title and its messages, no field paths. */
   function problemHTML(problem, pairs) {
     if (!problem) return '';
-    var html = '<div class="problem" role="alert"><p class="p-title"><strong>' + esc(problem.title || t('problem')) +
-      '</strong></p><p class="p-detail">' + esc(problem.detail || '') + '</p>';
-    if (pairs && pairs.length > 1) {
-      html += '<ul>' + pairs.map(function (pm) {
-        return '<li><code>' + esc(pm[0]) + '</code> ' + esc(pm[1]) + '</li>';
-      }).join('') + '</ul>';
+    var msgs = (pairs || []).map(function (pm) { return pm[1]; });
+    var html = '<div class="problem"><p class="p-title"><strong>' + esc(problem.title || t('problem')) + '</strong></p>';
+    if (msgs.length) {
+      html += '<ul class="p-msgs">' + msgs.map(function (m) { return '<li>' + esc(m) + '</li>'; }).join('') + '</ul>';
+    } else if (problem.detail) {
+      html += '<p class="p-detail">' + esc(problem.detail) + '</p>';
     }
     return html + '</div>';
   }
 
+  function offlineHTML() {
+    return '<div class="problem offline" id="offline"><p>' + esc(t('offline')) + '</p>' +
+      '<button type="button" id="retry" data-act="retry">' + esc(t('retry')) + '</button></div>';
+  }
+
+  function showOffline() {
+    $('result-body').innerHTML = offlineHTML();
+    setVerdict(t('offline_verdict'), 'no');
+    $('result-copy').hidden = true;
+  }
+
+  function itemName(it) { return lang === 'zh' ? it.name : it.name_en || it.name; }
+
+  /* The 台 items in the page's language only. */
   function itemsHTML(d) {
     var rows = (d.items || []).map(function (it) {
       var tiles = (it.tiles || []).map(function (c) { return tileSpan(c, 'xs'); }).join('');
       return '<tr data-item="' + esc(it.id) + '"' + (it.bonus ? ' class="bonus"' : '') + '>' +
-        '<td lang="zh">' + esc(it.name) + '</td><td lang="en">' + esc(it.name_en) +
+        '<td class="item-name">' + esc(itemName(it)) +
         (it.bonus ? ' <span class="badge">' + esc(t('bonus')) + '</span>' : '') +
         '</td><td class="num">' + esc(it.tai) + '</td><td class="item-tiles">' + tiles + '</td></tr>';
     }).join('');
     return '<table class="items"><caption>' + esc(t('items')) + '</caption><thead><tr><th scope="col">' +
-      esc(t('col_zh')) + '</th><th scope="col">' + esc(t('col_en')) + '</th><th scope="col" class="num">' +
+      esc(t('col_item')) + '</th><th scope="col" class="num">' +
       esc(t('col_tai')) + '</th><th scope="col">' + esc(t('col_tiles')) + '</th></tr></thead><tbody>' + rows +
-      '</tbody><tfoot><tr><th scope="row" colspan="2">' + esc(t('total')) + '</th><td class="num" id="items-total">' +
+      '</tbody><tfoot><tr><th scope="row">' + esc(t('total')) + '</th><td class="num" id="items-total">' +
       esc(d.tai) + '</td><td></td></tr></tfoot></table>';
   }
-
   function decompositionHTML(d) {
     var dec = d.decomposition;
     if (!dec) return '';
@@ -814,7 +1032,7 @@
     }
     var html = '<h3>' + esc(t('decomposition')) + '</h3>';
     if (dec.wait) {
-      html += '<p class="wait">' + esc(t('wait')) + '：<strong id="wait-kind">' +
+      html += '<p class="wait">' + esc(t('wait')) + (lang === 'zh' ? '：' : ': ') + '<strong id="wait-kind">' +
         esc((t('waits_kind') || {})[dec.wait] || dec.wait) + '</strong></p>';
     }
     html += '<div class="decomp">' + groups.map(function (g, gi) {
@@ -892,6 +1110,13 @@
     return html;
   }
 
+
+  function setVerdict(text, cls) {
+    var el = $('verdict');
+    el.textContent = text;
+    el.className = 'verdict-line' + (cls ? ' ' + cls : '');
+  }
+
   function renderScore(d) {
     var ok = !!d.eligible;
     var html = '<div class="verdict ' + (ok ? 'ok' : 'no') + '">' +
@@ -903,21 +1128,55 @@
       (ok ? ' <span class="points">' + esc(t('points')) + ' <strong id="points">' + esc(d.points) + '</strong></span>' : '') +
       '</p></div>';
     if (d.reasons && d.reasons.length) {
-      html += '<ul class="reasons">' + d.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul>';
+      html += '<ul class="reasons" id="reasons">' + d.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul>';
     }
-    html += itemsHTML(d) + decompositionHTML(d) + paymentsHTML(d, state.seat);
+    html += '<div class="score-grid"><div class="score-main">' + itemsHTML(d) + decompositionHTML(d) +
+      '</div><div class="score-pay">' + paymentsHTML(d, state.seat) + '</div></div>';
+    html += '<div id="analysis" class="analysis"><button type="button" id="analysis-show" data-act="analysis">' +
+      esc(t('analysis_show')) + '</button></div>';
     $('result-body').innerHTML = html;
-    $('summary').textContent = t('summary_score', d);
+    setVerdict(t('v_score', d), ok ? 'ok' : 'no');
   }
 
-  function valueHTML(v) {
+  /* ---- the waits at full value -------------------------------------------------------- */
+  function sum(list) { return list.reduce(function (a, p) { return a + p.amount; }, 0); }
+
+  /* "3 × 8" when every payment is the same amount, else the amounts added up. */
+  function sharesText(pays, points) {
+    if (!pays.length) return '';
+    var same = pays.every(function (p) { return p.amount === pays[0].amount; });
+    if (same && pays.length > 1) return pays.length + ' × ' + pays[0].amount;
+    return pays.map(function (p) {
+      return p.multiplier > 1 && p.amount === p.multiplier * points ? p.multiplier + ' × ' + points : String(p.amount);
+    }).join(' + ');
+  }
+
+  function eligibleValue(v) { return !!(v && typeof v.tai === 'number' && v.eligible); }
+
+  /* A wait's self-draw: what the winner collects in all; a discard: what the discarder pays. */
+  function valueHTML(v, how, seat, discarder) {
     if (!v) return '';
     if (typeof v.tai === 'number') {
-      return '<span class="val ' + (v.eligible ? 'ok' : 'no') + '">' + esc(t('value', v)) + '</span>';
+      if (!v.eligible) return '<span class="val no">✗ ' + esc(t('below', v)) + '</span>';
+      var pays = v.payments || [];
+      var text;
+      var detail;
+      if (how === 'self') {
+        var got = (v.net && typeof v.net[seat] === 'number') ? v.net[seat] : sum(pays);
+        text = t('self_value', v, got);
+        detail = sharesText(pays.filter(function (p) { return p.to === seat; }), v.points);
+      } else {
+        var mine = pays.filter(function (p) { return p.from === discarder; });
+        text = t('disc_value', v, discarder, sum(mine));
+        detail = sharesText(mine, v.points);
+      }
+      return '<span class="val ok">✓ ' + esc(text) + (detail ? esc(t('shares', detail)) : '') + '</span>';
     }
-    return '<span class="val no" title="' + esc(v.detail || '') + '">' + esc(v.title || v.code || '') +
-      '</span><small class="val-detail">' + esc(v.detail || '') + '</small>';
+    return '<span class="val no">✗ ' + esc(v.title || t('problem')) + '</span><small class="val-detail">' +
+      esc(v.detail || '') + '</small>';
   }
+
+  function waitEligible(w) { return eligibleValue(w.self_draw) || eligibleValue(w.discard); }
 
   function renderWaits(d) {
     var waits = d.waits || [];
@@ -925,17 +1184,19 @@
     if (!kinds.length) waits.forEach(function (w) { kinds = kinds.concat(w.same_for || [w.tile]); });
     var unseen = typeof d.unseen_total === 'number' ? d.unseen_total
       : waits.reduce(function (a, w) { return a + (w.unseen_total || w.unseen || 0); }, 0);
+    var seat = state.seat;
+    var discarder = d.discard_from || PREV[seat];
     var html = '<h3>' + esc(t('waits')) + ' <small id="waits-count">' + esc(t('waits_count', kinds.length, unseen)) +
       '</small></h3>';
     if (d.any_tile) html += '<p class="any">' + esc(t('any_tile')) + '</p>';
     if (!waits.length) {
       html += '<p>' + esc(t('waits_none')) + '</p>';
     } else {
-      var fromText = d.discard_from ? ' (' + t('discard_by', d.discard_from) + ')' : '';
-      var from = fromText ? ' <small>' + esc(fromText) + '</small>' : '';
+      var fromText = ' (' + t('discard_by', discarder) + ')';
       html += '<table class="waits"><thead><tr><th scope="col">' + esc(t('col_wait')) + '</th><th scope="col" class="num">' +
-        esc(t('col_unseen')) + '</th><th scope="col">' + esc(t('col_self')) + '</th><th scope="col">' +
-        esc(t('col_discard')) + from + '</th><th scope="col"><span class="sr">' + esc(t('col_try')) + '</span></th></tr></thead><tbody>' +
+        esc(t('col_unseen')) + '</th><th scope="col">' + esc(t('col_ok')) + '</th><th scope="col">' + esc(t('col_self')) +
+        '</th><th scope="col">' + esc(t('col_discard')) + ' <small>' + esc(fromText) + '</small></th><th scope="col">' +
+        '<span class="sr">' + esc(t('col_try')) + '</span></th></tr></thead><tbody>' +
         waits.map(function (w) {
           var tiles = w.same_for && w.same_for.length > 1 ? w.same_for : [w.tile];
           var cell = tiles.length > 1
@@ -943,19 +1204,131 @@
             : '<span class="wait-tile">' + tileSpan(w.tile, 'sm') + '<span class="tname">' + esc(T.name(w.tile, lang)) +
               '</span></span>';
           var n = tiles.length > 1 && typeof w.unseen_total === 'number' ? w.unseen_total : w.unseen;
-          return '<tr data-wait="' + esc(w.tile) + '"><th scope="row">' + cell + '</th><td class="num" data-label="' +
-            esc(t('col_unseen')) + '">' + esc(n) + '</td><td class="self" data-label="' + esc(t('col_self')) + '">' +
-            valueHTML(w.self_draw) + '</td><td class="disc" data-label="' + esc(t('col_discard') + fromText) + '">' +
-            valueHTML(w.discard) + '</td><td class="try-cell"><button type="button" class="try" data-act="try" data-tile="' +
-            esc(w.tile) + '" aria-label="' + esc(t('try_win', T.name(w.tile, lang))) + '">' + esc(t('col_try')) +
-            '</button></td></tr>';
+          var ok = waitEligible(w);
+          return '<tr data-wait="' + esc(w.tile) + '" data-eligible="' + ok + '"><th scope="row">' + cell +
+            '</th><td class="num" data-label="' + esc(t('col_unseen')) + '">' + esc(n) + '</td><td class="ok-cell">' +
+            '<span class="elig ' + (ok ? 'ok' : 'no') + '">' + esc((ok ? '✓ ' : '✗ ') + (ok ? t('can_win') : t('cannot_win'))) +
+            '</span></td><td class="self" data-label="' + esc(t('col_self')) + '">' + valueHTML(w.self_draw, 'self', seat) +
+            '</td><td class="disc" data-label="' + esc(t('col_discard') + fromText) + '">' +
+            valueHTML(w.discard, 'discard', seat, discarder) + '</td><td class="try-cell"><button type="button" class="try" ' +
+            'data-act="try" data-tile="' + esc(w.tile) + '" aria-label="' + esc(t('try_win', T.name(w.tile, lang))) + '">' +
+            esc(t('col_try')) + '</button></td></tr>';
         }).join('') + '</tbody></table>';
     }
     $('result-body').innerHTML = html;
-    $('summary').textContent = t('summary_waits', kinds.length);
+    var okCount = waits.filter(waitEligible).length;
+    setVerdict(t('v_waits', kinds.length, okCount), okCount ? 'ok' : 'no');
   }
 
+  /* ---- what to discard (POST /v1/analyze) --------------------------------------------- */
+  function tileCounts(list, key) {
+    return '<span class="tcounts">' + list.map(function (x) {
+      return '<span class="tcount" data-tile="' + esc(x.tile) + '">' + tileSpan(x.tile, 'xs') +
+        '<span class="n">' + esc(x[key]) + '</span></span>';
+    }).join('') + '</span>';
+  }
+
+  function analysisHTML(d) {
+    var rows = (d.discards || []).map(function (x) {
+      var eligible = (x.waits || []).filter(waitEligible).map(function (w) { return { tile: w.tile, unseen: w.unseen }; });
+      return '<tr data-discard="' + esc(x.discard) + '"><th scope="row">' + tileSpan(x.discard, 'sm') + '</th>' +
+        '<td class="shanten" data-shanten="' + esc(x.shanten) + '">' + esc(t('shanten', x.shanten)) + '</td>' +
+        '<td class="improving" data-label="' + esc(t('col_improving')) + '">' + tileCounts(x.improving || [], 'unseen') + ' <small class="imp-total">' +
+        esc(t('improving_total', x.improving_unseen || 0)) + '</small></td>' +
+        '<td class="eligible-waits" data-label="' + esc(t('col_eligible')) + '">' + (x.shanten === 0 && eligible.length
+          ? tileCounts(eligible, 'unseen') + ' <small class="elig-total">' + esc(t('eligible_total', x.eligible_unseen || 0)) + '</small>'
+          : esc(t('none'))) + '</td>' +
+        '<td class="drop-cell"><button type="button" class="try" data-act="drop" data-tile="' + esc(x.discard) + '" aria-label="' +
+        esc(t('drop', T.name(x.discard, lang))) + '">' + esc(t('col_drop')) + '</button></td></tr>';
+    }).join('');
+    return '<h3 id="analysis-title">' + esc(t('analysis')) + ' <small id="analysis-shanten">' + esc(t('shanten', d.shanten)) +
+      '</small></h3><table class="discards"><thead><tr><th scope="col">' + esc(t('col_drop')) + '</th><th scope="col">' +
+      esc(t('col_shanten')) + '</th><th scope="col">' + esc(t('col_improving')) + '</th><th scope="col">' +
+      esc(t('col_eligible')) + '</th><th scope="col"><span class="sr">' + esc(t('col_drop')) + '</span></th></tr></thead><tbody>' +
+      rows + '</tbody></table>';
+  }
+
+  function loadAnalysis(st, into) {
+    return api('POST', '/v1/analyze', waitsRequest(st, concealedOf(st))).then(function (r) {
+      var box = $(into);
+      if (!box) return r;
+      if (r.offline) box.innerHTML = offlineHTML();
+      else if (r.ok) box.innerHTML = analysisHTML(r.data);
+      else box.innerHTML = problemHTML(r.data || { title: t('problem') }, errorPairs(r.data));
+      return r;
+    });
+  }
+
+  /* ---- a result as text (copyable) ---------------------------------------------------- */
+  function handText(st) {
+    var parts = [t('txt_hand') + ' ' + T.toCompact(T.sort(st.hand)) + (st.win ? ' ' + t('txt_win_on') + ' ' + st.win : '')];
+    if (st.melds.length) parts.push(t('txt_melds') + ' ' + st.melds.map(function (m) { return T.toCompact(m.tiles); }).join(' '));
+    if (st.flowers.length) parts.push(t('txt_flowers') + ' ' + T.toCompact(T.sort(st.flowers)));
+    if (st.indicator) parts.push(t('txt_caishen') + ' ' + caishenKinds(st).join(' '));
+    return parts.join(' · ');
+  }
+
+  function resultText(st, kind, d) {
+    var sep = lang === 'zh' ? '，' : ', ';
+    var lines = [t('txt_title') + ' · ' + st.preset, t('txt_seat', st.seat, st.round), handText(st)];
+    if (kind === 'score') {
+      lines.push(t('txt_items') + ': ' + (d.items || []).map(function (it) { return itemName(it) + ' ' + it.tai; }).join(sep) +
+        ' = ' + d.tai + ' ' + t('tai'));
+      lines.push(t('v_score', d));
+      lines.push(t('txt_net') + ': ' + SEATS.map(function (s) {
+        return I18N[lang].seat_names[s] + ' ' + fmtSigned((d.net || {})[s] || 0);
+      }).join(sep));
+    } else {
+      var discarder = d.discard_from || PREV[st.seat];
+      (d.waits || []).forEach(function (w) {
+        var v = [];
+        [['self', w.self_draw, t('col_self')], ['discard', w.discard, t('col_discard')]].forEach(function (x) {
+          var el = document.createElement('div');
+          el.innerHTML = valueHTML(x[1], x[0], st.seat, discarder);
+          v.push(x[2] + ' ' + el.textContent.replace(/\s+/g, ' ').trim());
+        });
+        lines.push(T.name(w.tile, lang) + ': ' + v.join(sep));
+      });
+    }
+    return lines.join('\n');
+  }
+
+  function showResultText(kind, d) {
+    lastResult = { kind: kind, data: d };
+    $('result-text').textContent = resultText(state, kind, d);
+    $('result-copy').hidden = false;
+  }
+
+  /* ---- hands scored in this browser (localStorage) ------------------------------------ */
+  function readHistory() {
+    try {
+      var v = JSON.parse(localStorage.getItem(HISTORY_KEY) || '[]');
+      return Array.isArray(v) ? v.filter(function (x) { return x && typeof x.h === 'string'; }) : [];
+    } catch (e) { return []; }
+  }
+
+  function remember(st, d) {
+    var h = encode(st);
+    var list = readHistory().filter(function (x) { return x.h !== h; });
+    var hand = [T.toCompact(T.sort(st.hand)) + (st.win ? ' +' + st.win : '')].concat(st.melds.map(function (m) {
+      return T.toCompact(m.tiles);
+    }), st.flowers.length ? [T.toCompact(T.sort(st.flowers))] : []).join(' ');
+    list.unshift({ h: h, tai: d.tai, eligible: !!d.eligible, hand: hand });
+    try { localStorage.setItem(HISTORY_KEY, JSON.stringify(list.slice(0, HISTORY_MAX))); } catch (e) { /* full or off */ }
+  }
+
+  function renderHistory() {
+    var list = readHistory();
+    $('history').innerHTML = list.map(function (x) {
+      return '<li><a href="#' + esc(x.h) + '"><strong>' + esc(x.tai + ' ' + t('tai') + ' ' + (x.eligible ? '✓' : '✗')) +
+        '</strong> <span class="muted">' + esc(x.hand) + '</span></a></li>';
+    }).join('');
+    $('history-empty').hidden = list.length > 0;
+  }
+
+  /* ---- asking the API for the current hand -------------------------------------------- */
   var COUNT_PATHS = ['hand', 'hand.concealed', 'hand.winning_tile', '$', ''];
+  function countPath(p) { return COUNT_PATHS.indexOf(p) >= 0; }
 
   function refresh() {
     var id = ++seq;
@@ -963,96 +1336,137 @@
     var n = need(st);
     var tot = total(st);
     var body = $('result-body');
-    if (!tot && !st.melds.length && !st.flowers.length) {
+    lastResult = null;
+    $('result-copy').hidden = true;
+    if (!hasHand(st)) {
       body.innerHTML = '<p class="muted">' + esc(t('empty')) + '</p>';
-      $('summary').textContent = '';
+      setVerdict(t('empty_verdict'), '');
       baseline = null;
       fieldErrors(null);
+      return Promise.resolve();
+    }
+    if (tot < n - 1 || tot > n) {
+      // no call: the page knows this hand is incomplete (or has too many tiles)
+      baseline = null;
+      fieldErrors(null);
+      var k = n - 1 - tot;
+      body.innerHTML = tot > n ? '<p class="need" id="need-more">' + esc(t('too_many', tot - n)) + '</p>'
+        : '<p class="need" id="need-more">' + esc(t('need_more', k, n, st.melds.length)) + '</p>';
+      setVerdict(tot > n ? t('too_many', tot - n) : t('more', k), 'more');
       return Promise.resolve();
     }
     var waitsMode = tot === n - 1;
     var call = waitsMode ? api('POST', '/v1/waits', waitsRequest(st)) : api('POST', '/v1/score', scoreRequest(st));
     return call.then(function (r) {
-      if (id !== seq) return;
+      if (id !== seq) return null;
       var focus = focusKey(document.activeElement);
-      try { showResponse(r); } finally { restoreFocus(focus); }
+      try { return showResponse(r); } finally { restoreFocus(focus); }
     });
 
     function showResponse(r) {
-      if (r.status === 0) {
+      if (r.offline) {
         baseline = null;
-        body.innerHTML = '<div class="problem" role="alert">' + esc(t('api_down') + (r.error || '')) + '</div>';
-        return;
+        showOffline();
+        return null;
       }
       baseline = r.ok ? null : r.data;
-      var incomplete = tot < n - 1;
-      var skip = incomplete ? function (p) { return COUNT_PATHS.indexOf(p) >= 0; } : null;
-      var pairs = fieldErrors(r.ok ? null : r.data, skip);
-      if (incomplete) {
-        var html = '<p class="need" id="need-more">' + esc(t('need_more', n - 1 - tot, n, st.melds.length)) + '</p>';
-        if (pairs.length) html += problemHTML({ title: t('problem'), detail: pairs[0][1] }, pairs);
-        body.innerHTML = html;
-        $('summary').textContent = t('count', tot, n);
-      } else if (r.ok && waitsMode) {
+      var noWin = !r.ok && r.data && r.data.code === 'not_a_winning_hand';
+      var pairs = noWin ? errorPairs(r.data) : fieldErrors(r.ok ? null : r.data);
+      if (noWin) fieldErrors(null);
+      if (r.ok && waitsMode) {
         renderWaits(r.data);
+        showResultText('waits', r.data);
       } else if (r.ok) {
         renderScore(r.data);
+        showResultText('score', r.data);
+        remember(st, r.data);
+        renderHistory();
+      } else if (noWin) {
+        body.innerHTML = problemHTML(r.data, pairs) + '<div id="analysis" class="analysis"></div>';
+        setVerdict(t('v_no_win'), 'no');
+        return loadAnalysis(st, 'analysis');
       } else {
-        body.innerHTML = problemHTML(r.data || { title: 'HTTP ' + r.status }, errorPairs(r.data));
-        $('summary').textContent = (r.data && r.data.title) || ('HTTP ' + r.status);
+        body.innerHTML = problemHTML(r.data || { title: t('problem') }, pairs);
+        setVerdict((r.data && r.data.title) || t('problem'), 'no');
       }
+      return null;
     }
   }
 
-  function commit() {
-    writeURL();
+  function commit(push) {
+    writeURL(push);
     renderInputs();
     return refresh();
   }
 
+  /* A link opened with a hand that cannot exist says so at once (and later taps still work). */
+  function linkCheck() {
+    var st = state;
+    var over = overCopies(st);
+    var step = over ? copiesMessage(over, st).then(function (m) { return m && m.offline ? [] : [m]; })
+      : api('POST', '/v1/score', scoreRequest(st)).then(function (r) {
+        if (r.ok || !r.data || r.data.code === 'not_a_winning_hand') return [];
+        return errorPairs(r.data).filter(function (pm) { return !countPath(pm[0]); }).map(function (pm) { return pm[1]; });
+      });
+    return step.then(function (msgs) {
+      var el = $('link-problem');
+      if (!msgs.length) { el.hidden = true; return; }
+      el.hidden = false;
+      el.innerHTML = '<p><strong>' + esc(t('link_bad')) + '</strong></p><ul>' + msgs.map(function (m) {
+        return '<li>' + esc(m) + '</li>';
+      }).join('') + '</ul><button type="button" id="link-clear">' + esc(t('link_clear')) + '</button>';
+    });
+  }
+
   /* ---- actions ------------------------------------------------------------------------ */
+  function backToHand() { ui.mode = 'hand'; }
+
   function addToHand(c) {
     var kinds = caishenKinds(state);
     if (T.isFlower(c) && kinds.indexOf(c) < 0) {
       return change(function (st) { st.flowers.push(c); }, { copies: true, paths: ['hand.flowers'] });
     }
+    return addTiles([c]);
+  }
+
+  function addTiles(tiles) {
     return change(function (st) {
       if (st.win) { st.hand.push(st.win); st.win = null; }
-      st.hand.push(c);
-      if (total(st) === need(st)) st.win = st.hand.pop();
-      else if (total(st) > need(st)) { st.win = st.hand.pop(); }
+      tiles.forEach(function (c) { st.hand.push(c); });
+      if (total(st) >= need(st)) st.win = st.hand.pop();
     }, { copies: true, full: true });
   }
 
-  function chowTiles(c) {
+  function runTiles(c) {
     return [c, (+c[0] + 1) + c[1], (+c[0] + 2) + c[1]];
   }
 
   function addMeld(c) {
-    var type = ui.meldType;
-    var meld = { type: type };
-    if (type === 'chow') meld.tiles = chowTiles(c);
-    else meld.tiles = type === 'pung' ? [c, c, c] : [c, c, c, c];
-    if (type === 'kong' && ui.kongKind === 'concealed') meld.concealed = true;
-    else meld.from = ui.meldFrom || PREV[state.seat];
-    if (type === 'kong' && ui.kongKind === 'added') meld.added = true;
+    var m = mode();
+    var meld = { type: m.type };
+    if (m.type === 'chow') meld.tiles = runTiles(c);
+    else meld.tiles = m.type === 'pung' ? [c, c, c] : [c, c, c, c];
+    if (m.kind === 'concealed') meld.concealed = true;
+    else meld.from = claimSeats(state).indexOf(ui.meldFrom) >= 0 ? ui.meldFrom : PREV[state.seat];
+    if (m.kind === 'added') meld.added = true;
     return change(function (st) {
       var tot = total(st);
       st.melds.push(meld);
       // keep the tiles already in hand; a full hand drops the winning-tile slot first
       if (tot > need(st) && st.win) { st.hand.push(st.win); st.win = null; }
-    }, { copies: true, paths: ['hand.melds'] });
+    }, { copies: true, paths: ['hand.melds'], after: backToHand });
   }
 
   function setIndicator(c) {
-    ui.target = 'hand';
-    return change(function (st) { st.indicator = c; }, { copies: true, paths: ['caishen', 'hand.melds'] });
+    return change(function (st) { st.indicator = c; }, { copies: true, paths: ['caishen', 'hand.melds'], after: backToHand });
   }
 
   function onPalette(c) {
-    if (ui.target === 'indicator') return setIndicator(c);
+    var m = mode();
+    if (m.target === 'indicator') return setIndicator(c);
     if (T.isFlower(c) && caishenKinds(state).indexOf(c) < 0) return addToHand(c);
-    if (ui.target === 'meld') return addMeld(c);
+    if (m.target === 'meld') return addMeld(c);
+    if (m.target === 'run') return addTiles(runTiles(c));
     return addToHand(c);
   }
 
@@ -1068,8 +1482,7 @@
     var parsed = T.parseCompact(text);
     if (parsed.bad.length) {
       return run(function () {
-        var st = clone(state);
-        var req = scoreRequest(st);
+        var req = scoreRequest(clone(state));
         req.hand.concealed = text;
         return api('POST', '/v1/score', req).then(function (r) {
           var pairs = errorPairs(r.data).filter(function (pm) { return pm[0].indexOf('hand.concealed') === 0; });
@@ -1088,18 +1501,45 @@
     return chain.then(function (ok) { if (ok) $('quick-text').value = ''; });
   }
 
+  function undo() {
+    if (depth > 0) history.back();
+  }
+
+  /* Back, Forward, Undo, and links to a hand opened in this tab (a recent hand, say). */
+  function onNavigate() {
+    if (location.hash === lastHash) return;
+    if (location.hash && location.hash.indexOf('=') < 0) return;     // an in-page anchor, not a hand
+    lastHash = location.hash;           // popstate and hashchange both come for one navigation
+    var ours = history.state && typeof history.state.i === 'number';
+    if (ours) depth = history.state.i;
+    else { depth += 1; history.replaceState({ i: depth }, '', location.hash); }
+    run(function () {
+      state = decode(location.hash);
+      notice(null);
+      $('link-problem').hidden = true;
+      return (!ours && hasHand(state) ? linkCheck() : Promise.resolve()).then(function () { return commit(false); });
+    });
+  }
+
   /* ---- events ------------------------------------------------------------------------- */
+  function copyText(text, okMsg) {
+    var done = function () { flash(okMsg); };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(done, function () { flash(t('link_copy_failed')); });
+    } else {
+      flash(t('link_copy_failed'));
+    }
+  }
+
   function bind() {
     $('lang-zh').addEventListener('click', function () { setLang('zh'); });
     $('lang-en').addEventListener('click', function () { setLang('en'); });
     $('copy-link').addEventListener('click', function () {
-      writeURL();
-      var done = function () { notice(null); flash(t('link_copied')); };
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(location.href).then(done, function () { flash(t('link_copy_failed')); });
-      } else {
-        flash(t('link_copy_failed'));
-      }
+      writeURL(false);
+      copyText(location.href, t('link_copied'));
+    });
+    $('copy-result').addEventListener('click', function () {
+      copyText($('result-text').textContent, t('result_copied'));
     });
     $('clear').addEventListener('click', function () {
       change(function (st) {
@@ -1109,7 +1549,36 @@
         Object.keys(keep).forEach(function (k) { st[k] = keep[k]; });
       });
     });
+    $('undo').addEventListener('click', undo);
+    document.addEventListener('keydown', function (e) {
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && (e.key === 'z' || e.key === 'Z')) {
+        var el = document.activeElement;
+        if (el && (el.tagName === 'INPUT' && el.type === 'text' || el.tagName === 'TEXTAREA')) return;
+        e.preventDefault();
+        undo();
+      }
+    });
+    $('to-result').addEventListener('click', function () {
+      $('result').scrollIntoView({ behavior: 'smooth', block: 'start' });
+      $('h-result').focus({ preventScroll: true });
+    });
+    $('notice').addEventListener('click', function (e) {
+      if (e.target.closest('.notice-x')) notice(null);
+    });
+    $('link-problem').addEventListener('click', function (e) {
+      if (e.target.id === 'link-clear') {
+        $('link-problem').hidden = true;
+        $('clear').click();
+      }
+    });
 
+    document.querySelector('.modes').addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-mode]');
+      if (!b) return;
+      ui.mode = b.getAttribute('data-mode');
+      ui.meldFrom = PREV[state.seat];     // a seat that can make the claim: the 上家 first
+      renderInputs();
+    });
     $('palette').addEventListener('click', function (e) {
       var b = e.target.closest('button[data-tile]');
       if (b && !b.disabled) onPalette(b.getAttribute('data-tile'));
@@ -1163,33 +1632,26 @@
       }
     });
 
-    $('indicator-pick').addEventListener('click', function () {
-      ui.target = 'indicator';
-      renderInputs();
-      var first = $('palette').querySelector('button:not([disabled])');
-      if (first) first.focus();
-    });
     $('indicator-clear').addEventListener('click', function () {
       change(function (st) { st.indicator = null; });
     });
-
-    Array.prototype.forEach.call(document.querySelectorAll('input[name="target"]'), function (r) {
-      r.addEventListener('change', function () { if (r.checked) { ui.target = r.value; renderInputs(); } });
-    });
-    $('meld-type').addEventListener('change', function (e) { ui.meldType = e.target.value; renderInputs(); });
-    $('kong-kind').addEventListener('change', function (e) { ui.kongKind = e.target.value; renderInputs(); });
     $('meld-from').addEventListener('change', function (e) { ui.meldFrom = e.target.value; });
 
     $('preset').addEventListener('change', function (e) {
       var v = e.target.value;
       change(function (st) { st.preset = v; });
     });
-    $('seat').addEventListener('change', function (e) {
-      var v = e.target.value;
-      change(function (st) { st.seat = v; }, { paths: ['hand.melds', 'win', 'claims_from_winner'] });
+    $('seat').addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-seat]');
+      if (!b) return;
+      var v = b.getAttribute('data-seat');
+      change(function (st) { st.seat = v; }, { paths: ['hand.melds', 'win', 'claims_from_winner'],
+        after: function () { ui.meldFrom = PREV[v]; } });
     });
-    $('round').addEventListener('change', function (e) {
-      var v = e.target.value;
+    $('round').addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-seat]');
+      if (!b) return;
+      var v = b.getAttribute('data-seat');
       change(function (st) { st.round = v; });
     });
     $('base').addEventListener('change', function (e) {
@@ -1222,21 +1684,29 @@
           change(function (st) { st[pair[1]] = v; }, { paths: ['win'] });
         });
       });
-    $('claims').addEventListener('change', function (e) {
-      var el = e.target;
-      if (el.getAttribute('data-act') !== 'claim') return;
-      var s = el.getAttribute('data-seat');
-      var v = Math.max(0, parseInt(el.value, 10) || 0);
-      change(function (st) { st.claims[s] = v; }, { paths: ['claims_from_winner'] });
+    $('claims').addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-act="claim"]');
+      if (!b) return;
+      var s = b.getAttribute('data-seat');
+      var step = +b.getAttribute('data-step');
+      change(function (st) { st.claims[s] = Math.max(0, (st.claims[s] || 0) + step); }, { paths: ['claims_from_winner'] });
     });
 
     $('result-body').addEventListener('click', function (e) {
-      var b = e.target.closest('button[data-act="try"]');
-      if (b) addToHand(b.getAttribute('data-tile'));
-    });
-    $('summary').addEventListener('click', function () {
-      $('result').scrollIntoView({ behavior: 'smooth', block: 'start' });
-      $('h-result').focus();
+      var b = e.target.closest('button[data-act]');
+      if (!b) return;
+      var act = b.getAttribute('data-act');
+      if (act === 'try') addToHand(b.getAttribute('data-tile'));
+      else if (act === 'retry') retry();
+      else if (act === 'analysis') run(function () { return loadAnalysis(state, 'analysis'); });
+      else if (act === 'drop') {
+        var c = b.getAttribute('data-tile');
+        change(function (st) {
+          if (st.win === c) { st.win = null; return; }
+          var i = st.hand.indexOf(c);
+          if (i >= 0) st.hand.splice(i, 1);
+        });
+      }
     });
     document.querySelector('.skip').addEventListener('click', function (e) {
       e.preventDefault();
@@ -1248,21 +1718,13 @@
       var v = $('quick-text').value;
       if (v.trim()) quickAdd(v);
     });
-
-    // a link to another hand opened in this tab (in-page anchors are not hands: no '=')
-    window.addEventListener('hashchange', function () {
-      if (location.hash === lastHash || location.hash.indexOf('=') < 0) return;
-      run(function () {
-        state = decode(location.hash);
-        notice(null);
-        return commit();
-      });
-    });
+    window.addEventListener('popstate', onNavigate);
+    window.addEventListener('hashchange', onNavigate);
   }
 
   var flashTimer = null;
   function flash(msg) {
-    var el = $('summary');
+    var el = $('verdict');
     var old = el.textContent;
     el.textContent = msg;
     clearTimeout(flashTimer);
@@ -1270,24 +1732,51 @@
   }
 
   function setLang(l) {
+    try { localStorage.setItem(LANG_KEY, l); } catch (e) { /* private mode */ }
     run(function () {
       lang = l;
       notice(null);
-      return commit();
+      return commit(false);
     });
+  }
+
+  function loadRules() {
+    return api('GET', '/v1/rules').then(function (r) {
+      if (r.ok && r.data && Array.isArray(r.data.presets)) {
+        presets = r.data.presets;
+        rulebook = r.data.rulebook || null;
+      }
+      return r;
+    });
+  }
+
+  function retry() {
+    run(function () {
+      return (presets.length ? Promise.resolve() : loadRules()).then(function () { return commit(false); });
+    });
+  }
+
+  /* The desktop's result column sits below the sticky bar, whose height the CSS reads. */
+  function trackBarHeight() {
+    var bar = $('bar');
+    var set = function () { document.documentElement.style.setProperty('--bar-h', bar.offsetHeight + 'px'); };
+    set();
+    if (window.ResizeObserver) new ResizeObserver(set).observe(bar);
   }
 
   /* ---- start -------------------------------------------------------------------------- */
   function start() {
     buildPalette();
     bind();
+    trackBarHeight();
     state = decode(location.hash);
+    depth = history.state && typeof history.state.i === 'number' ? history.state.i : 0;
+    var fromLink = hasHand(state);
     renderInputs();
     run(function () {
-      return api('GET', '/v1/rules').then(function (r) {
-        if (r.ok && r.data && Array.isArray(r.data.presets)) presets = r.data.presets;
-        return commit();
-      });
+      return loadRules().then(function () {
+        return fromLink ? linkCheck() : null;
+      }).then(function () { return commit(false); });
     });
   }
 

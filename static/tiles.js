@@ -1,6 +1,6 @@
 /* Ningbo mahjong tiles: codes, names and SVG faces drawn here (no images, no fonts shipped).
  *
- * Codes follow RULES.md §1: 1m-9m characters (万), 1p-9p dots (饼), 1s-9s bamboo (条),
+ * Codes follow docs/rules.md §1: 1m-9m characters (万), 1p-9p dots (饼), 1s-9s bamboo (条),
  * E S W N winds, C F P dragons (中 发 白), 1f-8f flowers (春夏秋冬 梅兰竹菊).
  * Exposes window.NBTiles.
  */
@@ -47,7 +47,7 @@
     return tiles.slice().sort(function (a, b) { return ORDER[a] - ORDER[b]; });
   }
 
-  /* The kind after c for the indicator_and_next rule (RULES.md §2). */
+  /* The kind after c for the indicator_and_next rule (docs/rules.md §2). */
   function next(c) {
     if (isSuited(c)) return (c[0] === '9' ? '1' : String(+c[0] + 1)) + c[1];
     var w = 'ESWN'.indexOf(c);
@@ -57,7 +57,7 @@
     return null;
   }
 
-  /* Caishen kinds from an indicator under a caishen_rule (RULES.md §2). */
+  /* Caishen kinds from an indicator under a caishen_rule (docs/rules.md §2). */
   function caishenKinds(indicator, rule) {
     if (!indicator) return [];
     if (isFlower(indicator)) {
@@ -73,7 +73,7 @@
     return kinds;
   }
 
-  /* Compact form of API.md ("234m 99s EE C"), used in links: runs of one suit share a letter. */
+  /* Compact form of docs/api.md ("234m 99s EE C"), used in links: runs of one suit share a letter. */
   function toCompact(tiles) {
     var out = '';
     var digits = '';
@@ -253,7 +253,7 @@
   function svg(c) {
     return '<svg class="face" viewBox="0 0 ' + W + ' ' + H + '" aria-hidden="true" focusable="false">' +
       '<rect x="0.75" y="0.75" width="' + (W - 1.5) + '" height="' + (H - 1.5) +
-      '" rx="6" fill="#fdfbf3" stroke="#bdb59d" stroke-width="1.5"/>' +
+      '" rx="6" fill="#fdfbf3" stroke="#8a8068" stroke-width="1.5"/>' +
       faceInner(c) + '</svg>';
   }
 

@@ -736,9 +736,10 @@ def test_root_serves_the_calculator_page(client):
     assert response.mimetype_params.get("charset") == "utf-8"
     html = response.get_data(as_text=True)
     assert 'id="palette"' in html
-    # the page's own files, served from /static/ by Flask's static folder
+    # the page's own files, served from /static/ under content-hashed URLs (static_assets.py)
     assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
-    assert "/static/calc.js" in assets and "/static/calc.css" in assets
+    names = [asset.split("?v=")[0] for asset in assets]
+    assert "/static/calc.js" in names and "/static/calc.css" in names
     for asset in assets:
         served = client.client.get(asset)
         assert served.status_code == 200 and served.get_data(), asset

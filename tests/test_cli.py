@@ -3,7 +3,7 @@ runs it (``python -m ningbo_score``, the same ``main`` as the console script tha
 declares; tests/test_package.py runs the installed script itself), from a directory outside the
 project.
 
-The expected answers are worked out by hand from RULES.md (ningbo preset: min_tai 4, linear
+The expected answers are worked out by hand from docs/rules.md (ningbo preset: min_tai 4, linear
 points P = base_points × (1 + tai), §6; self-draw: every other player pays 1 × P, §7)."""
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import pytest
 import ningbo_score
 from conftest import ROOT, free_port, wait_until_up
 
-# API.md's worked example: seat S, caishen indicator 5p (the kind 5p; none in the hand), melds
+# docs/api.md's worked example: seat S, caishen indicator 5p (the kind 5p; none in the hand), melds
 # 中中中 from E and a concealed kong of 1s, flower 2f, self-drawn 4m completing 2-3-4m.
 WORKED = ["234678m 99s", "--win", "4m", "--seat", "S", "--caishen", "5p", "--meld", "pung:CCC:E",
           "--meld", "kong:1111s:concealed", "--flowers", "2f", "--claims", "W=1"]

@@ -23,7 +23,7 @@ import pytest
 import ningbo_score
 from conftest import ROOT
 
-# API.md's worked example (tests/test_cli.py works it out: 4 台, points 5).
+# docs/api.md's worked example (tests/test_cli.py works it out: 4 台, points 5).
 WORKED = ["score", "234678m 99s", "--win", "4m", "--seat", "S", "--caishen", "5p", "--meld", "pung:CCC:E",
           "--meld", "kong:1111s:concealed", "--flowers", "2f", "--json"]
 

@@ -74,8 +74,10 @@ def make_page(browser):
     contexts = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 900):
-        ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    def make(width: int = 1280, height: int = 900, **options):
+        """A page in a new context; options go to new_context (has_touch, color_scheme, locale…)."""
+        options.setdefault("locale", "en-US")
+        ctx = browser.new_context(viewport={"width": width, "height": height}, **options)
         contexts.append(ctx)
         pg = ctx.new_page()
         pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -115,6 +117,21 @@ def tap(pg, code: str) -> None:
     idle(pg)
 
 
+def mode(pg, name: str) -> None:
+    """Where the next tapped tile goes: hand, run, chow, pung, kong, ckong, akong, indicator."""
+    pg.locator(f'.modes button[data-mode="{name}"]').click()
+
+
+def seat(pg, wind: str) -> None:
+    pg.locator(f'#seat button[data-seat="{wind}"]').click()
+    idle(pg)
+
+
+def more_claims(pg, wind: str) -> None:
+    pg.locator(f'#claims button[data-seat="{wind}"][data-step="1"]').click()
+    idle(pg)
+
+
 def choose(pg, selector: str, value: str) -> None:
     pg.select_option(selector, value)
     idle(pg)
@@ -149,23 +166,18 @@ def api_problem(base_url: str, body: dict, lang: str = "en") -> dict:
 def build_worked_example(pg, base_url: str) -> None:
     """docs/api.md's worked example, entered by tapping as a player would."""
     open_page(pg, base_url, "#lang=en")
-    choose(pg, "#seat", "S")
-    pg.get_by_role("button", name="Pick indicator").click()
-    tap(pg, "5p")                                   # the indicator; the target returns to the hand
+    seat(pg, "S")
+    mode(pg, "indicator")
+    tap(pg, "5p")                                   # the indicator; the mode returns to the hand
     for code in ["2m", "3m", "6m", "7m", "8m", "9s", "9s", "4m"]:   # 4m last: the winning tile
         tap(pg, code)
-    pg.get_by_role("radio", name="Meld").check()
-    choose(pg, "#meld-type", "pung")
-    choose(pg, "#meld-from", "E")
+    mode(pg, "pung")
+    assert pg.locator("#meld-from").input_value() == "E"    # S's 上家 is offered first
     tap(pg, "C")                                    # 中 pung claimed from E
-    choose(pg, "#meld-type", "kong")
-    choose(pg, "#kong-kind", "concealed")
+    mode(pg, "ckong")
     tap(pg, "1s")                                   # concealed kong of 1s
     tap(pg, "2f")                                   # flowers always go to the flowers
-    claims_w = pg.get_by_label("West", exact=True)
-    claims_w.fill("1")
-    claims_w.press("Tab")
-    idle(pg)
+    more_claims(pg, "W")
 
 
 def check_worked_example_result(pg) -> None:
@@ -178,16 +190,19 @@ def check_worked_example_result(pg) -> None:
     expect(pg.locator("#min-tai")).to_have_text("4")
     expect(pg.locator("#eligible")).to_be_visible()
     rows = pg.locator("table.items tbody tr").evaluate_all(
-        "rs => rs.map(r => [r.dataset.item, ...Array.from(r.cells).slice(0, 3).map(c => c.innerText.trim())])")
+        "rs => rs.map(r => [r.dataset.item, ...Array.from(r.cells).slice(0, 2).map(c => c.innerText.trim())])")
     tai_by_id: dict[str, int] = {}
     names = {}
-    for item_id, zh, en, tai in rows:
+    for item_id, name, tai in rows:
         tai_by_id[item_id] = tai_by_id.get(item_id, 0) + int(tai)   # docs/api.md: clients sum by id
-        names[item_id] = (zh, en)
+        names[item_id] = name
     assert tai_by_id == {"pai_hu": 0, "self_draw": 1, "no_caishen": 1, "dragon_pung": 1, "seat_flower": 1}
-    assert names == {"pai_hu": ("排胡", "Plain win"), "self_draw": ("自摸", "Self-draw"),
-                     "no_caishen": ("硬胡", "No caishen"), "dragon_pung": ("中发白刻/杠", "Dragon pung"),
-                     "seat_flower": ("正花", "Seat flower")}
+    # one language: the page's (English here, Chinese in the Chinese page)
+    english = {"pai_hu": "Plain win", "self_draw": "Self-draw", "no_caishen": "No caishen",
+               "dragon_pung": "Dragon pung", "seat_flower": "Seat flower"}
+    chinese = {"pai_hu": "排胡", "self_draw": "自摸", "no_caishen": "硬胡", "dragon_pung": "中发白刻/杠",
+               "seat_flower": "正花"}
+    assert names == (chinese if pg.locator("html").get_attribute("lang") == "zh-CN" else english)
     expect(pg.locator("#items-total")).to_have_text("4")
     expect(pg.locator("#net-E")).to_have_text("\u22125")
     expect(pg.locator("#net-S")).to_have_text("+15")
@@ -225,7 +240,7 @@ def test_worked_example_by_tapping(page, base_url):
     # the hand shows the 7 tiles sorted, then the winning tile 4m apart
     assert hand_tiles(page) == ["2m", "3m", "6m", "7m", "8m", "9s", "9s", "4m"]
     assert page.locator("#hand .tile.win").get_attribute("data-tile") == "4m"
-    expect(page.locator("#hand-count")).to_have_text("(8 / 8 tiles)")   # 14 - 3 x 2 melds
+    expect(page.locator("#hand-count")).to_have_text("8 / 8 tiles")   # 14 - 3 x 2 melds
     check_worked_example_result(page)
 
     # the same hand in Chinese: labels switch and the API is asked in Chinese
@@ -234,12 +249,14 @@ def test_worked_example_by_tapping(page, base_url):
     expect(page.locator("#h-result")).to_have_text("结果")
     expect(page.locator("#wait-kind")).to_have_text("两头")
     expect(page.locator("#net-S")).to_have_text("+15")
-    assert "lang=zh" in page.url
+    assert page.locator("table.items tbody td.item-name").all_inner_texts() == [
+        "排胡", "自摸", "硬胡", "中发白刻/杠", "正花"]
+    assert "lang=" not in page.url          # the link keeps its reader's language
 
 
 def test_caishen_face_is_marked_and_a_short_hand_pays_nothing(page, base_url):
     open_page(page, base_url, "#lang=en")
-    page.get_by_role("button", name="Pick indicator").click()
+    mode(page, "indicator")
     tap(page, "5p")                      # indicator 5p: its 3 other copies are caishen (docs/rules.md §2)
     for code in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9p", "9p", "1s", "5p", "2s"]:
         tap(page, code)
@@ -252,6 +269,7 @@ def test_caishen_face_is_marked_and_a_short_hand_pays_nothing(page, base_url):
     assert marked.get_attribute("data-tile") == "3s"
     assert marked.get_attribute("aria-label") == "caishen 5 Dots as 3 Bamboo"
     expect(marked.locator(".cs-badge")).to_be_visible()
+    expect(marked.locator(".cs-badge")).to_have_text("财")
     expect(page.locator("#wait-kind")).to_have_text("closed")
     expect(page.locator("#tai-total")).to_have_text("2")
     expect(page.locator("#counted-tai")).to_have_text("2")
@@ -267,24 +285,30 @@ def test_waits_of_a_13_tile_hand(page, base_url):
     # seat E, round E, no caishen: 111m 222p 333s EE NN waits on E or N (对倒, dual pung)
     for code in ["1m", "1m", "1m", "2p", "2p", "2p", "3s", "3s", "3s", "E", "E", "N", "N"]:
         tap(page, code)
-    expect(page.locator("#hand-count")).to_have_text("(13 / 14 tiles)")
+    expect(page.locator("#hand-count")).to_have_text("13 / 14 tiles")
     rows = page.locator("table.waits tbody tr")
     expect(rows).to_have_count(2)
     expect(page.locator("#waits-count")).to_have_text("2 kinds, 4 unseen")
     # the discard value assumes the winner's 上家 discarded: N for seat E
     expect(page.locator("table.waits thead")).to_contain_text("Discard (from North)")
+    # each wait at full value (docs/rules.md §7): a self-draw collects 3 x P (no 包: nobody claimed
+    # from E), a discard costs the discarder 2 x P
     assert rows.evaluate_all("rs => rs.map(r => r.dataset.wait)") == ["E", "N"]
     # unseen: 4 copies, 2 in the hand, none elsewhere -> 2 each
     expect(page.locator('tr[data-wait="E"] td.num')).to_have_text("2")
     expect(page.locator('tr[data-wait="N"] td.num')).to_have_text("2")
     # On E: EEE is the seat (E) and round (E) wind pung.  Self-draw: 碰碰胡 2 + 对倒 1 + 自摸 1 + 硬胡 1
-    # + 位风 1 + 圈风 1 = 7 台, P = 1 x (1 + 7) = 8.  Discard: no 自摸, 6 台, P = 7.
-    expect(page.locator('tr[data-wait="E"] td.self')).to_have_text("7 台 · 8 pts")
-    expect(page.locator('tr[data-wait="E"] td.disc')).to_have_text("6 台 · 7 pts")
-    # On N (no wind 台 for seat E, round E): self-draw 2 + 1 + 1 + 1 = 5 台, P = 6;
-    # discard 4 台 (= min 4, still a win), P = 5.
-    expect(page.locator('tr[data-wait="N"] td.self')).to_have_text("5 台 · 6 pts")
-    expect(page.locator('tr[data-wait="N"] td.disc')).to_have_text("4 台 · 5 pts")
+    # + 位风 1 + 圈风 1 = 7 台, P = 1 x (1 + 7) = 8, collected 3 x 8 = 24.  Discard: no 自摸, 6 台,
+    # P = 7, North pays 2 x 7 = 14.
+    expect(page.locator('tr[data-wait="E"] td.self')).to_have_text("✓ 7 台 · collects 24 (3 × 8)")
+    expect(page.locator('tr[data-wait="E"] td.disc')).to_have_text("✓ 6 台 · North pays 14 (2 × 7)")
+    # On N (no wind 台 for seat E, round E): self-draw 2 + 1 + 1 + 1 = 5 台, P = 6, 3 x 6 = 18;
+    # discard 4 台 (= min 4, still a win), P = 5, 2 x 5 = 10.
+    expect(page.locator('tr[data-wait="N"] td.self')).to_have_text("✓ 5 台 · collects 18 (3 × 6)")
+    expect(page.locator('tr[data-wait="N"] td.disc')).to_have_text("✓ 4 台 · North pays 10 (2 × 5)")
+    # both waits reach the minimum either way: both eligible
+    assert rows.evaluate_all("rs => rs.map(r => r.dataset.eligible)") == ["true", "true"]
+    expect(page.locator("#verdict")).to_have_text("Waiting on 2 · 2 can win")
 
     # trying a wait completes the hand with that tile and shows its breakdown
     page.get_by_role("button", name="Win on North wind").click()
@@ -304,7 +328,7 @@ def test_shared_link_restores_the_hand(make_page, base_url):
     second.goto(link)
     idle(second)
     assert hand_tiles(second) == ["2m", "3m", "6m", "7m", "8m", "9s", "9s", "4m"]
-    assert second.locator("#seat").input_value() == "S"
+    expect(second.locator('#seat button[aria-pressed="true"]')).to_have_attribute("data-seat", "S")
     assert second.locator("#indicator-view [data-tile]").get_attribute("data-tile") == "5p"
     melds = second.locator("#melds .meld").evaluate_all(
         "ms => ms.map(m => Array.from(m.querySelectorAll('.tiles .tile')).length)")
@@ -312,7 +336,7 @@ def test_shared_link_restores_the_hand(make_page, base_url):
     assert second.locator("#melds select[data-act=from]").input_value() == "E"
     assert second.locator("#melds select[data-act=kind]").input_value() == "concealed"
     assert second.locator("#flowers [data-tile]").get_attribute("data-tile") == "2f"
-    assert second.get_by_label("West", exact=True).input_value() == "1"
+    expect(second.locator('#claims output[data-seat="W"]')).to_have_text("1")
     check_worked_example_result(second)
 
     # a link to another hand opened in the same tab (only the fragment changes: no reload)
@@ -320,7 +344,7 @@ def test_shared_link_restores_the_hand(make_page, base_url):
     expect(first.locator("#hand button[data-tile]")).to_have_count(3)   # hashchange is a later task
     idle(first)
     assert hand_tiles(first) == ["1m", "2m", "3m"]
-    assert first.locator("#seat").input_value() == "E"
+    expect(first.locator('#seat button[aria-pressed="true"]')).to_have_attribute("data-seat", "E")
     expect(first.locator("#melds .meld")).to_have_count(0)
 
     # a link written by hand in the page's own format gives the same
@@ -339,7 +363,7 @@ def test_fifth_copy_is_refused_with_the_api_message(page, base_url):
     assert hand_tiles(page) == ["1m"] * 4          # the fifth was not kept
 
     # a copy used as the caishen indicator counts too (docs/rules.md §2: it is out of play)
-    page.get_by_role("button", name="Pick indicator").click()
+    mode(page, "indicator")
     tap(page, "1m")
     assert notice(page) == "5 copies of 1m; at most 4 exist"
     expect(page.locator("#indicator-view [data-tile]")).to_have_count(0)
@@ -354,6 +378,7 @@ def test_fifth_copy_is_refused_with_the_api_message(page, base_url):
     assert notice(page) == zh["errors"]["hand.concealed"][0]
     assert re.search(r"[\u4e00-\u9fff]", notice(page))
     expect(page.locator("#notice strong")).to_have_text("不可能：")
+    mode(page, "hand")
 
     # a second copy of a flower (one of each exists)
     tap(page, "3f")
@@ -362,28 +387,36 @@ def test_fifth_copy_is_refused_with_the_api_message(page, base_url):
     assert page.locator("#flowers [data-tile]").count() == 1
 
 
-def test_chow_from_the_wrong_seat_is_refused(page, base_url):
+def test_chow_only_from_the_player_before(page, base_url):
     open_page(page, base_url, "#lang=en")          # seat E: a chow only from 上家 N (docs/rules.md §1)
-    page.get_by_role("radio", name="Meld").check()
-    choose(page, "#meld-type", "chow")
-    choose(page, "#meld-from", "S")
+    mode(page, "chow")
+    # "claimed from" offers the one seat that can make the claim
+    assert page.locator("#meld-from option").evaluate_all("os => os.map(o => o.value)") == ["N"]
     tap(page, "2m")
+    expect(page.locator("#melds .meld")).to_have_count(1)
+    expect(page.locator("#notice")).to_be_hidden()
+    assert page.locator("#melds select[data-act=from]").input_value() == "N"
+    # a one-shot mode: the next tile goes to the hand again
+    expect(page.locator('.modes button[data-mode="hand"]')).to_have_attribute("aria-pressed", "true")
+    # for South the 上家 is East, and a pung may come from any other seat (East first); the chow
+    # from N is undone first (for South it would come from the wrong seat)
+    page.get_by_role("button", name="Undo").click()
+    idle(page)
+    expect(page.locator("#melds .meld")).to_have_count(0)
+    seat(page, "S")
+    mode(page, "pung")
+    assert page.locator("#meld-from option").evaluate_all("os => os.map(o => o.value)") == ["E", "W", "N"]
+    assert page.locator("#meld-from").input_value() == "E"
+
+    # a chow from the wrong seat can still come in a link: refused with the API's message
     expected = api_problem(base_url, {
         "seat_wind": "E", "round_wind": "E", "win": {"by": "self_draw"},
         "hand": {"concealed": [], "winning_tile": "1m",
                  "melds": [{"type": "chow", "tiles": ["2m", "3m", "4m"], "from": "S"}]}})
-    assert notice(page) == expected["errors"]["hand.melds.0.from"][0]
-    expect(page.locator("#melds .meld")).to_have_count(0)
-
-    choose(page, "#meld-from", "N")
-    tap(page, "2m")
-    expect(page.locator("#melds .meld")).to_have_count(1)
-    expect(page.locator("#notice")).to_be_hidden()
-    # changing the kept chow to a wrong seat is refused too, and the select goes back to N
-    page.locator("#melds select[data-act=from]").select_option("W")
+    page.goto(base_url + "/#s=E&r=E&m=c234m-S")
     idle(page)
-    assert "N" in notice(page)
-    assert page.locator("#melds select[data-act=from]").input_value() == "N"
+    expect(page.locator("#link-problem")).to_be_visible()
+    expect(page.locator("#link-problem li")).to_have_text(expected["errors"]["hand.melds.0.from"])
 
 
 def test_win_context_is_refused_or_scored(page, base_url):
@@ -396,15 +429,15 @@ def test_win_context_is_refused_or_scored(page, base_url):
                        "flowers": ["2f"]},
               "claims_from_winner": {"E": 0, "W": 1, "N": 0}}
     # heavenly needs seat E and no melds: refused with every message the API gives for it
-    page.get_by_label("Heavenly (天胡)").click()      # refused: the page unchecks it at once
+    page.get_by_label("Heavenly hand").click()      # refused: the page unchecks it at once
     idle(page)
     expected = api_problem(base_url, dict(worked, win={"by": "self_draw", "heavenly": True}))
     assert notices(page) == expected["errors"]["win.heavenly"]
-    expect(page.get_by_label("Heavenly (天胡)")).not_to_be_checked()
+    expect(page.get_by_label("Heavenly hand")).not_to_be_checked()
     expect(page.locator("#tai-total")).to_have_text("4")
 
     # kong bloom on the concealed 1s kong: + 杠上开花 1 = 5 台, P = 1 x (1 + 5) = 6, each pays 6
-    page.get_by_label("Kong bloom (杠上开花)").check()
+    page.get_by_label("Kong bloom").check()
     idle(page)
     expect(page.locator("#tai-total")).to_have_text("5")
     expect(page.locator("tr[data-item=kong_bloom]")).to_have_count(1)
@@ -416,7 +449,7 @@ def test_win_context_is_refused_or_scored(page, base_url):
                                                        "kong_fed_by": "E"}))
     assert notices(page) == expected["errors"]["win.kong_fed_by"]
     assert page.locator("#kong-fed-by").input_value() == ""
-    page.get_by_label("Kong bloom (杠上开花)").uncheck()
+    page.get_by_label("Kong bloom").uncheck()
     idle(page)
 
     # won on E's discard instead: 排胡 0 + 硬胡 1 + 中 1 + 正花 1 = 3 台 < 4: no win, nobody pays
@@ -479,15 +512,17 @@ def _has_cjk_font() -> bool:
     return bool(out.stdout.strip())
 
 
-@pytest.mark.parametrize("width,lang", [(375, "zh"), (1280, "en")])
-def test_screenshots(make_page, base_url, tmp_path, width, lang):
-    pg = make_page(width=width, height=800)
+@pytest.mark.parametrize("width,height,lang", [(375, 812, "zh"), (1280, 900, "en")])
+def test_screenshots(make_page, base_url, tmp_path, width, height, lang):
+    phone = width < 600
+    pg = make_page(width=width, height=height, has_touch=phone, is_mobile=phone)
     open_page(pg, base_url, WORKED_LINK.replace("lang=en", f"lang={lang}"))
     expect(pg.locator("#tai-total")).to_have_text("4")
     # nothing wider than the screen, and every key element shown inside it
     assert pg.evaluate("document.documentElement.scrollWidth") <= width
-    key = ["header.top", "#lang-zh", "#lang-en", "#settings", "#hand", "#melds", "#flowers", "#palette",
-           "#win-card", ".verdict", "table.items", ".decomp", ".table-fig", "#net-E", "#net-S", "#net-W", "#net-N"]
+    key = ["header.top", "#lang-zh", "#lang-en", "#bar", "#hand", "#verdict", "#settings", "#melds", "#flowers",
+           "#palette", "#win-card", ".verdict", "table.items", ".decomp", ".table-fig", "#net-E", "#net-S", "#net-W",
+           "#net-N"]
     for sel in key:
         loc = pg.locator(sel).first
         expect(loc).to_be_visible()
@@ -495,19 +530,25 @@ def test_screenshots(make_page, base_url, tmp_path, width, lang):
         assert box is not None and box["width"] > 0 and box["height"] > 0, sel
         assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (sel, box)
         assert box["y"] >= 0, (sel, box)
-    # every palette tile is fully on screen and at least 30 px wide (tappable)
+    # every palette tile is fully on screen and at least 44 × 44 px (a touch target)
     for box in [pg.locator("#palette button").nth(i).bounding_box() for i in range(42)]:
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= 30, box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= 44 <= box["height"], box
     # the two columns sit side by side on a desktop, one under the other on a phone
     inp = pg.locator(".col-input").bounding_box()
     res = pg.locator(".col-result").bounding_box()
     assert (res["x"] > inp["x"] + inp["width"] - 1) if width >= 960 else (res["y"] >= inp["y"] + inp["height"] - 1)
+    if not phone:
+        # the desktop shows the bar, the palette, the verdict, the items and the nets in one window
+        for sel in ["#bar", "#palette", ".verdict", "table.items", "#net-E", "#net-S", "#net-W", "#net-N"]:
+            box = pg.locator(sel).first.bounding_box()
+            assert box["y"] + box["height"] <= height + 0.5, (sel, box)
     # docs/screenshots/ gets the picture only where a CJK font draws the Chinese (else: tmp_path)
     folder = SHOTS if _has_cjk_font() else tmp_path
     if folder is tmp_path:
         warnings.warn("no CJK font (fc-list :lang=zh): screenshots not written to docs/screenshots", stacklevel=2)
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"calculator-{width}.png"
-    pg.screenshot(path=str(out), full_page=True)
+    # a phone's whole page (it scrolls under the bar); the desktop's window as it is seen
+    pg.screenshot(path=str(out), full_page=phone)
     w, h = _png_size(out)
-    assert w == width and h >= 800
+    assert w == width and h >= height

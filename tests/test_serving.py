@@ -345,5 +345,5 @@ def test_client_gone_sees_a_closed_peer():
 def test_the_api_example_scores_over_the_server(server):
     addr, _, _ = server
     status, _, body = exchange(addr, post("/v1/score", json.dumps(examples.API_MD).encode()))
-    # API.md: 0 + 1 + 1 + 1 + 1 = 4 台; 1 × (1 + 4) = 5 points
+    # docs/api.md: 0 + 1 + 1 + 1 + 1 = 4 台; 1 × (1 + 4) = 5 points
     assert status == 200 and json.loads(body)["points"] == 5
