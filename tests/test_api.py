@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import subprocess
+import typing
 from pathlib import Path
 
 import pytest
@@ -528,11 +529,14 @@ def test_every_problem_speaks_chinese(client, name, call):
 
 # --- the README's curl examples give the README's outputs ---------------------------------------
 
+#: Where the curl examples are: the README's one, and docs/examples.md's for every endpoint.
+EXAMPLE_DOCS = ("README.md", "docs/examples.md")
+
+
 def readme_examples() -> list[tuple[str, str]]:
     """(command, output) pairs of the README: a ```sh block holding one `curl` command followed by
     a ```json or ```text block with what it prints."""
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8") if readme.exists() else ""
+    text = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in EXAMPLE_DOCS)
     blocks = re.findall(r"```(\w+)\n(.*?)```", text, flags=re.S)
     out = []
     for (lang, body), (next_lang, next_body) in zip(blocks, blocks[1:]):
@@ -562,23 +566,26 @@ def test_readme_curl_examples(client, command, output):
     for name, arg in filters:
         if name == "json.tool":  # python3 -m json.tool --no-ensure-ascii
             printed = json.dumps(json.loads(printed), indent=4, ensure_ascii=False) + "\n"
-        else:  # head -n N
+        elif name == "head":  # head -n N
             printed = "".join(printed.splitlines(keepends=True)[:arg])
+        else:  # any other command (python3 -c '…'), run as the shell would, the answer on its input
+            printed = subprocess.run(arg, shell=True, input=printed, capture_output=True, text=True,
+                                     check=True, timeout=60).stdout
     assert printed.rstrip("\n") == output
 
 
-def _parse_command(command: str) -> tuple[dict, list[tuple[str, int]]]:
+def _parse_command(command: str) -> tuple[dict, list[tuple[str, typing.Any]]]:
     import shlex
 
     stages = [s.strip() for s in command.replace("\\\n", " ").split(" | ")]
-    filters: list[tuple[str, int]] = []
+    filters: list[tuple[str, typing.Any]] = []
     for stage in stages[1:]:
         if stage == "python3 -m json.tool --no-ensure-ascii":
             filters.append(("json.tool", 0))
         elif m := re.fullmatch(r"head -n (\d+)", stage):
             filters.append(("head", int(m.group(1))))
         else:
-            raise AssertionError(f"unexpected pipe stage {stage!r}")
+            filters.append(("shell", stage))
     words = shlex.split(stages[0])
     assert words[0] == "curl"
     request: dict = {"headers": {}}
