@@ -303,13 +303,13 @@ def register_routes(app: Flask) -> None:
     def list_rules():
         return json_response({"presets": ningbo_score.presets()})
 
-    @app.get("/v1/rules/<preset_id>")
-    def get_rules(preset_id: str):
+    @app.get("/v1/rules/<preset>")  # the path parameter of openapi.yaml: {preset}
+    def get_rules(preset: str):
         try:
-            found = ningbo_score.preset(preset_id)
+            found = ningbo_score.preset(preset)
         except KeyError:
-            raise problem("not_found", f"There is no preset {preset_id!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                          f"没有规则 {preset_id!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
+            raise problem("not_found", f"There is no preset {preset!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
+                          f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
         return json_response(found)
 
     @app.post("/v1/score")
