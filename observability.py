@@ -20,7 +20,7 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   unset, the ``on_starting`` hook makes a private one.  Outside gunicorn without the variable
   (the Flask test client, a single process) the default registry is used.  Series:
   ``ningbo_score_http_requests_total`` and ``ningbo_score_http_request_duration_seconds`` by
-  ``route`` (the URL rule, e.g. ``/v1/rules/<preset_id>``, never the raw path; ``unmatched``
+  ``route`` (the URL rule, e.g. ``/v1/rules/<preset>``, never the raw path; ``unmatched``
   when no rule matched), ``method`` and ``status``; ``ningbo_score_errors_total`` by ``route``
   and ``code``: one per problem+json response, by its ``code`` (plus whatever
   :func:`record_problem` is told, e.g. the refused hands inside a batch);

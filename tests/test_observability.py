@@ -243,7 +243,7 @@ def test_metrics_count_requests_by_route_method_status_and_problems_by_code(clie
     assert delta(total, route="/v1/score", method="POST", status="200") == 2
     assert delta(total, route="/v1/score", method="POST", status="400") == 1
     # the URL rule, not the raw path: two presets, one series
-    assert delta(total, route="/v1/rules/<preset_id>", method="GET", status="200") == 2
+    assert delta(total, route="/v1/rules/<preset>", method="GET", status="200") == 2
     assert delta(total, route="unmatched", method="GET", status="404") == 1
     assert not any("ningbo-456" in str(k) or "/no/such/path" in str(k) for k in after)
     # the latency histogram has the same labels; its count moves with the counter
@@ -626,7 +626,7 @@ def test_metrics_add_up_across_workers_and_restarts(gunicorn):
         t.start()
     for t in threads:
         t.join()
-    route = dict(route="/v1/rules/<preset_id>", method="GET", status="200")
+    route = dict(route="/v1/rules/<preset>", method="GET", status="200")
 
     def scrape() -> dict:
         status, _, body = get(base + "/metrics")

@@ -37,7 +37,9 @@ from tools import examples
 TITLE = "Ningbo Mahjong Scoring API"
 VERSION = "1.0.0"
 LICENSE = {"name": "MIT", "identifier": "MIT"}
-SERVERS = [{"url": "http://127.0.0.1:8000", "description": "`make run` on your machine"}]
+#: The first, relative, is the server that serves this document (what /docs tries requests on).
+SERVERS = [{"url": "/", "description": "The server that serves this document"},
+           {"url": "http://127.0.0.1:8000", "description": "`make run` on your machine"}]
 #: Pages the service also serves that are no part of the API (no operation here, so no SDK call):
 #: the calculator page and its files, the docs page, this document and the Prometheus metrics.
 SERVICE_PAGES = ("/", "/static/", "/docs", "/docs/", "/docs/swagger-initializer.js", "/docs/static/",
