@@ -31,7 +31,7 @@ from ningbo_score.rules import OPTION_KINDS
 from ningbo_score.table import CLAIM_TYPES
 from schemas import requests as request_schemas
 from schemas import responses as response_schemas
-from schemas.fields import TILE_COMPONENTS
+from schemas.fields import TILE_COMPONENTS, code_name
 from tools import examples
 
 TITLE = "Ningbo Mahjong Scoring API"
@@ -133,10 +133,10 @@ def variants(base: dict, parts: dict[str, tuple[str, dict]]) -> tuple[dict, dict
     """An object of which exactly one of some fields is given, as ``oneOf`` one component per
     field (``parts``: component name -> (its field, more property constraints, e.g. the
     ``const`` of another property that tells them apart)).  In each, that field is required and
-    not null, and the group's other fields are left out.  So a request that sends the other
-    one as ``null`` (which the server takes as absent) is outside the spec: a property that can
-    only be ``null`` is one openapi-fetch's request types forbid (``Writable`` takes it for
-    ``readOnly``), so no generated TypeScript client could send such a body anyway."""
+    not null, and the group's other fields are left out.  (The server also takes the other one
+    sent as ``null`` for absent; the spec does not say so, since a property that can only be
+    ``null`` is one that openapi-fetch's request types forbid: its ``Writable`` takes it for
+    ``readOnly``.)"""
     group = {field for field, _ in parts.values()}
     components: dict[str, dict] = {}
     for name, (field, more) in parts.items():
@@ -638,8 +638,8 @@ def name_enums(document: dict) -> dict[str, dict]:
             node.update(ref)
     out = {name: {"type": "string", "enum": list(values), "description": description}
            for name, (values, description) in enum_names().items() if name in used}
-    if "Seat" in out:
-        out["Seat"]["x-enum-varnames"] = ["EAST", "SOUTH", "WEST", "NORTH"]
+    if "Seat" in out:  # a seat's name is its wind tile's (EAST…)
+        out["Seat"]["x-enum-varnames"] = [code_name(seat) for seat in out["Seat"]["enum"]]
     out.update(copy.deepcopy(PROBLEM_CODE_COMPONENTS))
     return out
 
