@@ -310,7 +310,7 @@ def docs():
 
 
 def docs_init():
-    js = DOCS_INIT_JS % json.dumps(url_for("openapi"))
+    js = DOCS_INIT_JS % json.dumps(url_for("openapi_yaml"))
     return Response(js, content_type="text/javascript; charset=utf-8")
 
 
@@ -380,15 +380,21 @@ def calculator():
 @dataclass(frozen=True)
 class Route:
     """One route: its path as openapi.yaml writes it (``{preset}``; ``{filename:path}`` for a
-    Flask converter), its operation id (the Flask endpoint too; None for a route outside the
-    spec: the docs page's assets), the schemas of its request body and of its 200 answer, and
-    its handler."""
+    Flask converter), its operation id and tag in openapi.yaml (None for a page of the service
+    that is no part of the API, so no call of a generated client: the calculator page, the docs
+    page and its assets, openapi.yaml itself, the metrics), the schemas of its request body and of
+    its 200 answer, and its handler.  The Flask endpoint is the operation id, or else the
+    handler's name."""
     method: str
     path: str
     operation_id: str | None
+    tag: str | None
     request: Schema | None
     response: Schema | None
     handler: typing.Callable
+
+    def __post_init__(self) -> None:
+        assert (self.operation_id is None) == (self.tag is None), self.path
 
     @property
     def endpoint(self) -> str:
@@ -400,29 +406,36 @@ class Route:
 
 
 #: Every route of the service.  It drives the Flask routes (:func:`register_routes`),
-#: openapi.yaml's operations, their ids and request/response schemas (tools/gen_openapi.py) and
-#: the response schema each 200 is checked against (RESPONSE_SCHEMAS, tests/conftest.py).
+#: openapi.yaml's operations, their ids, tags and request/response schemas, and which routes are
+#: in it at all (tools/gen_openapi.py), and the response schema each 200 is checked against
+#: (RESPONSE_SCHEMAS, tests/conftest.py).
 ROUTES: tuple[Route, ...] = (
-    Route("POST", "/v1/score", "score", schemas.score_request, schemas.score_response, score),
-    Route("GET", "/v1/rules", "listRules", None, schemas.preset_list, list_rules),
-    Route("GET", "/v1/rules/{preset}", "getRules", None, schemas.preset_one, get_rules),
-    Route("GET", "/healthz", "health", None, schemas.health, healthz),
-    Route("GET", "/readyz", "ready", None, schemas.ready, observability.readyz),
-    # outside the spec: answered on the metrics listener only (observability.py), 404 here
-    Route("GET", "/metrics", None, None, None, observability.metrics_endpoint),
-    Route("GET", "/openapi.yaml", "openapi", None, None, openapi_yaml),
-    Route("GET", "/docs", "docs", None, None, docs),
-    Route("GET", "/", "calculator", None, None, calculator),
-    Route("POST", "/v1/waits", "waits", schemas.waits_request, schemas.waits_response, waits),
-    Route("POST", "/v1/analyze", "analyze", schemas.analyze_request, schemas.analyze_response, analyze),
-    Route("POST", "/v1/score/batch", "scoreBatch", schemas.batch_request, schemas.batch_response, score_batch),
-    Route("POST", "/v1/table/next", "nextHand", schemas.next_hand_request, schemas.next_hand_response, table_next),
-    Route("POST", "/v1/table/claims", "claims", schemas.claims_request, schemas.claims_response, table_claims),
-    Route("GET", "/v1/levels", "levels", None, schemas.levels_response, levels),
-    Route("POST", "/v1/table/escape", "escape", schemas.escape_request, schemas.escape_response, table_escape),
-    Route("GET", "/docs/", None, None, None, docs),
-    Route("GET", "/docs/swagger-initializer.js", None, None, None, docs_init),
-    Route("GET", "/docs/static/{filename:path}", None, None, None, docs_static),
+    Route("POST", "/v1/score", "score", "scoring", schemas.score_request, schemas.score_response, score),
+    Route("GET", "/v1/rules", "listRules", "rules", None, schemas.preset_list, list_rules),
+    Route("GET", "/v1/rules/{preset}", "getRules", "rules", None, schemas.preset_one, get_rules),
+    Route("GET", "/healthz", "health", "ops", None, schemas.health, healthz),
+    Route("GET", "/readyz", "ready", "ops", None, schemas.ready, observability.readyz),
+    Route("POST", "/v1/waits", "waits", "scoring", schemas.waits_request, schemas.waits_response, waits),
+    Route("POST", "/v1/analyze", "analyze", "scoring", schemas.analyze_request, schemas.analyze_response,
+          analyze),
+    Route("POST", "/v1/score/batch", "scoreBatch", "scoring", schemas.batch_request, schemas.batch_response,
+          score_batch),
+    Route("POST", "/v1/table/next", "nextHand", "table", schemas.next_hand_request, schemas.next_hand_response,
+          table_next),
+    Route("POST", "/v1/table/claims", "claims", "table", schemas.claims_request, schemas.claims_response,
+          table_claims),
+    Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, levels),
+    Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
+          table_escape),
+    # the service's pages (no operations of openapi.yaml); Flask's own /static/ serves the
+    # calculator's files
+    Route("GET", "/", None, None, None, None, calculator),
+    Route("GET", "/docs", None, None, None, None, docs),
+    Route("GET", "/docs/", None, None, None, None, docs),
+    Route("GET", "/docs/swagger-initializer.js", None, None, None, None, docs_init),
+    Route("GET", "/docs/static/{filename:path}", None, None, None, None, docs_static),
+    Route("GET", "/openapi.yaml", None, None, None, None, openapi_yaml),
+    Route("GET", "/metrics", None, None, None, None, observability.metrics_endpoint),
 )
 
 # The library's results already have exactly the shapes of the response schemas, so they are

@@ -259,10 +259,34 @@ _TILE_DESCRIPTION = (
 )
 
 
+_HONOR_NAMES = {"E": "EAST", "S": "SOUTH", "W": "WEST", "N": "NORTH", "C": "RED", "F": "GREEN", "P": "WHITE"}
+_SUIT_NAMES = {"m": "WAN", "p": "BING", "s": "TIAO", "f": "FLOWER"}
+
+
+def code_name(code: str) -> str:
+    """An identifier for a tile code (``5p`` → ``BING_5``, ``C`` → ``RED``): the enum member names
+    of generated clients (``x-enum-varnames``), since codes that start with a digit and Chinese
+    names are no identifiers."""
+    return _HONOR_NAMES.get(code) or f"{_SUIT_NAMES[code[1]]}_{code[0]}"
+
+
+def _tile_names() -> list[str]:
+    """``x-enum-varnames`` of :data:`TILE_NAMES`: a code's name, its Chinese names ``…_ZH``,
+    ``…_ZH_2``… in the parser's order (``一万`` → ``WAN_1_ZH``, ``一萬`` → ``WAN_1_ZH_2``)."""
+    out = [code_name(code) for code in CODES]
+    seen: dict[int, int] = {}
+    for kind in ALIASES.values():
+        seen[kind] = seen.get(kind, 0) + 1
+        out.append(f"{code_name(CODES[kind])}_ZH" + (f"_{seen[kind]}" if seen[kind] > 1 else ""))
+    return out
+
+
 #: Components of openapi.yaml (registered by tools/gen_openapi.py) that the tile fields refer to.
 TILE_COMPONENTS: dict[str, dict] = {
-    "TileCode": {"type": "string", "enum": list(CODES), "description": "A tile code (docs/rules.md §1)."},
-    "Tile": {"type": "string", "enum": list(TILE_NAMES), "description": _TILE_DESCRIPTION},
+    "TileCode": {"type": "string", "enum": list(CODES), "x-enum-varnames": [code_name(c) for c in CODES],
+                 "description": "A tile code (docs/rules.md §1)."},
+    "Tile": {"type": "string", "enum": list(TILE_NAMES), "x-enum-varnames": _tile_names(),
+             "description": _TILE_DESCRIPTION},
     "Tiles": {
         "description": "Tiles: an array of tile codes or Chinese names, or one compact string.",
         "oneOf": [

@@ -57,6 +57,13 @@ def optional(field_cls, *args, **kwargs):
     return field_cls(*args, required=False, allow_none=True, **kwargs)
 
 
+# A schema whose optional fields are "exactly one of" (``OPENAPI_VARIANTS = {name: (field,
+# more properties)}``) is documented in openapi.yaml as a ``oneOf`` of one component per field,
+# named ``name``, where that field is required and the others absent (the server also takes
+# ``null`` for absent there; the spec does not say so: tools/gen_openapi.variants tells why);
+# generated clients get one typed class per way of giving it.
+
+
 class StrictSchema(Schema):
     """Unknown fields raise.  A loaded optional field may be ``None`` (absent): the body's
     ``post_load`` reads it so.
@@ -165,12 +172,8 @@ class RulesObjectSchema(StrictSchema):
 class CaishenSchema(StrictSchema):
     """The caishen (wildcards) of the hand: exactly one of `indicator` or `kinds`."""
 
-    OPENAPI_EXTRA = {
-        "oneOf": [
-            {"required": ["indicator"], "properties": {"indicator": {"not": {"type": "null"}}}},
-            {"required": ["kinds"], "properties": {"kinds": {"not": {"type": "null"}}}},
-        ]
-    }
+    #: openapi.yaml: one schema per way of giving it (see StrictSchema)
+    OPENAPI_VARIANTS = {"CaishenIndicator": ("indicator", {}), "CaishenKinds": ("kinds", {})}
 
     indicator = optional(Tile, metadata={
         "description": "The flipped tile; the kinds follow from it by the preset's `caishen_rule`."})
@@ -413,15 +416,10 @@ class BatchRequestSchema(StrictSchema):
 
 # --- POST /v1/table/next, /v1/table/claims, /v1/table/escape -----------------------------------
 
-def _exactly_one_of(*names: str) -> dict:
-    """JSON Schema for "exactly one of these optional fields is given (not null)"."""
-    return {"oneOf": [{"required": [name], "properties": {name: {"not": {"type": "null"}}}} for name in names]}
-
-
 class HandResultSchema(StrictSchema):
     """How the hand ended: `winner` (a position 0–3) or `draw: true` (流局), exactly one."""
 
-    OPENAPI_EXTRA = _exactly_one_of("winner", "draw")
+    OPENAPI_VARIANTS = {"HandWon": ("winner", {}), "HandDrawn": ("draw", {})}
 
     winner = optional(Integer, validate=Range(min=0, max=3), metadata={"description": "The winner's position."})
     draw = optional(Boolean, validate=OneOf((True,), error=Msg(
@@ -483,7 +481,7 @@ class TableClaimsRequestSchema(StrictSchema):
 class EscapeRequestSchema(StrictSchema):
     """The body of `POST /v1/table/escape`: `base_points` or a `level`, exactly one."""
 
-    OPENAPI_EXTRA = _exactly_one_of("base_points", "level")
+    OPENAPI_VARIANTS = {"EscapeFromBasePoints": ("base_points", {}), "EscapeFromLevel": ("level", {})}
 
     base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS), metadata={
         "description": "The game's base points (对局分), as in `/v1/score`."})

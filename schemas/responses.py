@@ -3,6 +3,7 @@ client gets exactly the documented fields; ``openapi.yaml`` is generated from th
 from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields
+from marshmallow.validate import Range
 
 from ningbo_score.errors import CODES, public_code
 from ningbo_score.rules import RULEBOOK
@@ -13,6 +14,8 @@ from ningbo_score.requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClai
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
 PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")
 LIABILITY = ("related", "mutual", None)
+SET_SOURCES = ("concealed", "meld")
+CLAIM_RULES = ("none", "win", "intercept", "pung_kong", "chow")
 PROBLEM_CODES: tuple[str, ...] = tuple(dict.fromkeys(public_code(c) for c in CODES))
 assert set(WIN_BY) <= set(PAYMENT_REASONS)
 
@@ -31,10 +34,15 @@ def _codes(**kwargs) -> fields.List:
 
 
 class OutSchema(Schema):
-    """Documented exactly: no other field is sent."""
+    """Documented exactly: no other field is sent (the tests check it), yet openapi.yaml leaves
+    responses open (no ``additionalProperties: false``) so that a field added later breaks no
+    client generated from it."""
 
     class Meta:
         unknown = RAISE
+
+    #: tools/gen_openapi.py: no ``additionalProperties: false`` in openapi.yaml
+    OPENAPI_OPEN = True
 
 
 class SeatAmountsSchema(OutSchema):
@@ -118,7 +126,7 @@ class SetSchema(OutSchema):
 
     type = _str("chow", "pung", "kong")
     tiles = _codes(metadata={"description": "Faces (a caishen shows the face it stands for)."})
-    source = _str("concealed", "meld")
+    source = _str(*SET_SOURCES)
 
 
 class CaishenFaceSchema(OutSchema):
@@ -218,7 +226,7 @@ class ProblemSchema(OutSchema):
     title = _str()
     status = req(fields.Integer(metadata={"minimum": 400, "maximum": 599}))
     detail = _str()
-    code = _str(*PROBLEM_CODES, metadata={"description": "A stable id of the error."})
+    code = _str(metadata={"openapi_ref": "ProblemCode"})
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
         "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body): at most 50 "
                        "problems, the first in the order of docs/rules.md §10.15."})
@@ -269,20 +277,15 @@ class WaitSchema(OutSchema):
 class WaitsResponseSchema(OutSchema):
     """Every tile that completes the hand, with its value by self-draw and by discard."""
 
-    OPENAPI_EXTRA = {
-        "if": {"properties": {"any_tile": {"const": True}}},
-        "then": {"properties": {"waits": {"items": {"required": ["same_for", "unseen_total"]}}}},
-        "else": {"properties": {"waits": {"items": {
-            "not": {"anyOf": [{"required": ["same_for"]}, {"required": ["unseen_total"]}]}}}}},
-    }
-
     any_tile = req(fields.Boolean(metadata={
         "description": "Every tile kind with a copy left completes the hand (caishen): `waits` then lists "
                        "one entry per outcome, its tiles in `same_for`."}))
     tiles = _codes(metadata={"description": "Every tile that completes the hand; `[]`: no wait (not 听牌)."})
     unseen_total = req(fields.Integer(metadata={"minimum": 0, "description": "Unseen copies of all of them."}))
     discard_from = _str(*SEATS, metadata={"description": "The discarder the discard values assume."})
-    waits = req(fields.List(fields.Nested(WaitSchema)))
+    waits = req(fields.List(fields.Nested(WaitSchema), metadata={
+        "description": "With `any_tile`, every entry has `same_for` and `unseen_total`; without, none has "
+                       "(tests/test_waits.py)."}))
 
 
 # --- POST /v1/analyze --------------------------------------------------------------------------
@@ -355,7 +358,7 @@ class AnalyzeResponseSchema(_HandAnalysisSchema):
         "else": {"required": ["improving", "improving_unseen"], "not": {"required": ["discards"]}},
     }
 
-    tiles = req(fields.Integer(validate=OneOf((13, 14)), metadata={
+    tiles = req(fields.Integer(validate=Range(min=13, max=14), metadata={
         "description": "13: the hand waits to draw (13 − 3 × melds concealed tiles); 14: it has drawn."}))
     shanten = req(fields.Integer(metadata={
         "minimum": -1, "description": "向听: 0 is tenpai (听牌); −1 (14 tiles only): a winning shape."}))
@@ -373,10 +376,13 @@ class AnalyzeResponseSchema(_HandAnalysisSchema):
 class BatchResultSchema(OutSchema):
     """One item's result: its `score` (status 200) or its `problem` (the status it would have had)."""
 
-    OPENAPI_EXTRA = {"oneOf": [
-        {"required": ["score"], "properties": {"status": {"const": 200}}},
-        {"required": ["problem"], "properties": {"status": {"minimum": 400}}},
-    ]}
+    #: openapi.yaml: a oneOf of a success result and a problem result, told apart by `status`
+    #: (200, or the 400 or 422 of a refused hand).  No OpenAPI `discriminator`: its property must
+    #: be a string, and `status` is the integer `/v1/score` would have answered.
+    OPENAPI_VARIANTS = {
+        "BatchScoreResult": ("score", {"status": {"type": "integer", "const": 200}}),
+        "BatchProblemResult": ("problem", {"status": {"type": "integer", "minimum": 400, "maximum": 599}}),
+    }
 
     index = req(fields.Integer(metadata={"minimum": 0, "description": "The item's place in `requests`."}))
     status = req(fields.Integer(metadata={"description": "What `POST /v1/score` would answer."}))
@@ -415,14 +421,18 @@ class NextHandResponseSchema(OutSchema):
     round_changed = req(fields.Boolean(metadata={"description": "The round wind advanced."}))
 
 
+class ClaimSchema(OutSchema, TableClaimSchema):
+    """A seat's claim on the discard (as in the request)."""
+
+
 class ClaimsResponseSchema(OutSchema):
     """The claim that takes the discard (docs/rules.md §8)."""
 
-    taker = req(fields.Nested(TableClaimSchema, allow_none=True, metadata={"description": "`null`: nobody claims."}))
-    rule = _str("none", "win", "intercept", "pung_kong", "chow", metadata={
+    taker = req(fields.Nested(ClaimSchema, allow_none=True, metadata={"description": "`null`: nobody claims."}))
+    rule = _str(*CLAIM_RULES, metadata={
         "description": "`intercept`: several wins, the first in play order after the discarder takes it (截胡)."})
     reason = _str(metadata={"description": "Why, in the language of `Accept-Language`."})
-    overridden = req(fields.List(fields.Nested(TableClaimSchema), metadata={
+    overridden = req(fields.List(fields.Nested(ClaimSchema), metadata={
         "description": "The other claims, in play order after the discarder."}))
 
 

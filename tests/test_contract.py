@@ -58,7 +58,7 @@ OPERATIONS = {(op.method.upper(), op.path) for op in (result.ok() for result in 
 def test_the_live_table_operations_are_covered():
     assert {("POST", "/v1/waits"), ("POST", "/v1/analyze"), ("POST", "/v1/score/batch"), ("POST", "/v1/table/next"),
             ("POST", "/v1/table/claims"), ("GET", "/v1/levels"), ("POST", "/v1/table/escape"),
-            ("GET", "/")} <= OPERATIONS
+            ("GET", "/healthz"), ("GET", "/readyz")} <= OPERATIONS
 
 
 @schema.hooks.apply(map_body)

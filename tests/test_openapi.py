@@ -58,7 +58,9 @@ def test_every_operation_documents_its_errors(openapi_document):
     for status in ("400", "413", "415", "422", "500"):
         assert list(score[status]["content"]) == ["application/problem+json"]
     assert "404" in openapi_document["paths"]["/v1/rules/{preset}"]["get"]["responses"]
-    codes = set(openapi_document["components"]["schemas"]["Problem"]["properties"]["code"]["enum"])
+    components = openapi_document["components"]["schemas"]
+    assert components["Problem"]["properties"]["code"] == {"$ref": "#/components/schemas/ProblemCode"}
+    codes = set(components["KnownProblemCode"]["enum"])
     assert {"malformed_json", "invalid_request", "payload_too_large", "unsupported_media_type", "too_many_copies",
             "wrong_tile_count", "invalid_meld", "caishen_in_meld", "winning_tile_not_in_hand",
             "inconsistent_win_context", "not_a_winning_hand", "caishen_needs_self_draw", "discard_win_not_allowed",
@@ -127,7 +129,7 @@ PROBES = [
     ("hand.melds", []), ("hand.melds", None), ("hand.melds.0", None), ("hand.melds.0.type", "chi"),
     ("hand.melds.0.from", "X"), ("hand.melds.0.concealed", None), ("hand.melds.0.added", 0),
     ("hand.flowers", "春 夏"), ("hand.flowers", None), ("caishen", None), ("caishen", {}),
-    ("caishen", {"kinds": []}), ("caishen", {"kinds": "5p6p"}), ("caishen", {"indicator": "5p", "kinds": None}),
+    ("caishen", {"kinds": []}), ("caishen", {"kinds": "5p6p"}),
     ("caishen", {"indicator": None, "kinds": None}), ("caishen", {"indicator": "5p", "kinds": ["5p"]}),
     ("caishen", {"indicator": "5p", "extra": 1}), ("claims_from_winner", {"E": 3}),
     ("claims_from_winner", {"E": -1}), ("claims_from_winner", {"X": 1}), ("claims_from_winner", {"E": None}),
@@ -147,6 +149,28 @@ PROBES = [
 def test_spec_and_schema_agree(contract, path, value):
     body = _with(path, value)
     assert spec_accepts(contract, body) == schema_accepts(body)
+
+
+# Exactly-one-of fields (caishen `indicator`/`kinds`, `result.winner`/`draw`, escape
+# `base_points`/`level`): the server takes the other one sent as `null` for absent, the spec
+# wants it absent (one variant schema per field, without it: tools/gen_openapi.variants).
+NULL_OTHER = [
+    ("ScoreRequest", schemas.score_request, _with("caishen", {"indicator": "5p", "kinds": None})),
+    ("NextHandRequest", schemas.next_hand_request,
+     {"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True, "winner": None}}),
+    ("EscapeRequest", schemas.escape_request, {"level": 16, "base_points": None}),
+]
+
+
+@pytest.mark.parametrize("component,schema,body", NULL_OTHER, ids=[c for c, _, _ in NULL_OTHER])
+def test_the_other_of_exactly_one_as_null_is_the_server_s_leniency(contract, component, schema, body):
+    schema.load(copy.deepcopy(body))
+    assert contract.schema_errors(f"/components/schemas/{component}", body)
+    absent = copy.deepcopy(body)
+    for node in (absent, absent.get("caishen"), absent.get("result")):
+        for key in [k for k, v in (node or {}).items() if v is None]:
+            del node[key]
+    assert not contract.schema_errors(f"/components/schemas/{component}", absent)
 
 
 def test_integers_written_as_floats_are_integers_as_in_the_spec(contract):
@@ -180,15 +204,31 @@ def test_tile_names_are_the_parser_s(openapi_document):
     assert openapi_document["components"]["schemas"]["TileCode"]["enum"] == list(CODES)
 
 
+def test_tiles_have_member_names_for_generators(openapi_document):
+    """`x-enum-varnames`: a generated client's names of the tiles (not VALUE_13): identifiers,
+    one per value, all different; 5p is BING_5, 一万 (1m) WAN_1_ZH, 一萬 its second name."""
+    for name in ("Tile", "TileCode"):
+        component = openapi_document["components"]["schemas"][name]
+        names = dict(zip(component["enum"], component["x-enum-varnames"], strict=True))
+        assert len(set(names.values())) == len(names)
+        assert all(n.isidentifier() and n.isascii() and n.isupper() for n in names.values())
+    assert (names["5p"], names["1m"], names["C"], names["8f"]) == ("BING_5", "WAN_1", "RED", "FLOWER_8")
+    tile = openapi_document["components"]["schemas"]["Tile"]
+    names = dict(zip(tile["enum"], tile["x-enum-varnames"]))
+    assert (names["一万"], names["一萬"], names["東風"]) == ("WAN_1_ZH", "WAN_1_ZH_2", "EAST_ZH_4")
+
+
 def test_rule_options_are_the_library_s(openapi_document):
-    documented = openapi_document["components"]["schemas"]["RulesObject"]["properties"]
+    components = openapi_document["components"]["schemas"]
+    documented = components["RulesObject"]["properties"]
     assert set(documented) == {"preset", "item_tai", *OPTION_KINDS}
     assert set(documented) - {"item_tai"} == {"preset", *ningbo_score.preset("ningbo")["options"]}
     for name, (_kind, allowed) in OPTION_KINDS.items():
         if allowed:
-            enum = [v for v in documented[name]["enum"] if v is not None]
-            assert enum == list(allowed), name
-    assert documented["preset"]["enum"][:-1] == [p["id"] for p in ningbo_score.presets()]
+            ref = documented[name]["oneOf"][0]["$ref"]  # an optional option: the enum or null
+            assert components[ref.rsplit("/", 1)[1]]["enum"] == list(allowed), name
+    assert documented["preset"]["oneOf"] == [{"$ref": "#/components/schemas/PresetId"}, {"type": "null"}]
+    assert components["PresetId"]["enum"] == [p["id"] for p in ningbo_score.presets()]
 
 
 # --- the live-table operations (issue 4): the spec accepts what their schemas accept ----------------
@@ -230,7 +270,6 @@ LIVE_PROBES = [
     ("BatchRequest", schemas.batch_request, {"requests": [], "more": 1}),
     ("NextHandRequest", schemas.next_hand_request, _NEXT),
     ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": True}}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": True, "winner": None}}),
     ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": False}}),
     ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": True, "winner": 1}}),
     ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {}}),
@@ -252,7 +291,6 @@ LIVE_PROBES = [
     ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "discarder": None}),
     ("EscapeRequest", schemas.escape_request, {"base_points": 2}),
     ("EscapeRequest", schemas.escape_request, {"level": 16}),
-    ("EscapeRequest", schemas.escape_request, {"level": 16, "base_points": None}),
     ("EscapeRequest", schemas.escape_request, {"level": 17}),
     ("EscapeRequest", schemas.escape_request, {"base_points": 1_000_001}),
     ("EscapeRequest", schemas.escape_request, {"base_points": 2, "level": 3}),
@@ -283,10 +321,11 @@ def test_batch_over_200_is_refused_by_the_spec_and_by_the_library(contract):
         ningbo_score.score_batch(body)
     assert (err.value.code, err.value.status, err.value.path) == ("invalid_request", 400, "requests")
 
+
 def test_one_route_table_drives_flask_and_the_spec(openapi_document):
     """app.ROUTES is the one list of routes: Flask serves exactly its rules (path parameters named
-    as in the spec), openapi.yaml documents exactly its operations with its operation ids and
-    schemas, and RESPONSE_SCHEMAS is its response schemas."""
+    as in the spec), openapi.yaml documents exactly its operations (the routes with an operation
+    id) with its operation ids, tags and schemas, and RESPONSE_SCHEMAS is its response schemas."""
     import app as app_module
     from tools.gen_openapi import component_name
 
@@ -301,6 +340,7 @@ def test_one_route_table_drives_flask_and_the_spec(openapi_document):
     for r in in_spec:
         op = spec_ops[(r.path, r.method)]
         assert op["operationId"] == r.operation_id
+        assert op["tags"] == [r.tag]
         if r.request is not None:
             assert op["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
                 "/" + component_name(r.request))
@@ -308,3 +348,196 @@ def test_one_route_table_drives_flask_and_the_spec(openapi_document):
             assert op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
                 "/" + component_name(r.response))
             assert app_module.RESPONSE_SCHEMAS[r.operation_id] is r.response
+
+
+
+# --- a spec that client generators like (issue 15) --------------------------------------------------
+
+def _component(document: dict, ref: str) -> dict:
+    return document["components"]["schemas"][ref.rsplit("/", 1)[1]]
+
+
+def _reachable(document: dict, node: typing.Any, seen: set[str] | None = None) -> set[str]:
+    """Names of the component schemas that ``node`` refers to, directly or through others."""
+    seen = set() if seen is None else seen
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        if ref.startswith("#/components/schemas/") and ref not in seen:
+            seen.add(ref)
+            _reachable(document, _component(document, ref), seen)
+        for value in node.values():
+            _reachable(document, value, seen)
+    elif isinstance(node, list):
+        for value in node:
+            _reachable(document, value, seen)
+    return seen
+
+
+def _nodes(node: typing.Any, path: str = "") -> typing.Iterator[tuple[str, dict]]:
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from _nodes(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _nodes(value, f"{path}/{i}")
+
+
+def _operations(document: dict) -> typing.Iterator[tuple[str, str, dict]]:
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            yield path, method, operation
+
+
+def test_every_enum_is_a_named_component(openapi_document):
+    """No inline enum: each value set is one component (Seat, Tile, WinBy…) that fields refer to,
+    so a generated client has one class per set.  A new enum fails here: name it in
+    tools/gen_openapi.enum_names."""
+    components = openapi_document["components"]["schemas"]
+    inline = [path for path, node in _nodes(openapi_document) if "enum" in node
+              and not (path.startswith("/components/schemas/") and path.count("/") == 3)]
+    assert not inline, inline
+    named = {name for name, schema in components.items() if "enum" in schema}
+    assert {"Seat", "Tile", "TileCode", "WinBy", "MeldType", "PresetId", "ItemId", "KnownProblemCode",
+            "ClaimType", "Rulebook"} <= named
+    # each value set has one name
+    value_sets = [tuple(components[name]["enum"]) for name in named]
+    assert len(value_sets) == len(set(value_sets))
+    assert components["Seat"]["enum"] == list(schemas.SEATS)
+
+
+def test_rule_book_2_is_in_the_spec(openapi_document):
+    """Rule book 2's additions, named for generators: `rulebook` (an integer, 2) wherever rules
+    are echoed and in `GET /v1/rules` with its `changes`, the two new options, and the rules of
+    `POST /v1/table/next`."""
+    components = openapi_document["components"]["schemas"]
+    assert components["Rulebook"] == {**components["Rulebook"], "type": "integer", "enum": [2],
+                                      "x-enum-varnames": ["RULEBOOK_2"]}
+    rulebook = {"$ref": "#/components/schemas/Rulebook"}
+    for name in ("PresetList", "Preset", "RulesEcho"):
+        assert components[name]["properties"]["rulebook"].items() >= rulebook.items(), name
+        assert "rulebook" in components[name]["required"], name
+    changes = components["PresetList"]["properties"]["changes"]
+    assert changes["items"] == {"$ref": "#/components/schemas/RulebookChange"}
+    assert components["RulebookChange"]["properties"]["presets"]["items"] == {"$ref": "#/components/schemas/PresetId"}
+    for option in ("three_caishen_bonus", "draw_keeps_dealer"):
+        assert option in components["RulesObject"]["properties"], option
+        assert option in components["Options"]["required"], option
+    refs = [alt.get("$ref", alt.get("type")) for alt in components["NextHandRequest"]["properties"]["rules"]["oneOf"]]
+    assert refs == ["#/components/schemas/PresetId", "#/components/schemas/RulesObject", "null"]
+    score_rules = components["ScoreRequest"]["properties"]["rules"]["oneOf"]
+    assert refs == [alt.get("$ref", alt.get("type")) for alt in score_rules]
+
+
+def test_no_one_of_beside_properties(openapi_document):
+    """A oneOf/anyOf next to `properties` loses the typed fields in generated clients: each
+    alternative is a component of its own (CaishenIndicator | CaishenKinds, BatchScoreResult |
+    BatchProblemResult…)."""
+    mixed = [path for path, node in _nodes(openapi_document)
+             if "properties" in node and isinstance(node["properties"], dict)
+             and {"oneOf", "anyOf", "allOf", "if"} & set(node)]
+    assert not mixed, mixed
+    components = openapi_document["components"]["schemas"]
+    assert components["Caishen"]["oneOf"] == [{"$ref": "#/components/schemas/CaishenIndicator"},
+                                              {"$ref": "#/components/schemas/CaishenKinds"}]
+    assert components["CaishenIndicator"]["properties"]["indicator"]["$ref"] == "#/components/schemas/Tile"
+    assert components["BatchResult"]["oneOf"] == [{"$ref": "#/components/schemas/BatchScoreResult"},
+                                                  {"$ref": "#/components/schemas/BatchProblemResult"}]
+
+
+def test_variants_say_what_the_schemas_accept(contract):
+    """Each variant accepts its own way and refuses the other's (the probes of the spec/schema
+    agreement tests cover the rest)."""
+    indicator, kinds = "/components/schemas/CaishenIndicator", "/components/schemas/CaishenKinds"
+    assert not contract.schema_errors(indicator, {"indicator": "5p"})
+    assert contract.schema_errors(indicator, {"kinds": ["5p"]})
+    assert not contract.schema_errors(kinds, {"kinds": "5p6p"})
+    assert contract.schema_errors(kinds, {"indicator": "5p"})
+    score = {"index": 0, "status": 200, "score": {}}
+    assert contract.schema_errors("/components/schemas/BatchProblemResult", score)
+    assert contract.schema_errors("/components/schemas/BatchScoreResult", {**score, "status": 422})
+
+
+def test_info_servers_and_operations(openapi_document):
+    info = openapi_document["info"]
+    assert info["title"] == "Ningbo Mahjong Scoring API" and info["title"].isascii()
+    assert "宁波麻将" in info["description"]
+    assert info["license"] == {"name": "MIT", "identifier": "MIT"}
+    assert [server["url"] for server in openapi_document["servers"]] == ["/", "http://127.0.0.1:8000"]
+    tags = {t["name"] for t in openapi_document["tags"]}
+    ids = []
+    for path, method, operation in _operations(openapi_document):
+        ids.append(operation["operationId"])
+        assert operation["tags"] and set(operation["tags"]) <= tags, (path, method)
+    assert len(ids) == len(set(ids))
+
+
+def test_service_pages_are_no_operations(openapi_document, client):
+    """The pages (/, /docs…, /metrics, this document) are served, but are no SDK calls: their
+    routes in app.ROUTES have no operation id, and openapi.yaml has no path for them."""
+    import app as app_module
+
+    pages = {r.path for r in app_module.ROUTES if r.operation_id is None}
+    assert {"/", "/docs", "/docs/", "/openapi.yaml", "/metrics"} <= pages
+    assert not set(openapi_document["paths"]) & pages
+    assert {"/healthz", "/readyz"} <= set(openapi_document["paths"])
+    assert openapi_document["paths"]["/healthz"]["get"]["tags"] == ["ops"]
+    for page in ("/", "/docs", "/openapi.yaml"):
+        assert client.get(page).status_code == 200, page
+    assert client.get("/metrics").status_code == 404      # served on its own listener only
+
+
+def test_request_id_is_documented_on_every_operation(openapi_document):
+    components = openapi_document["components"]
+    assert components["parameters"]["RequestId"]["name"] == "X-Request-ID"
+    header = components["headers"]["X-Request-ID"]
+    assert header["required"] and header["schema"]["pattern"] == "^[A-Za-z0-9._-]{1,128}$"
+    for path, method, operation in _operations(openapi_document):
+        assert {"$ref": "#/components/parameters/RequestId"} in operation["parameters"], (path, method)
+        for status, answer in operation["responses"].items():
+            assert answer["headers"]["X-Request-ID"] == {"$ref": "#/components/headers/X-Request-ID"}, (
+                path, method, status)
+
+
+def test_path_parameters_are_flask_s(openapi_document, app):
+    """`{preset}` in openapi.yaml is `<preset>` in the route."""
+    rules = {rule.rule for rule in app.url_map.iter_rules()}
+    for path in openapi_document["paths"]:
+        flask_path = path.replace("{", "<").replace("}", ">")
+        assert flask_path in rules, path
+
+
+def test_responses_are_open_and_problem_codes_too(openapi_document, contract):
+    """A field or a problem code added later breaks no client: no response schema has
+    `additionalProperties: false`, and a code of a later version is a valid Problem.code."""
+    refs: set[str] = set()
+    for _, _, operation in _operations(openapi_document):
+        _reachable(openapi_document, operation["responses"], refs)
+    assert "#/components/schemas/ScoreResponse" in refs
+    closed = [ref for ref in refs if _component(openapi_document, ref).get("additionalProperties") is False]
+    assert not closed, closed
+    problem = {"type": "urn:ningbo-score:problem:hand_too_lucky", "title": "t", "status": 422, "detail": "d",
+               "code": "hand_too_lucky"}
+    assert not contract.schema_errors("/components/schemas/Problem", problem)
+    assert not contract.schema_errors("/components/schemas/ScoreResponse/properties/net",
+                                      {"E": -5, "S": 15, "W": -5, "N": -5, "X": 0})
+    # requests stay closed: an unknown field is refused, as the server does
+    assert contract.schema_errors("/components/schemas/ScoreRequest", {**examples.API_MD, "extra": 1})
+
+
+def test_request_examples_are_good_bodies(openapi_document, contract):
+    """Every request example validates against its schema; bad bodies only appear as error
+    answers, which name the request in their description."""
+    seen = 0
+    for path, _method, operation in _operations(openapi_document):
+        for _media, content in operation.get("requestBody", {}).get("content", {}).items():
+            for name, example in content.get("examples", {}).items():
+                seen += 1
+                errors = contract.schema_errors(content["schema"]["$ref"][1:], example["value"])
+                assert not errors, (path, name, errors)
+    for name, parameter in openapi_document["components"]["parameters"].items():
+        assert not contract.schema_errors(f"/components/parameters/{name}/schema", parameter["example"]), name
+    assert seen >= 15
+    bad = openapi_document["paths"]["/v1/score"]["post"]["responses"]["400"]["content"][
+        "application/problem+json"]["examples"]["invalid_request"]
+    assert '"3x"' in bad["description"]

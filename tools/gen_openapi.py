@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import copy
 import inspect
+import json
 import logging
 import sys
 from pathlib import Path
@@ -24,18 +25,35 @@ from apispec.ext.marshmallow.common import resolve_schema_instance
 from marshmallow import INCLUDE
 
 import ningbo_score
+import observability
 import schemas
-from ningbo_score.fields import TILE_COMPONENTS
 from app import ROUTES
+from ningbo_score.fields import TILE_COMPONENTS, code_name
+from ningbo_score.hand import MELD_TYPES, WIN_BY
+from ningbo_score.rules import OPTION_KINDS, RULEBOOK
+from ningbo_score.table import CLAIM_TYPES
+from ningbo_score.tiles import SEATS
+from schemas import responses as response_schemas
 from tools import examples
 
-TITLE = "Ningbo mahjong scoring API (宁波麻将计分)"
-VERSION = "1.0.0"
+TITLE = "Ningbo Mahjong Scoring API"
+VERSION = ningbo_score.__version__      # the distribution's version (ningbo_score/_version.py)
+LICENSE = {"name": "MIT", "identifier": "MIT"}
+#: The first, relative, is the server that serves this document (what /docs tries requests on).
+SERVERS = [{"url": "/", "description": "The server that serves this document"},
+           {"url": "http://127.0.0.1:8000", "description": "`make run` on your machine"}]
+#: What each tag of app.ROUTES holds.
+TAGS = {
+    "scoring": "Score a hand, many hands, or what a hand waits on.",
+    "rules": "The rule book and its presets.",
+    "table": "A live table: the next dealer, claims on a discard, levels, the escape penalty.",
+    "ops": "Liveness and readiness probes (for a load balancer or Kubernetes).",
+}
 DESCRIPTION = """\
-Scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who pays whom,
-under the presets of the rule book (`docs/rules.md` in the project, version 2; every answer that
-echoes rules says `"rulebook": 2`) or your own options. This document is the machine-readable form
-of the HTTP contract, `docs/api.md`.
+宁波麻将计分: scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who
+pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 2; every
+answer that echoes rules says `"rulebook": 2`) or your own options. This document is the
+machine-readable form of the HTTP contract, `docs/api.md`.
 
 * JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch`),
   `Content-Type: application/json`.
@@ -50,24 +68,104 @@ of the HTTP contract, `docs/api.md`.
 * Send `Accept-Language: zh` for Chinese titles and messages of errors.
 * `null` in an optional field means absent; in the rule options `caishen_discard_restriction`,
   `liability_cap` and `hand_cap` it means "none".
+* Every answer carries an `X-Request-ID` header: the request's own when it sent a valid one
+  (1–128 of `A-Z a-z 0-9 . _ -`), else a new one. Logs name it.
+* Answers may gain fields and `Problem.code` new codes in later versions: clients should ignore
+  what they don't know.
+* The service also serves pages that are not part of this API: the hand calculator (`/`, files
+  under `/static/`), this document (`/openapi.yaml`) with a page to read it (`/docs`), and
+  Prometheus metrics (`/metrics`).
 """
 
 
 class Converter(OpenAPIConverter):
-    """apispec's converter with the schema docstring as description, ``additionalProperties``
-    from ``unknown`` and a schema's ``OPENAPI_EXTRA`` (cross-field rules) merged in."""
+    """apispec's converter with the schema docstring as description, ``additionalProperties:
+    false`` from ``unknown`` on requests only (responses stay open: ``OPENAPI_OPEN``), a request's
+    defaults in its descriptions and its ``OPENAPI_VARIANTS`` (exactly one of some fields) as a
+    ``oneOf`` of components (:func:`variants`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.variant_components: dict[str, dict] = {}
 
     def schema2jsonschema(self, schema):
         out = super().schema2jsonschema(schema)
         instance = resolve_schema_instance(schema)
-        out["additionalProperties"] = instance.unknown == INCLUDE
+        open_ = getattr(instance, "OPENAPI_OPEN", False)
+        if open_:
+            out.pop("additionalProperties", None)
+        else:
+            out["additionalProperties"] = instance.unknown == INCLUDE
+            for prop in out.get("properties", {}).values():
+                _default_in_description(prop)
         doc = inspect.getdoc(type(instance))
         if doc and type(instance).__doc__:
             out["description"] = doc.split("\n\n")[0].replace("\n", " ")
-        extra = getattr(instance, "OPENAPI_EXTRA", None)
-        if extra:
-            out.update(copy.deepcopy(extra))
+        if getattr(instance, "OPENAPI_VARIANTS", None):
+            out, parts = variants(out, instance.OPENAPI_VARIANTS)
+            self.variant_components.update(parts)
         return out
+
+
+def _default_in_description(prop: dict) -> None:
+    """A request property's ``default`` told in its description instead: openapi-typescript makes
+    a property with a default required (``defaultNonNullable``), and a client need not send it."""
+    if "default" not in prop:
+        return
+    value = prop.pop("default")
+    shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    prop["description"] = f"{prop.get('description', '').rstrip()} Default: `{shown}`.".lstrip()
+
+
+def _not_null(prop: dict) -> dict:
+    """``prop`` without ``null`` among its values."""
+    out = copy.deepcopy(prop)
+    if isinstance(out.get("type"), list):
+        out["type"] = [t for t in out["type"] if t != "null"]
+        if len(out["type"]) == 1:
+            out["type"] = out["type"][0]
+    if "enum" in out:
+        out["enum"] = [v for v in out["enum"] if v is not None]
+    for key in ("oneOf", "anyOf"):
+        if key in out:
+            rest = [s for s in out[key] if s != {"type": "null"}]
+            if len(rest) == 1:
+                del out[key]
+                out = {**rest[0], **out}
+            else:
+                out[key] = rest
+    return out
+
+
+def variants(base: dict, parts: dict[str, tuple[str, dict]]) -> tuple[dict, dict[str, dict]]:
+    """An object of which exactly one of some fields is given, as ``oneOf`` one component per
+    field (``parts``: component name -> (its field, more property constraints, e.g. the
+    ``const`` of another property that tells them apart)).  In each, that field is required and
+    not null, and the group's other fields are left out.  (The server also takes the other one
+    sent as ``null`` for absent; the spec does not say so, since a property that can only be
+    ``null`` is one that openapi-fetch's request types forbid: its ``Writable`` takes it for
+    ``readOnly``.)"""
+    group = {field for field, _ in parts.values()}
+    components: dict[str, dict] = {}
+    for name, (field, more) in parts.items():
+        properties: dict[str, typing.Any] = {}
+        for key, prop in base.get("properties", {}).items():
+            if key == field:
+                properties[key] = _not_null(prop)
+            elif key not in group:
+                properties[key] = copy.deepcopy(prop)
+        for key, constraint in more.items():
+            properties[key] = {**properties.get(key, {}), **constraint}
+        component: dict[str, typing.Any] = {"type": "object", "properties": properties,
+                                            "required": [*base.get("required", []), field]}
+        if "additionalProperties" in base:
+            component["additionalProperties"] = base["additionalProperties"]
+        component["description"] = f"{base.get('description', '')} This one gives `{field}`.".strip()
+        components[name] = component
+    out: dict[str, typing.Any] = {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in parts]}
+    if "description" in base:
+        out["description"] = base["description"]
+    return out, components
 
 
 class Plugin(MarshmallowPlugin):
@@ -76,6 +174,9 @@ class Plugin(MarshmallowPlugin):
 
 def custom_field(self, field, ret: dict, **kwargs) -> dict:
     """Fields with no single JSON type describe themselves (``openapi_schema``)."""
+    ref = field.metadata.get("openapi_ref")
+    if ref:
+        return {"$ref": f"#/components/schemas/{ref}"}
     describe = getattr(field, "openapi_schema", None)
     if describe is None:
         return {}
@@ -181,26 +282,24 @@ def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
 
 
-def _live_operation(answers: dict[str, tuple], *, operation_id: str, summary: str, description: str, tag: str,
+def _live_operation(answers: dict[str, tuple], *, summary: str, description: str,
                     request: str, response: str, ok: str, errors: dict[int, str]) -> dict:
     """A documented POST operation whose examples are the app's answers."""
     def by_status(status: int) -> dict[str, dict]:
-        return {name: _example(summary_, body) for name, (summary_, _, code, body) in answers.items()
+        return {name: _example(summary_, body, sent) for name, (summary_, sent, code, body) in answers.items()
                 if code == status}
 
     unexpected = {code for _, _, code, _ in answers.values()} - {200, *errors}
-    assert not unexpected, f"{operation_id}: undocumented statuses {unexpected}"
+    assert not unexpected, f"{summary}: undocumented statuses {unexpected}"
     responses = {"200": _json(response, ok, by_status(200))}
     for status, text in sorted(errors.items()):
         responses[str(status)] = _problem(text, by_status(status))
     responses["500"] = INTERNAL
-    request_examples = {name: _example(summary_, body) for name, (summary_, body, _, _) in answers.items()
-                        if body is not None and not name.endswith("_zh")}
+    request_examples = {name: _example(summary_, body) for name, (summary_, body, status, _) in answers.items()
+                        if body is not None and status != 400 and not name.endswith("_zh")}
     return {"post": {
-        "operationId": operation_id,
         "summary": summary,
         "description": description,
-        "tags": [tag],
         "parameters": [LANG],
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/{request}"}, "examples": request_examples}}},
@@ -220,7 +319,7 @@ def live_paths(client) -> dict[str, dict]:
     common = {400: NOT_JSON, 413: TOO_LARGE, 415: NOT_JSON_TYPE}
     return {
         "/v1/waits": _live_operation(
-            answers["/v1/waits"], operation_id="waits", tag="scoring",
+            answers["/v1/waits"],
             summary="What a hand waits on (听牌), and what each wait is worth",
             description="The `/v1/score` request with the hand *before* its winning tile (13 − 3 × melds "
                         "concealed tiles; no `hand.winning_tile`, no `win.by`). Every tile that completes "
@@ -234,7 +333,7 @@ def live_paths(client) -> dict[str, dict]:
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
         "/v1/analyze": _live_operation(
-            answers["/v1/analyze"], operation_id="analyze", tag="scoring",
+            answers["/v1/analyze"],
             summary="What to do with a hand that has not won: shanten (向听), improving tiles, discards",
             description="A `/v1/waits` body whose hand holds 13 − 3 × melds concealed tiles (waiting to "
                         "draw) or 14 − 3 × melds (it has drawn), and `visible`, the tiles seen elsewhere. "
@@ -247,7 +346,7 @@ def live_paths(client) -> dict[str, dict]:
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
         "/v1/score/batch": _live_operation(
-            answers["/v1/score/batch"], operation_id="scoreBatch", tag="scoring",
+            answers["/v1/score/batch"],
             summary="Score up to 200 hands in one call",
             description="`{\"requests\": [score request, …]}`: one result per request, in order, each the "
                         "`/v1/score` answer (`score`) or its problem (`problem`, with the status "
@@ -259,7 +358,7 @@ def live_paths(client) -> dict[str, dict]:
                     413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/next": _live_operation(
-            answers["/v1/table/next"], operation_id="nextHand", tag="table",
+            answers["/v1/table/next"],
             summary="Who deals the next hand, every seat wind and the round wind",
             description="docs/rules.md §8. Players are positions 0–3 in play order. The dealer keeps the deal "
                         "when it wins, and when the hand is drawn where the rules' `draw_keeps_dealer` is on "
@@ -271,7 +370,7 @@ def live_paths(client) -> dict[str, dict]:
             request="NextHandRequest", response="NextHandResponse", ok="The next hand's table.",
             errors=common),
         "/v1/table/claims": _live_operation(
-            answers["/v1/table/claims"], operation_id="claims", tag="table",
+            answers["/v1/table/claims"],
             summary="Which claim takes a discard",
             description="docs/rules.md §8: a win beats a pung or kong, which beats a chow; of several wins the "
                         "first in play order after the discarder takes it (截胡; one discard, one winner). "
@@ -282,10 +381,8 @@ def live_paths(client) -> dict[str, dict]:
                                    "claiming its own discard, a seat claiming twice, a chow from a seat other "
                                    "than the discarder's next, two seats both punging or konging."}),
         "/v1/levels": {"get": {
-            "operationId": "levels",
             "summary": "The level table (级别) of the 456 rules",
             "description": "Each level's name, the points (积分) it needs and its base points (对局分).",
-            "tags": ["table"],
             "parameters": [LANG],
             "responses": {
                 "200": _json("Levels", "The levels.", {"levels": _example(
@@ -294,7 +391,7 @@ def live_paths(client) -> dict[str, dict]:
             },
         }},
         "/v1/table/escape": _live_operation(
-            answers["/v1/table/escape"], operation_id="escape", tag="table",
+            answers["/v1/table/escape"],
             summary="The penalty for leaving a game (逃跑)",
             description="24 × the base points, given directly or as a level of `GET /v1/levels` "
                         "(docs/rules.md §8); the others gain nothing from it.",
@@ -302,27 +399,31 @@ def live_paths(client) -> dict[str, dict]:
     }
 
 
-def _example(summary: str, value: typing.Any) -> dict:
-    return {"summary": summary, "value": value}
+def _example(summary: str, value: typing.Any, sent: typing.Any = None) -> dict:
+    """An example; an error's tells the request that it answers (a bad body is no request
+    example: each example validates against its own schema)."""
+    out = {"summary": summary, "value": value}
+    if sent is not None:
+        out["description"] = f"The answer to `{json.dumps(sent, ensure_ascii=False, separators=(', ', ': '))}`."
+    return out
 
 
 def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
     def by_status(status: int) -> dict[str, dict]:
-        return {name: _example(summary, body) for name, (summary, _, code, body) in answers.items()
-                if code == status and name in names}
+        return {name: _example(summary, body, sent if status != 200 else None)
+                for name, (summary, sent, code, body) in answers.items() if code == status and name in names}
 
     names = set(examples.SCORE_EXAMPLES) | set(examples.SCORE_ERROR_EXAMPLES) | {
         "malformed_json", "unsupported_media_type", "payload_too_large", "invalid_request_zh"}
     request_examples = {name: _example(summary, body) for name, (summary, body) in
-                        {**examples.SCORE_EXAMPLES, **examples.SCORE_ERROR_EXAMPLES}.items()}
+                        {**examples.SCORE_EXAMPLES, **examples.SCORE_ERROR_EXAMPLES}.items()
+                        if answers[name][2] != 400}
     return {
         "/v1/score": {"post": {
-            "operationId": "score",
             "summary": "Score a winning hand",
             "description": "台 items, points and payments of one hand (docs/api.md). A well-formed hand that "
                            "is impossible or not a win is a 422; one below the minimum 台 is a 200 with "
                            "`eligible: false` and the `reasons`.",
-            "tags": ["scoring"],
             "parameters": [LANG],
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/ScoreRequest"},
@@ -343,9 +444,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
             },
         }},
         "/v1/rules": {"get": {
-            "operationId": "listRules",
             "summary": "The rule book: its version, what rule book 2 changed, every preset",
-            "tags": ["rules"],
             "parameters": [LANG],
             "responses": {
                 "200": _json("PresetList", "The rule book's version, its changes and the presets.", {
@@ -355,9 +454,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
             },
         }},
         "/v1/rules/{preset}": {"get": {
-            "operationId": "getRules",
             "summary": "One preset with its options and item table",
-            "tags": ["rules"],
             "parameters": [
                 {"name": "preset", "in": "path", "required": True, "description": "A preset id.",
                  "schema": {"type": "string", "enum": list(schemas.PRESET_IDS)}, "example": "ningbo"},
@@ -372,52 +469,18 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
             },
         }},
         "/healthz": {"get": {
-            "operationId": "health",
             "summary": "Liveness",
-            "tags": ["service"],
             "responses": {
                 "200": _json("Health", "The service is up.", {"ok": _example("Up", answers["health"][3])}),
                 "500": INTERNAL,
             },
         }},
         "/readyz": {"get": {
-            "operationId": "ready",
             "summary": "Readiness: the engine scores docs/api.md's worked example right",
-            "tags": ["service"],
             "responses": {
                 "200": _json("Ready", "Ready to serve.", {"ready": _example(
                     "Ready", {"status": "ready", "checks": {"engine": "ok", "metrics_dir": "ok"}})}),
                 "503": _problem("Not ready (`not_ready`): `errors` names the failing checks."),
-                "500": INTERNAL,
-            },
-        }},
-        "/openapi.yaml": {"get": {
-            "operationId": "openapi",
-            "summary": "This document",
-            "tags": ["service"],
-            "responses": {
-                "200": {"description": "OpenAPI 3.1, YAML.",
-                        "content": {"application/yaml": {"schema": {"type": "string"}}}},
-                "500": INTERNAL,
-            },
-        }},
-        "/docs": {"get": {
-            "operationId": "docs",
-            "summary": "A page to read and try the API (Swagger UI, served locally)",
-            "tags": ["service"],
-            "responses": {
-                "200": {"description": "HTML.", "content": {"text/html": {"schema": {"type": "string"}}}},
-                "500": INTERNAL,
-            },
-        }},
-        "/": {"get": {
-            "operationId": "calculator",
-            "summary": "The hand calculator page (its scripts and styles are under `/static/`)",
-            "description": "Tap tiles, see the 台, the payments and the waits; it calls this API like any "
-                           "client.",
-            "tags": ["service"],
-            "responses": {
-                "200": {"description": "HTML.", "content": {"text/html": {"schema": {"type": "string"}}}},
                 "500": INTERNAL,
             },
         }},
@@ -434,15 +497,12 @@ def build() -> dict:
         version=VERSION,
         openapi_version="3.1.0",
         plugins=[plugin],
-        info={"description": DESCRIPTION},
-        tags=[
-            {"name": "scoring", "description": "Score a hand, many hands, or what a hand waits on."},
-            {"name": "rules", "description": "The rule presets."},
-            {"name": "table", "description": "A live table: the next dealer, claims on a discard, levels, "
-                                             "the escape penalty."},
-            {"name": "service", "description": "Health, this document, the docs page and the calculator page."},
-        ],
+        info={"description": DESCRIPTION, "license": LICENSE},
+        tags=[{"name": name, "description": text} for name, text in TAGS.items()],
     )
+    used = {route.tag for route in ROUTES if route.tag is not None}
+    if used != set(TAGS):
+        raise SystemExit(f"the tags of app.ROUTES and gen_openapi.TAGS differ: {sorted(used ^ set(TAGS))}")
     plugin.converter.add_attribute_function(custom_field)
     plugin.converter.add_attribute_function(dict_keys)
     for name, component in TILE_COMPONENTS.items():
@@ -469,7 +529,146 @@ def build() -> dict:
         logging.disable(logging.NOTSET)
     for path, operations in from_the_route_table({**paths(answers), **live}).items():
         spec.path(path=path, operations=operations)
-    return spec.to_dict()
+    document = spec.to_dict()
+    document["servers"] = copy.deepcopy(SERVERS)
+    document["security"] = []  # no authentication
+    component_schemas = document["components"]["schemas"]
+    component_schemas.update(plugin.converter.variant_components)
+    _refs_without_type(document)
+    enums = name_enums(document)
+    document["components"]["schemas"] = {**{k: v for k, v in component_schemas.items() if k in TILE_COMPONENTS},
+                                          **enums, **component_schemas}
+    with_request_id(document)
+    return document
+
+
+def _pascal(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def enum_names() -> dict[str, tuple[tuple, str]]:
+    """component name -> (values, description) of every value set an enum of openapi.yaml has."""
+    named: dict[str, tuple[tuple, str]] = {
+        "Rulebook": ((RULEBOOK,), "A version of the rule book (docs/rules.md, \"Rule book versions\"): this "
+                                  "service scores by the one it lists."),
+        "Seat": (SEATS, "A seat wind: `E` (the dealer's), `S`, `W` or `N`; also a round wind."),
+        "PresetId": (schemas.PRESET_IDS, "A rule preset of docs/rules.md §9."),
+        "ItemId": (schemas.ITEM_IDS, "A 台 item of docs/rules.md §5."),
+        "WinBy": (WIN_BY, "How the hand was won: by self-draw (自摸), on a discard, or by robbing "
+                                          "a kong (抢杠)."),
+        "MeldType": (MELD_TYPES, "A chow (吃), a pung (碰) or a kong (杠)."),
+        "ClaimType": (tuple(CLAIM_TYPES), "A claim on a discard: `win` (胡), `kong` (杠), `pung` (碰) or "
+                                          "`chow` (吃)."),
+        "ClaimRule": (response_schemas.CLAIM_RULES, "The rule of docs/rules.md §8 that gave the discard to its taker."),
+        "SetSource": (response_schemas.SET_SOURCES, "Where a set comes from: the concealed tiles or a meld."),
+        "WaitShape": (response_schemas.WAITS, "The wait the winning tile completed (docs/rules.md §4)."),
+        "PaymentReason": (response_schemas.PAYMENT_REASONS, "Why a payment is due."),
+        "Liability": (tuple(v for v in response_schemas.LIABILITY if v is not None),
+                      "包 (docs/rules.md §7): a related or a mutual payer."),
+    }
+    for option, (_, allowed) in OPTION_KINDS.items():
+        if allowed:
+            named.setdefault(_pascal(option), (tuple(allowed), f"The values of the rule option `{option}` "
+                                                              f"(docs/rules.md §9)."))
+    return named
+
+
+#: The enum of known problem codes, and the open set that ``Problem.code`` is.
+PROBLEM_CODE_COMPONENTS = {
+    "KnownProblemCode": {"type": "string", "enum": list(schemas.PROBLEM_CODES),
+                         "description": "The problem codes of this version (docs/api.md)."},
+    "ProblemCode": {
+        "description": "A stable id of the error: one of `KnownProblemCode`, or a code added by a later "
+                       "version (an open set: a client must accept a code it does not know, e.g. by its "
+                       "`status`).",
+        "anyOf": [{"$ref": "#/components/schemas/KnownProblemCode"}, {"type": "string"}],
+    },
+}
+
+
+def _walk(node: typing.Any) -> typing.Iterator[dict]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def _refs_without_type(document: dict) -> None:
+    """apispec writes ``type`` beside a field's ``$ref``: the component says it."""
+    for node in _walk(document):
+        if "$ref" in node and "type" in node:
+            del node["type"]
+
+
+def name_enums(document: dict) -> dict[str, dict]:
+    """Every inline enum of a named value set (:func:`enum_names`) as a ``$ref`` to its component,
+    a one-value enum as a ``const``; returns the components used, in :func:`enum_names` order.
+    An enum with no name stays inline (tests/test_openapi.py fails on it: name it here)."""
+    by_values = {values: name for name, (values, _) in enum_names().items()}
+    used: set[str] = set()
+    for node in list(_walk(document["paths"])) + list(_walk(document["components"])):
+        enum = node.get("enum")
+        if not isinstance(enum, list) or node.get("x-enum-varnames"):
+            continue
+        values = tuple(v for v in enum if v is not None)
+        nullable = len(values) < len(enum)
+        name = by_values.get(values)
+        if name is None and len(values) == 1:
+            node.pop("enum")
+            node["const"] = values[0]
+            continue
+        if name is None:
+            continue
+        used.add(name)
+        for key in ("enum", "type"):
+            node.pop(key, None)
+        ref = {"$ref": f"#/components/schemas/{name}"}
+        if nullable:
+            node["oneOf"] = [ref, {"type": "null"}]
+        else:
+            node.update(ref)
+    out = {name: {"type": "integer" if all(isinstance(v, int) for v in values) else "string",
+                  "enum": list(values), "description": description}
+           for name, (values, description) in enum_names().items() if name in used}
+    if "Rulebook" in out:  # numbers are no identifiers
+        out["Rulebook"]["x-enum-varnames"] = [f"RULEBOOK_{v}" for v in out["Rulebook"]["enum"]]
+    if "Seat" in out:  # a seat's name is its wind tile's (EAST…)
+        out["Seat"]["x-enum-varnames"] = [code_name(seat) for seat in out["Seat"]["enum"]]
+    out.update(copy.deepcopy(PROBLEM_CODE_COMPONENTS))
+    return out
+
+
+REQUEST_ID = "RequestId"
+
+
+def with_request_id(document: dict) -> None:
+    """``X-Request-ID`` on every operation: an optional request header, and a header of every
+    answer (observability.py)."""
+    pattern = observability.REQUEST_ID_RE.pattern
+    document["components"].setdefault("parameters", {})[REQUEST_ID] = {
+        "name": observability.REQUEST_ID_HEADER,
+        "in": "header",
+        "required": False,
+        "description": f"An id for this request, echoed in the answer's `{observability.REQUEST_ID_HEADER}` and "
+                       f"written in the logs when it is 1–128 of `A-Z a-z 0-9 . _ -` (`{pattern}`); any other "
+                       f"value is replaced by a new id.",
+        "schema": {"type": "string"},
+        "example": "phone-7f3a-0001",
+    }
+    document["components"]["headers"] = {observability.REQUEST_ID_HEADER: {
+        "description": "The request's id: the one it sent, if valid, else a new one.",
+        "required": True,
+        "schema": {"type": "string", "pattern": f"^{pattern}$"},
+    }}
+    header_ref = {"$ref": f"#/components/headers/{observability.REQUEST_ID_HEADER}"}
+    for item in document["paths"].values():
+        for operation in item.values():
+            operation.setdefault("parameters", []).insert(0, {"$ref": f"#/components/parameters/{REQUEST_ID}"})
+            for answer in operation["responses"].values():
+                answer.setdefault("headers", {})[observability.REQUEST_ID_HEADER] = copy.deepcopy(header_ref)
 
 
 def component_name(schema) -> str:
@@ -479,15 +678,15 @@ def component_name(schema) -> str:
 
 def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
     """The operations written above, checked against app.ROUTES (the same routes, no more, no
-    fewer) and given the table's operation id and request and 200 response schemas."""
+    fewer: a route with no operation id is a service page, no operation) and given the table's
+    operation id, tag and request and 200 response schemas."""
     in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation_id is not None}
     written = {(path, method) for path, ops in documented.items() for method in ops}
     if written != set(in_table):
         raise SystemExit(f"openapi paths and app.ROUTES differ: {sorted(written ^ set(in_table))}")
     out: dict[str, dict] = {}
     for (path, method), route in in_table.items():
-        op = dict(documented[path][method])
-        op["operationId"] = route.operation_id
+        op = {"operationId": route.operation_id, "tags": [route.tag], **documented[path][method]}
         if route.request is not None:
             op["requestBody"]["content"]["application/json"]["schema"] = {
                 "$ref": f"#/components/schemas/{component_name(route.request)}"}
@@ -508,7 +707,7 @@ def _str(dumper: yaml.SafeDumper, value: str):
 
 
 _Dumper.add_representer(str, _str)
-ORDER = ("openapi", "info", "tags", "paths", "components")
+ORDER = ("openapi", "info", "servers", "security", "tags", "paths", "components")
 
 
 def generate() -> str:

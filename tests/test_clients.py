@@ -1,0 +1,190 @@
+"""Clients generated from the served ``/openapi.yaml`` the way an integrator would, with each
+generator's defaults, against the real server (gunicorn on a free loopback port), and Redocly's
+linter over the same document (issue 15).
+
+- Python: openapi-python-client (requirements-dev.txt) with no config file; the package it
+  writes is put on ``sys.path`` (its few dependencies, httpx and attrs, come with the tool).
+- TypeScript: openapi-typescript (default options) types for openapi-fetch, type-checked with
+  ``tsc --strict``, then run with node.
+- Redocly CLI's ``recommended`` rules: no error.
+
+The Node tools are pinned in tools/node/package.json and package-lock.json and installed here
+with ``npm ci`` when missing.  Nothing generated is kept.
+
+Each client sends docs/api.md's worked example (tools/examples.API_MD), worked out by hand: South
+self-draws; 排胡 0 + 自摸 1 + 硬胡 1 (no caishen in the hand) + 中 pung 1 + 正花 (2f, South's
+flower) 1 = 4 台 ≥ min 4; linear points 1 × (1 + 4) = 5 from each of E, W and N: S +15, the
+others −5 each.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, VENV_BIN, gunicorn_server
+from tools import examples
+
+NODE_DIR = ROOT / "tools" / "node"
+NODE_BIN = NODE_DIR / "node_modules" / ".bin"
+EXPECTED = {"tai": 4, "points": 5, "net": {"E": -5, "S": 15, "W": -5, "N": -5}}  # worked out above
+
+pytestmark = pytest.mark.slow
+
+
+def run(args: list[str], cwd: Path, timeout: float = 300, env: dict | None = None) -> str:
+    """``args`` run to completion; its output, or a failure that shows it."""
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+    assert done.returncode == 0, f"{args[0]} exited {done.returncode}:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def node_tools() -> Path:
+    """tools/node/node_modules, installed from the lock file (``npm ci``) if it isn't."""
+    assert shutil.which("npm"), "npm is needed (Node.js 20.19+ or 22.12+)"
+    lock = NODE_DIR / "package-lock.json"
+    stamp = NODE_DIR / "node_modules" / ".package-lock.json"
+    if not stamp.exists() or stamp.stat().st_mtime < lock.stat().st_mtime:
+        run(["npm", "ci", "--no-audit", "--no-fund"], NODE_DIR, timeout=600)
+    return NODE_BIN
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    with gunicorn_server({"HOME": str(home), "XDG_RUNTIME_DIR": str(home), "WEB_CONCURRENCY": "1"}) as (base, _):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def served_spec(server, tmp_path_factory) -> Path:
+    """The document as the server serves it."""
+    path = tmp_path_factory.mktemp("spec") / "openapi.yaml"
+    with urllib.request.urlopen(f"{server}/openapi.yaml", timeout=10) as response:
+        path.write_bytes(response.read())
+    assert path.read_bytes() == (ROOT / "openapi.yaml").read_bytes()
+    return path
+
+
+def test_redocly_recommended_rules_find_no_error(node_tools, served_spec):
+    """`redocly lint` (its built-in `recommended` rules, no config file) exits 0 only without
+    errors; the one warning left (a GET that takes no input has no 4xx of its own) is the one
+    tools/node/README.md tells."""
+    out = run([str(node_tools / "redocly"), "lint", str(served_spec), "--format=json"], served_spec.parent)
+    problems = json.loads(out[out.index("{"):])["problems"]
+    errors = [p for p in problems if p["severity"] == "error"]
+    assert not errors, errors
+    warnings = sorted((p["ruleId"], p["location"][0]["pointer"]) for p in problems if p["severity"] == "warn")
+    assert warnings == sorted(("operation-4xx-response", f"#/paths/{path}/get/responses")
+                              for path in ("~1healthz", "~1readyz", "~1v1~1levels", "~1v1~1rules")), warnings
+
+
+def test_python_client_from_openapi_python_client(server, served_spec, tmp_path, monkeypatch):
+    generator = VENV_BIN / "openapi-python-client"
+    assert generator.exists(), "openapi-python-client is in requirements-dev.txt"
+    out = run([str(generator), "generate", "--path", str(served_spec)], tmp_path,
+              env={"PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"})  # its ruff hook
+    assert "Warning" not in out, out
+    project = tmp_path / "ningbo-mahjong-scoring-api-client"  # named after the ASCII title
+    assert (project / "pyproject.toml").exists()
+    monkeypatch.syspath_prepend(str(project))
+    package = importlib.import_module("ningbo_mahjong_scoring_api_client")
+    api = importlib.import_module("ningbo_mahjong_scoring_api_client.api.scoring.score")
+    models = importlib.import_module("ningbo_mahjong_scoring_api_client.models")
+
+    client = package.Client(base_url=server, raise_on_unexpected_status=True)
+    body = models.ScoreRequest.from_dict(examples.API_MD)
+    assert isinstance(body.caishen, models.CaishenIndicator) and body.caishen.indicator == models.Tile.BING_5
+    assert body.seat_wind == models.Seat.SOUTH
+    response = api.sync_detailed(client=client, body=body, x_request_id="py-client-1")
+    assert response.status_code == 200 and response.headers["X-Request-ID"] == "py-client-1"
+    answer = response.parsed
+    assert isinstance(answer, models.ScoreResponse)
+    assert (answer.tai, answer.points) == (EXPECTED["tai"], EXPECTED["points"])
+    assert answer.net.to_dict() == EXPECTED["net"]
+    assert {item.id.value for item in answer.items} == {"pai_hu", "self_draw", "no_caishen", "dragon_pung",
+                                                        "seat_flower"}
+    assert all(p.to == models.Seat.SOUTH and p.amount == 5 for p in answer.payments)
+
+    # a refused hand: the typed Problem, its code one of the known ones
+    wrong = models.ScoreRequest.from_dict(examples.WRONG_TILE_COUNT)
+    refused = api.sync_detailed(client=client, body=wrong)
+    assert refused.status_code == 422 and isinstance(refused.parsed, models.Problem)
+    assert refused.parsed.code == models.KnownProblemCode.WRONG_TILE_COUNT
+
+    # a batch: typed results, told apart by their class
+    batch = importlib.import_module("ningbo_mahjong_scoring_api_client.api.scoring.score_batch")
+    request = models.BatchRequest.from_dict({"requests": [examples.API_MD, examples.WRONG_TILE_COUNT]})
+    results = batch.sync(client=client, body=request).results
+    assert [type(r).__name__ for r in results] == ["BatchScoreResult", "BatchProblemResult"]
+    assert results[0].score.points == 5 and results[1].problem.status == 422
+
+
+TS_EXAMPLE = """\
+import createClient from "openapi-fetch";
+import type { components, paths } from "./api.js";
+
+declare const process: { argv: string[] };  // node's (no @types/node needed)
+type ScoreRequest = components["schemas"]["ScoreRequest"];
+
+// docs/api.md's worked example, as the README shows it
+const body: ScoreRequest = %(body)s;
+
+const client = createClient<paths>({ baseUrl: process.argv[2] });
+const { data, error, response } = await client.POST("/v1/score", {
+  body,
+  params: { header: { "X-Request-ID": "ts-client-1" } },
+});
+if (error !== undefined) {
+  throw new Error(`refused: ${error.code} ${error.detail}`);
+}
+const south: number = data.net.S;
+const items: components["schemas"]["ItemId"][] = data.items.map((item) => item.id);
+console.log(JSON.stringify({
+  tai: data.tai, points: data.points, net: data.net, south, items,
+  requestId: response.headers.get("X-Request-ID"),
+}));
+"""
+
+
+def test_typescript_client_from_openapi_typescript(node_tools, server, served_spec, tmp_path):
+    work = tmp_path / "ts"
+    work.mkdir()
+    (work / "node_modules").symlink_to(NODE_DIR / "node_modules", target_is_directory=True)
+    (work / "package.json").write_text('{"type": "module", "private": true}\n')
+    run([str(node_tools / "openapi-typescript"), str(served_spec), "-o", str(work / "api.d.ts")], work)
+    (work / "example.ts").write_text(TS_EXAMPLE % {"body": json.dumps(examples.API_MD, ensure_ascii=False, indent=2)},
+                                     encoding="utf-8")
+    (work / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
+        "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": True,
+        "skipLibCheck": False, "outDir": "out", "types": []}, "files": ["example.ts"]}))
+    run([str(node_tools / "tsc"), "-p", "tsconfig.json"], work)  # type errors fail here
+    out = run(["node", "out/example.js", server], work, timeout=60)
+    answer = json.loads(out)
+    assert {k: answer[k] for k in EXPECTED} == EXPECTED and answer["south"] == 15
+    assert answer["requestId"] == "ts-client-1"
+    assert set(answer["items"]) == {"pai_hu", "self_draw", "no_caishen", "dragon_pung", "seat_flower"}
+
+
+def test_typescript_types_refuse_a_wrong_body(node_tools, served_spec, tmp_path):
+    """The type check can fail: a seat that is no seat and a missing `win` are tsc errors."""
+    work = tmp_path / "ts"
+    work.mkdir()
+    (work / "node_modules").symlink_to(NODE_DIR / "node_modules", target_is_directory=True)
+    run([str(node_tools / "openapi-typescript"), str(served_spec), "-o", str(work / "api.d.ts")], work)
+    bad = {k: v for k, v in examples.API_MD.items() if k != "win"} | {"seat_wind": "X"}
+    (work / "bad.ts").write_text('import type { components } from "./api.js";\n'
+                                 f'const body: components["schemas"]["ScoreRequest"] = {json.dumps(bad)};\n'
+                                 "export default body;\n")
+    done = subprocess.run([str(node_tools / "tsc"), "--noEmit", "--strict", "bad.ts"], cwd=work,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "'\"X\"'" in done.stdout or '"X"' in done.stdout, done.stdout
