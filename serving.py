@@ -371,7 +371,13 @@ class ServingWorker(GeventWorker):
 
     # -- the accept loop and a graceful stop -------------------------------------------------------
 
+    def log_greenlet_error(self, context: typing.Any, kind: type, value: BaseException, tb: typing.Any) -> None:
+        """gevent's hub prints an error no greenlet caught as a plain traceback on stderr; here it
+        is a line of the error log like any other (JSON: logs stay one JSON object a line)."""
+        self.log.error("Unhandled error in %r", context, exc_info=(kind, value, tb))
+
     def run(self) -> None:
+        gevent.get_hub().print_exception = self.log_greenlet_error
         for s in self.sockets:
             s.setblocking(1)
             pool = Pool(self.worker_connections)

@@ -347,3 +347,30 @@ def test_the_api_example_scores_over_the_server(server):
     status, _, body = exchange(addr, post("/v1/score", json.dumps(examples.API_MD).encode()))
     # docs/api.md: 0 + 1 + 1 + 1 + 1 = 4 台; 1 × (1 + 4) = 5 points
     assert status == 200 and json.loads(body)["points"] == 5
+
+
+def test_an_error_no_greenlet_caught_is_a_json_log_line():
+    """gevent's hub would print such an error as a plain traceback on stderr, breaking the
+    one-JSON-object-a-line logs: the worker logs it through its error log instead."""
+    import gevent
+
+    import serving
+
+    class Log:
+        def __init__(self):
+            self.calls = []
+
+        def error(self, message, *args, exc_info=None):
+            self.calls.append((message % args, exc_info))
+
+    worker = serving.ServingWorker.__new__(serving.ServingWorker)
+    worker.log = Log()
+    hub = gevent.get_hub()
+    saved = hub.print_exception
+    hub.print_exception = worker.log_greenlet_error
+    try:
+        gevent.spawn(lambda: 1 / 0).join()
+    finally:
+        hub.print_exception = saved
+    ((message, exc_info),) = worker.log.calls
+    assert message.startswith("Unhandled error in") and exc_info[0] is ZeroDivisionError
