@@ -17,20 +17,8 @@ from ningbo_score import ScoreError
 SEATS = ("E", "S", "W", "N")
 
 
-def T(text: str) -> list[str]:
-    """Test-side shorthand "123m EE" -> ["1m","2m","3m","E","E"] (independent of the library parser)."""
-    out: list[str] = []
-    digits: list[str] = []
-    for ch in text.replace(" ", ""):
-        if ch.isdigit():
-            digits.append(ch)
-        elif ch in "mpsf":
-            out += [d + ch for d in digits]
-            digits = []
-        else:
-            assert not digits and ch in "ESWNCFP", text
-            out.append(ch)
-    return out
+# T: the test-side tile shorthand "123m EE" -> ["1m","2m","3m","E","E"], one copy (test_errors.py)
+from test_errors import T  # noqa: E402
 
 
 def body(rules, concealed: str, winning: str, *, seat="S", round_wind="E", by="self_draw", frm=None,
