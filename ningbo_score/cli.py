@@ -210,7 +210,7 @@ def print_problem(err: ningbo_score.ScoreError, lang: str) -> None:
 # --- commands ----------------------------------------------------------------------------------
 
 def cmd_score(args: argparse.Namespace) -> int:
-    result = ningbo_score.score(request_body(args, waiting=False))
+    result = ningbo_score.score(request_body(args, waiting=False), args.lang)
     if args.json:
         print_json(result)
     else:

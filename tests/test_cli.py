@@ -217,3 +217,15 @@ def test_the_docs_show_what_the_command_prints():
     documented = re.findall(r"^\| (\d) \| ", docs, re.M)
     helped = re.findall(r"^  (\d)  ", cli("--help").stdout, re.M)
     assert documented == helped == ["0", "1", "2", "3", "4"]
+
+
+def test_chinese_output_gives_the_library_s_reasons_in_chinese():
+    # the worked example without its flower: 3 台 < 4 (docs/rules.md §5), so the library says why,
+    # and in Chinese when the command speaks Chinese
+    without_flower = [a for a in WORKED if a not in ("--flowers", "2f")]
+    out = cli("--lang", "zh", "score", *without_flower)
+    assert out.returncode == 1, out.stderr
+    reasons = out.stdout.splitlines()[1:]
+    assert any("4" in line and any("\u4e00" <= ch <= "\u9fff" for ch in line) and "台" in line
+               for line in reasons), out.stdout
+    assert "counted" not in out.stdout and "minimum" not in out.stdout
