@@ -20,6 +20,12 @@ cooperative) with these bounds:
 - **Requests per connection.**  A kept-alive connection is closed after
   :data:`KEEPALIVE_REQUESTS` requests, so its client reconnects and a new or recycled worker
   gets its share of the traffic again.
+- **Turns between connections.**  After each answer on a kept-alive connection its greenlet
+  yields to the event loop (a :data:`YIELD_S` timer) before it reads the next request.  A gevent
+  socket read that finds data waiting does not yield, so a client that sends its next request as
+  soon as it has read an answer (a live-table backend, a load balancer, wrk) would otherwise be
+  served again and again while the worker's other connections wait: at 32 kept-alive
+  connections that made the p99 about 1.5 s with a p50 of 1.4 ms (bench/README.md).
 - **Heavy work shared.**  Scoring is CPU work, and a greenlet runs until it waits: heavy
   requests (a batch, a body over :data:`HEAVY_BODY_BYTES`) take turns, at most
   :data:`HEAVY_AT_ONCE` at once, and a batch yields between its hands (:class:`HeavyTurns`), so
@@ -346,13 +352,16 @@ class ServingWorker(GeventWorker):
         if req.req_number >= KEEPALIVE_REQUESTS:
             req.force_close()
         try:
-            return super().handle_request(listener_name, req, sock, addr)
+            kept = super().handle_request(listener_name, req, sock, addr)
         except TimeoutError:
             self.log.info("Closing a connection: the client stopped reading or sending for %s s", IO_TIMEOUT_S)
             raise StopIteration() from None
         except StopIteration:
             linger(sock)               # the answer asked to close the connection
             raise
+        # the connection is kept: go to the back of the line before reading its next request
+        gevent.sleep(YIELD_S)
+        return kept
 
 
     # -- errors ----------------------------------------------------------------------------------

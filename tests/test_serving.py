@@ -302,6 +302,35 @@ def test_a_kept_alive_connection_is_closed_after_its_100th_request(server):
         assert reader.read(1) == b""                               # and closed after it
 
 
+def test_kept_alive_connections_take_turns(tmp_path):
+    """A client that always has its next request waiting (here: 90 requests pipelined in one
+    write) must not keep the worker to itself: a request that comes on another connection while
+    the first one is served is answered after a few of its requests, not after all 90.  One
+    worker, so that both connections are its; the access log is in the order of the answers."""
+    log = tmp_path / "gunicorn.log"
+    n = 90                                                          # under KEEPALIVE_REQUESTS
+    assert n < serving.KEEPALIVE_REQUESTS
+    with gunicorn_server({"WEB_CONCURRENCY": "1"}, log_path=log) as (base, _):
+        parts = urlsplit(base)
+        addr = (parts.hostname, parts.port)
+        with connect(addr) as busy, connect(addr) as other:
+            busy.sendall(b"".join(f"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-ID: busy-{i}\r\n\r\n".encode()
+                                  for i in range(n)))
+            got = busy.recv(65536)                                  # the worker is serving it now
+            other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-ID: other\r\nConnection: close\r\n\r\n")
+            status, _, _ = answer(read_all(other))
+            assert status == 200
+            while got.count(b"HTTP/1.1 200") < n and (part := busy.recv(65536)):
+                got += part
+            assert got.count(b"HTTP/1.1 200") == n
+        time.sleep(0.5)                                             # the access log is written
+    order = [json.loads(line)["request_id"] for line in log.read_text().splitlines()
+             if '"gunicorn.access"' in line and ('"busy-' in line or '"other"' in line)]
+    assert len(order) == n + 1, order
+    # without the turns: 'other' after every busy-i; with them, after at most a few
+    assert order.index("other") <= 5, order.index("other")
+
+
 def test_batches_whose_client_has_gone_are_dropped(server):
     addr, log, _ = server
     for i in range(3):
