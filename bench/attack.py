@@ -8,7 +8,9 @@ METRICS_PORT of its own, WEB_CONCURRENCY=2), or drives one already running (``--
 scenario runs for a bounded time, on loopback only, while two probes ask, one request at a time
 on a fresh connection each: ``GET /healthz`` and a cheap ``POST /v1/score`` (API.md's worked
 example).  A probe that takes over ``--probe-timeout`` seconds or gets anything but 200 is a
-failure.  Targets (PASS/FAIL): each probe's p99 ≤ 1 s and no failure.
+failure.  Targets (PASS/FAIL): each probe's p99 ≤ 1 s and no failure; each worker's peak RSS
+under 2 × its steady RSS; one bad body alone (median of 5) within 100 ms and a 64 KiB answer
+(the 64 KiB body) or 1 s and a 1 MiB answer (the 1 MiB batch).
 
 Scenarios, in this order (``--only`` picks some):
 
@@ -54,6 +56,9 @@ from tools import examples  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 TARGET_P99_S = 1.0
+TARGET_RSS_RATIO = 2.0      # each worker's peak RSS under an attack < 2 × its steady RSS
+#: one bad body alone: (time limit in s, answer size limit in bytes), by name (issue 14)
+TARGET_SINGLE = {"64 KiB melds": (0.1, 64 * 1024), "1 MiB bad batch": (1.0, 1024 * 1024)}
 MiB = 1024 * 1024
 
 
@@ -320,15 +325,20 @@ class RssWatch:
         if self.master:
             self.thread.join(5)
 
-    def lines(self) -> list[str]:
+    def lines(self) -> tuple[list[str], bool]:
+        """The report's lines, and whether every worker stayed under TARGET_RSS_RATIO × its
+        steady RSS (a worker started during the scenario has no steady RSS to compare with)."""
         if not self.master:
-            return ["  worker RSS: not measured (no server pid)"]
-        out = []
+            return ["  worker RSS: not measured (no server pid)"], True
+        out, ok = [], True
         for pid, peak in sorted(self.peak.items()):
             steady = self.steady.get(pid)
+            good = not steady or peak < TARGET_RSS_RATIO * steady
+            ok &= good
             ratio = f"{peak / steady:.2f}×" if steady else "new worker"
-            out.append(f"  worker {pid}: steady {steady or 0:.0f} MiB, peak {peak:.0f} MiB ({ratio})")
-        return out
+            out.append(f"  worker {pid}: steady {steady or 0:.0f} MiB, peak {peak:.0f} MiB ({ratio})  "
+                       f"{'PASS' if good else 'FAIL'} (< {TARGET_RSS_RATIO:g}× steady)")
+        return out, ok
 
 
 # --- attackers ---------------------------------------------------------------------------------------
@@ -472,9 +482,10 @@ def under_attack(crowd: Crowd, addr, duration: float, probe_timeout: float, mast
     for line in lines:
         report(line)
     report("  attackers: " + ", ".join(f"{k} {v}" for k, v in sorted(crowd.counts.items())) + extra)
-    for line in rss.lines():
+    rss_lines, rss_ok = rss.lines()
+    for line in rss_lines:
         report(line)
-    return ok
+    return ok and rss_ok
 
 
 def scenario_slow(addr, duration: float, probe_timeout: float, master, report) -> bool:
@@ -492,16 +503,21 @@ def scenario_bad_bodies(addr, duration: float, probe_timeout: float, master, rep
     host = f"{addr[0]}:{addr[1]}"
     small, big = melds_64k(), bad_batch_1m()
     report(f"\n## bad bodies: {len(small):,} B of 21,800 {{}} melds; a {len(big):,} B batch of 200 bad items")
+    alone_ok = True
     for name, path, body in (("64 KiB melds", "/v1/score", small), ("1 MiB bad batch", "/v1/score/batch", big)):
         runs = [one_request(addr, request_bytes(host, "POST", path, body), 120) for _ in range(5)]
         times = sorted(r[2] for r in runs)
+        most_s, most_b = TARGET_SINGLE[name]
+        good = times[2] <= most_s and max(len(r[1]) for r in runs) <= most_b
+        alone_ok &= good
         report(f"  {name:16s} → {runs[0][0]}, answer {len(runs[0][1]):,} B, time median {ms(times[2])} "
-               f"(min {ms(times[0])}, max {ms(times[-1])})")
+               f"(min {ms(times[0])}, max {ms(times[-1])})  {'PASS' if good else 'FAIL'} "
+               f"(≤ {most_s * 1000:g} ms, answer ≤ {most_b // 1024} KiB)")
     crowd = Crowd()
     crowd.add(16, sender(addr, host, "/v1/score", [small], "64 KiB melds →"))
     crowd.add(16, sender(addr, host, "/v1/score/batch", [big], "1 MiB bad batch →"))
     report(f"  32 connections of these (16 each), {duration:g} s:")
-    return under_attack(crowd, addr, duration, probe_timeout, master, report)
+    return under_attack(crowd, addr, duration, probe_timeout, master, report) and alone_ok
 
 
 def scenario_heavy(addr, duration: float, probe_timeout: float, master, report, bodies: list[bytes]) -> bool:

@@ -11,7 +11,7 @@ Run from the project root:  ``.venv/bin/python bench/load.py``  (``--help`` for 
    middleware, metrics, access log, no work) and ``POST /v1/score`` cycling through the mix (a
    Lua script), so that the machine's drift (it is shared) weighs on both alike.  wrk's Lua
    ``done`` hook prints each run's figures as JSON (req/s, latency percentiles, errors).
-3. Targets, PASS/FAIL each: /v1/score throughput ≥ 0.7 × the no-op's (requests over all rounds);
+3. Targets, PASS/FAIL each: /v1/score throughput ≥ 0.5 × the no-op's (requests over all rounds);
    /v1/score p99 ≤ 50 ms at 32 connections (the round with the highest p99); no errors and no
    non-2xx answers.
 4. The worst inputs, timed one request at a time on the same server: 200 seeded hands with 7
@@ -54,7 +54,11 @@ RESULTS = ROOT / "bench" / "results"
 OUT = ROOT / "bench" / "out"
 VENV_BIN = ROOT / ".venv" / "bin"
 
-TARGET_RATIO = 0.7          # /v1/score req/s ≥ 0.7 × no-op req/s
+# /v1/score req/s ≥ 0.5 × no-op req/s (issue 13).  Issue 5's 0.7 was set against the gthread
+# workers, whose no-op ran 2,054 req/s; the gevent workers run it at about 4,800 req/s (and
+# /v1/score itself went from 1,544 to about 2,400 req/s), so the old ratio is printed beside it.
+TARGET_RATIO = 0.5
+GTHREAD_RATIO, GTHREAD_SCORE_RPS = 0.7, 1544   # issue 5's target, and the last gthread run
 TARGET_P99_MS = 50.0        # /v1/score p99 at 32 connections
 PERCENTILES = [1, 5, 10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 95, 97.5, 99, 99.5, 99.9, 99.99]
 
@@ -765,6 +769,9 @@ def main() -> int:
                 p99 <= TARGET_P99_MS,
             f"no socket errors, timeouts or non-2xx answers ({errors})": errors == 0,
         }
+        report(f"for comparison: the gthread workers' target was {GTHREAD_RATIO} × their no-op and their "
+               f"/v1/score ran {GTHREAD_SCORE_RPS} req/s; here {runs['score']['rps']:.0f} req/s "
+               f"({runs['score']['rps'] / GTHREAD_SCORE_RPS:.2f} × that)")
         counted = sum(v for k, v in results["server_counts"].items() if k.startswith("POST /v1/score 200"))
         report(f"server's own /metrics (summed over the workers): POST /v1/score 200 counted {counted:.0f} times "
                f"(wrk sent {runs['score']['requests']} measured + warm-up + {len(bodies)} checks)")

@@ -131,6 +131,21 @@ def test_a_body_shorter_than_its_length_is_a_400(server):
     assert "ended before" in problem["detail"]
 
 
+def test_a_large_body_is_read_whole_or_refused_when_cut_short(server):
+    """A body over app.READ_PART_BYTES is read a part at a time into one buffer: a batch of
+    several parts is scored like any other, and one that ends before its length is a 400."""
+    addr, _, _ = server
+    batch = heavy_batch(11)
+    body = batch[:-1] + b" " * (3 * 65536) + b"}"              # three parts and more of blanks
+    assert len(body) > 3 * 65536
+    status, _, answer_ = exchange(addr, post("/v1/score/batch", body))
+    assert status == 200 and json.loads(answer_)["ok"] == 200
+    head = (f"POST /v1/score/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    problem = assert_problem(*exchange(addr, head + body[:-70000], half_close=True), 400)
+    assert "ended before" in problem["detail"]
+
+
 # --- gunicorn's own refusals as problem+json --------------------------------------------------------
 
 @pytest.mark.parametrize("request_bytes, status", [
