@@ -21,7 +21,7 @@ from pathlib import Path
 
 import orjson
 import swagger_ui_bundle
-from flask import Flask, Response, current_app, request, send_from_directory, url_for
+from flask import Flask, Request, Response, current_app, request, send_from_directory, url_for
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
@@ -176,7 +176,8 @@ def _read(read: typing.Callable[[typing.Any], bytes | bytearray], arg: typing.An
 def json_body(limit: int | None = None) -> typing.Any:
     """The request's JSON body: 413 past the limit (the app's ``MAX_CONTENT_LENGTH`` unless the
     route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed."""
-    req = request._get_current_object()      # the request itself, not its proxy: read often here
+    # the request itself, not its proxy: read often here (flask types the proxy as the Request)
+    req: Request = request._get_current_object()  # type: ignore[attr-defined]
     if limit is not None:
         req.max_content_length = limit       # this request only (Flask ≥ 3.1)
     limit = req.max_content_length

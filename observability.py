@@ -135,8 +135,8 @@ log = logging.getLogger("ningbo_score.http")
 
 # --- request IDs -------------------------------------------------------------------------------
 
-def valid_request_id(value: str | None) -> bool:
-    return bool(value) and REQUEST_ID_RE.fullmatch(value) is not None
+def valid_request_id(value: str | None) -> typing.TypeGuard[str]:
+    return value is not None and REQUEST_ID_RE.fullmatch(value) is not None     # (never matches "")
 
 
 _UUID4_CLEAR = ~((0xF000 << 64) | (0xC000 << 48))
@@ -278,7 +278,7 @@ class StderrHandler(logging.StreamHandler):
     def __init__(self) -> None:
         super().__init__()
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> typing.TextIO:
         return sys.stderr
 
@@ -298,7 +298,7 @@ def configure_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger()
     handlers = [h for h in root.handlers if _ours(h)]
     if not handlers:
-        handler = StderrHandler()
+        handler: logging.Handler = StderrHandler()
         handler.setFormatter(JsonFormatter())
         root.addHandler(handler)
         handlers = [handler]
@@ -593,6 +593,7 @@ def metrics_endpoint() -> flask.Response:
 def readyz() -> flask.Response:
     """``GET /readyz`` (a route of app.ROUTES)."""
     checks = readiness_checks()
+    body: dict[str, object]
     if all(v == "ok" for v in checks.values()):
         body, status, content_type = {"status": "ready", "checks": checks}, 200, "application/json"
     else:

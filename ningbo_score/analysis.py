@@ -21,7 +21,7 @@ from .errors import Problem, ScoreError
 from .hand import Hand, check
 from .shanten import draw_shanten, shanten
 from .tiles import CODES, N_KINDS, SEATS
-from .waits import candidates, copies_of, discarder, seen_counts, wait_values
+from .waits import Body, Memo, candidates, copies_of, discarder, seen_counts, wait_values
 
 #: What a wait's value keeps of a `/v1/score` body (a refused win keeps its whole problem object).
 VALUE_FIELDS = ("tai", "counted_tai", "eligible", "points", "reasons")
@@ -67,7 +67,7 @@ def shape(hand: Hand) -> tuple[list[int], int]:
     return counts, caishen
 
 
-def value(result: dict) -> dict:
+def value(result: Body) -> Body:
     """A wait's value by one way of winning: the `/v1/score` body's 台, eligibility and points,
     or the problem object that refuses that win."""
     if "code" in result:
@@ -75,7 +75,7 @@ def value(result: dict) -> dict:
     return {key: result[key] for key in VALUE_FIELDS}
 
 
-def eligible(result: dict) -> bool:
+def eligible(result: Body) -> bool:
     return result.get("eligible") is True
 
 
@@ -87,18 +87,18 @@ class Analysis:
         self.seen = seen
         self.lang = lang
         self.discard_from = discarder(hand)
-        self.memo: dict = {}
+        self.memo: Memo = {}
 
     def unseen(self, k: int) -> int:
         return copies_of(k) - self.seen[k]
 
-    def waiting(self, hand: Hand) -> dict:
+    def waiting(self, hand: Hand) -> Body:
         """The report on a hand of 13 − 3m tiles: shanten, improving tiles and at tenpai its waits."""
         counts, caishen = shape(hand)
         before, after, after_caishen = draw_shanten(counts, caishen, len(hand.melds))
         improving = [k for k in candidates(hand)
                      if (after_caishen if k in hand.caishen_kinds else after[hand.face(k)]) < before]
-        out = {
+        out: Body = {
             "shanten": before,
             "improving": [{"tile": CODES[k], "unseen": self.unseen(k)} for k in improving],
             "improving_unseen": sum(self.unseen(k) for k in improving),
@@ -109,12 +109,12 @@ class Analysis:
                                          if eligible(w["self_draw"]) or eligible(w["discard"]))
         return out
 
-    def waits(self, hand: Hand, kinds: list[int]) -> list[dict]:
+    def waits(self, hand: Hand, kinds: list[int]) -> list[Body]:
         """What `/v1/waits` says of each of ``kinds`` (the tiles that complete ``hand``), with the
         unseen counts of this analysis; a kind whose every copy is in ``hand``, its melds or the
         indicator (only a fifth copy would complete it) makes no hand to score and is left out."""
         held = seen_counts(hand)
-        out = []
+        out: list[Body] = []
         for k in kinds:
             if held[k] >= copies_of(k):
                 continue
@@ -124,10 +124,10 @@ class Analysis:
                             "self_draw": value(values[0]), "discard": value(values[1])})
         return out
 
-    def discards(self) -> list[dict]:
+    def discards(self) -> list[Body]:
         """One entry per kind held, what discarding it leaves, best first."""
         hand = self.hand
-        entries = []
+        entries: list[tuple[int, Body]] = []
         for k in sorted(set(hand.concealed)):
             rest = list(hand.concealed)
             rest.remove(k)
@@ -137,13 +137,13 @@ class Analysis:
         return [entry for _, entry in entries]
 
 
-def analyze(request: AnalyzeInput, lang: str = "en") -> dict:
+def analyze(request: AnalyzeInput, lang: str = "en") -> Body:
     """The body of ``POST /v1/analyze`` for its loaded input: see the module's docstring and docs/api.md."""
     hand = request.hand
     work = Analysis(hand, seen(request), lang)
     melds = len(hand.melds)
     drawn = len(hand.concealed) == 14 - 3 * melds
-    out: dict = {"tiles": 14 if drawn else 13}
+    out: Body = {"tiles": 14 if drawn else 13}
     if drawn:
         counts, caishen = shape(hand)
         out["shanten"] = shanten(counts, caishen, melds)      # −1: a winning shape

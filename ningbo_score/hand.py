@@ -46,13 +46,13 @@ class Hand:
     rules: Rules
     seat: int
     round: int
-    caishen_kinds: frozenset
+    caishen_kinds: frozenset[int]
     indicator: int | None
     concealed: list[int]
-    winning: int
+    winning: int                          # (a waiting hand: None until waits.py puts a tile in)
     melds: list[Meld]
     flowers: list[int]
-    by: str
+    by: str                               # (a waiting hand: maybe None, as winning)
     win_from: int | None
     kong_replacement: bool
     kong_fed_by: int | None
@@ -64,7 +64,7 @@ class Hand:
     base_points: int
     substitute: int | None = None         # the kind P tiles stand for (white_dragon_substitutes)
     # derived
-    naturals: tuple = field(default=())   # sorted faces of the non-caishen concealed tiles
+    naturals: tuple[int, ...] = field(default=())   # sorted faces of the non-caishen concealed tiles
     caishen_tiles: list[int] = field(default_factory=list)   # physical caishen among concealed
     # problems that leave the tiles readable: reported together with `not_a_winning_hand`
     deferred: list[Problem] = field(default_factory=list)
@@ -95,8 +95,9 @@ def build(rules: Rules, seat: int, round_: int, indicator: int | None, kinds: li
     (from the indicator by the rules' ``caishen_rule``, or the kinds given), the kind ``P``
     stands for under ``white_dragon_substitutes`` and the melds' faces."""
     h = Hand(rules, seat, round_, derive_kinds(rules.caishen_rule, indicator, kinds), indicator, concealed,
-             winning, melds, flowers, by, win_from, kong_replacement, kong_fed_by, last_tile, heavenly, earthly,
-             discarded_caishen, claims, base_points)
+             winning, melds, flowers, by,  # type: ignore[arg-type]  # None only in a waiting hand: see Hand
+             win_from, kong_replacement, kong_fed_by, last_tile, heavenly, earthly, discarded_caishen, claims,
+             base_points)
     if rules.white_dragon_substitutes:
         h.substitute = substitute_kind(h.caishen_kinds)
         if h.substitute is not None:
@@ -125,7 +126,7 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
     for i, m in enumerate(h.melds):
         path = f"hand.melds.{i}"
 
-        def bad(en, zh, sub="tiles"):
+        def bad(en: str, zh: str, sub: str = "tiles", path: str = path) -> None:
             _p(problems, f"{path}.{sub}" if sub else path, en, zh, "invalid_meld")
 
         if not h.caishen_kinds.isdisjoint(m.tiles):
@@ -135,24 +136,29 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
         if m.tiles and max(m.tiles) >= FLOWER0:
             bad("a flower can't be part of a meld", "花牌不能组成副露")
         elif len(m.tiles) != size:
-            bad(f"a {m.type} has {size} tiles, not {len(m.tiles)}", f"{m.type} 应有 {size} 张牌，而不是 {len(m.tiles)} 张")
+            bad(f"a {m.type} has {size} tiles, not {len(m.tiles)}",
+                f"{m.type} 应有 {size} 张牌，而不是 {len(m.tiles)} 张")
         elif m.type == "chow":
-            f = sorted(m.faces)
-            if not (all(is_suited(t) for t in f) and f[1] == f[0] + 1 and f[2] == f[0] + 2 and rank(f[0]) <= 7):
+            run = sorted(m.faces)
+            if not (all(is_suited(t) for t in run) and run[1] == run[0] + 1 and run[2] == run[0] + 2
+                    and rank(run[0]) <= 7):
                 bad("a chow is three consecutive tiles of one suit", "吃必须是同一花色的三张顺牌")
         elif len(set(m.faces)) != 1:
             bad(f"a {m.type} is {size} identical tiles", f"{m.type} 必须是 {size} 张相同的牌")
         if m.type != "kong" and (m.concealed or m.added):
-            bad("only a kong can be concealed or added", "只有杠可以是暗杠或加杠", "concealed" if m.concealed else "added")
+            bad("only a kong can be concealed or added", "只有杠可以是暗杠或加杠",
+                "concealed" if m.concealed else "added")
         if m.concealed and m.added:
             bad("a kong is concealed or added, not both", "杠不能既是暗杠又是加杠", "added")
         if m.type == "kong" and m.concealed:
             if m.from_given:
                 bad("a concealed kong has no `from`", "暗杠没有 from", "from")
         elif m.from_seat is None:
-            bad(f"`from` is required: the seat this {m.type} was claimed from", f"必须给出 from：{m.type} 从哪个座位得来", "from")
+            bad(f"`from` is required: the seat this {m.type} was claimed from",
+                f"必须给出 from：{m.type} 从哪个座位得来", "from")
         elif m.from_seat == h.seat:
-            bad(f"a meld is never claimed from the winner's own seat {seat_code}", f"副露不能来自胡牌者自己的座位 {seat_code}", "from")
+            bad(f"a meld is never claimed from the winner's own seat {seat_code}",
+                f"副露不能来自胡牌者自己的座位 {seat_code}", "from")
         elif m.type == "chow" and m.from_seat != upper:
             bad(f"a chow is claimed only from the winner's 上家 {SEATS[upper]}, not {SEATS[m.from_seat]}",
                 f"吃只能吃上家 {SEATS[upper]} 的牌，不能吃 {SEATS[m.from_seat]}", "from")
@@ -183,8 +189,8 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
            f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
            f"the hand holds {want} " + ("(13 − 3 × melds: the hand before its winning tile)" if waiting
                                         else "(14 − 3 × melds, the winning tile included)"),
-           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张" + ("（13 − 3 × 副露数，不含胡的那张）" if waiting
-                                                                         else "（14 − 3 × 副露数，含胡的那张）"),
+           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张"
+           + ("（13 − 3 × 副露数，不含胡的那张）" if waiting else "（14 − 3 × 副露数，含胡的那张）"),
            "wrong_tile_count")
 
     # copies: concealed, melds, flowers and the indicator
@@ -236,7 +242,7 @@ def _derive(h: Hand) -> None:
     h.caishen_tiles, h.naturals = _derived(h.concealed, h.caishen_kinds, h.substitute)
 
 
-def _derived(concealed: list[int], kinds: frozenset, substitute: int | None) -> tuple[list[int], tuple]:
+def _derived(concealed: list[int], kinds: frozenset[int], substitute: int | None) -> tuple[list[int], tuple[int, ...]]:
     """:func:`_derive`'s two fields: the caishen among the concealed tiles, sorted, and the sorted
     faces of the others (P as ``substitute`` when there is one)."""
     caishen: list[int] = []
@@ -272,7 +278,8 @@ def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
     if by == "discard" or by == "robbing_kong":
         if win_from is None:
             _win_bad(problems, "win.from",
-                     f"a {by} win needs `from`: the seat that " + ("discarded" if by == "discard" else "added to its pung"),
+                     f"a {by} win needs `from`: the seat that "
+                     + ("discarded" if by == "discard" else "added to its pung"),
                      "捉冲/抢杠必须给出 from：" + ("放冲者" if by == "discard" else "被抢杠者"))
         elif win_from == seat:
             _win_bad(problems, "win.from", f"`from` is another player, not the winner's own seat {seat_code}",
@@ -284,7 +291,8 @@ def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
             _win_bad(problems, "win.kong_replacement", "a kong-replacement win is a self-draw", "杠上开花必须是自摸")
         elif not h.flowers and not _has_kong(melds, None):
             _win_bad(problems, "win.kong_replacement",
-                     "a kong-replacement win needs a kong among the melds or a flower", "杠上开花需要副露中有杠或有花牌")
+                     "a kong-replacement win needs a kong among the melds or a flower",
+                     "杠上开花需要副露中有杠或有花牌")
     fed_by = h.kong_fed_by
     if fed_by is not None:
         if not h.kong_replacement:
@@ -303,7 +311,8 @@ def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
         if seat != 0:
             _win_bad(problems, "win.heavenly", "only the dealer (seat E) wins a heavenly hand", "天胡只能是庄家（东）")
         if by != "self_draw":
-            _win_bad(problems, "win.heavenly", "a heavenly hand is won on the dealt hand, by self-draw", "天胡必须是自摸")
+            _win_bad(problems, "win.heavenly", "a heavenly hand is won on the dealt hand, by self-draw",
+                     "天胡必须是自摸")
         if melds:
             _win_bad(problems, "win.heavenly", "a heavenly hand has no melds", "天胡不能有副露")
     if h.earthly:
@@ -325,14 +334,16 @@ def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
         if held > 1:
             _win_bad(problems, "hand.winning_tile",
                      f"robbing a kong of {CODES[w]}: the robbed player held three, so the winner holds only the "
-                     f"robbed copy, not {held}", f"抢 {CODES[w]} 的杠：被抢者已有三张，胡牌者只能有被抢的那一张，而不是 {held} 张")
+                     f"robbed copy, not {held}",
+                     f"抢 {CODES[w]} 的杠：被抢者已有三张，胡牌者只能有被抢的那一张，而不是 {held} 张")
     rules = h.rules
     if by == "discard" and not rules.discard_wins:
         _p(problems, "win.by", "these rules allow no win on a discard (只有自摸才可以胡牌)",
            "本规则不允许捉冲（只有自摸才可以胡牌）", "discard_win_not_allowed")
     if by == "robbing_kong" and h.discarded_caishen and rules.robbing_needs_no_caishen_discarded:
-        _p(problems, "win.discarded_caishen", "a player who discarded a caishen can't rob a kong (抛百搭的不能拉别人的杠)",
-           "抛过百搭的不能抢杠", "discard_win_not_allowed")
+        _p(problems, "win.discarded_caishen",
+           "a player who discarded a caishen can't rob a kong (抛百搭的不能拉别人的杠)", "抛过百搭的不能抢杠",
+           "discard_win_not_allowed")
 
 
 def _has_kong(melds: list[Meld], fed_by: int | None) -> bool:

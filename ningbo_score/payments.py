@@ -1,10 +1,19 @@
 """Hand points (docs/rules.md §6) and who pays what (§7)."""
 from __future__ import annotations
 
+import typing
+
 from .errors import Problem, ScoreError
 from .hand import Hand
 from .rules import MAX_SAFE_INTEGER
 from .tiles import SEATS
+
+if typing.TYPE_CHECKING:
+    from typing import TypedDict
+
+    #: a row of the response's ``payments``
+    Payment = TypedDict("Payment", {"from": str, "to": str, "amount": int, "multiplier": int, "reason": str,
+                                    "liability": str | None})
 
 
 def hand_points(h: Hand, tai: int) -> int:
@@ -12,7 +21,8 @@ def hand_points(h: Hand, tai: int) -> int:
     bonus items (a bonus 台 doubles too; the hand is eligible, so tai ≥ min_tai)."""
     if h.rules.points == "linear":
         return h.base_points * (1 + tai)
-    return h.base_points * 2 ** max(0, tai - h.rules.min_tai)
+    points: int = h.base_points * 2 ** max(0, tai - h.rules.min_tai)     # (2 ** a non-negative int)
+    return points
 
 
 def check_safe(points: int, net: dict[str, int]) -> None:
@@ -24,7 +34,8 @@ def check_safe(points: int, net: dict[str, int]) -> None:
             "points_too_large", "base_points",
             f"this hand would come to {largest} points, past the largest safe integer {MAX_SAFE_INTEGER} "
             f"(2^53 − 1): lower base_points (or item_tai)",
-            f"这手牌的分数 {largest} 超过了最大安全整数 {MAX_SAFE_INTEGER}（2^53 − 1）：请降低 base_points（或 item_tai）")])
+            f"这手牌的分数 {largest} 超过了最大安全整数 {MAX_SAFE_INTEGER}（2^53 − 1）："
+            f"请降低 base_points（或 item_tai）")])
 
 
 def liability(h: Hand) -> list[int]:
@@ -70,7 +81,7 @@ def multipliers(h: Hand) -> tuple[str, list[int], list[int]]:
                 mult[s] = 2 * lf
     elif h.by == "robbing_kong":
         event = "robbing_kong"          # the robbed player alone pays 5, whatever the 包 relations
-        mult[h.win_from] = 5
+        mult[h.win_from] = 5  # type: ignore[index]  # check() refuses a robbing_kong win without `from`
     elif h.kong_fed_by is not None:
         event = "kong_bloom"
         others_pay = 1 if r.kong_bloom_others_pay else 0
@@ -114,7 +125,7 @@ def _apply_cap(amounts: list[int], payers: list[int], cap: int) -> None:
         amounts[s] += 1
 
 
-def settle(h: Hand, points: int) -> tuple[list[dict], dict[str, int]]:
+def settle(h: Hand, points: int) -> tuple[list[Payment], dict[str, int]]:
     """The payment rows and the net of every seat."""
     event, mult, rel = multipliers(h)
     payers = [s for s in _OTHERS[h.seat] if mult[s] > 0]
@@ -125,7 +136,7 @@ def settle(h: Hand, points: int) -> tuple[list[dict], dict[str, int]]:
     if cap is not None:
         _apply_cap(amounts, payers, cap)
     winner = SEATS[h.seat]
-    rows = []
+    rows: list[Payment] = []
     net = [0, 0, 0, 0]
     for s in payers:
         amount = amounts[s]

@@ -2,13 +2,53 @@
 naming a preset with option overrides and `item_tai` overrides."""
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from .items import ITEMS
 
-# option -> (kind, allowed values or None, Chinese description)
-OPTION_KINDS: dict[str, tuple[str, tuple | None]] = {
+if typing.TYPE_CHECKING:
+    from typing import Literal, TypeAlias, TypedDict
+
+    CaishenRule: TypeAlias = Literal["indicator", "indicator_and_next"]
+    DiscardRestriction: TypeAlias = Literal["single_wait", "any_group"]
+    PointsRule: TypeAlias = Literal["linear", "doubling"]
+    RelatedDiscarder: TypeAlias = Literal["add", "five"]
+    #: the value of an option (``required_patterns``: a list in PRESETS, a tuple in Rules.options)
+    OptionValue: TypeAlias = str | int | list[str] | tuple[str, ...] | None
+
+    class Options(TypedDict):
+        """A preset's options (PRESETS), every one of OPTION_KINDS."""
+        caishen_rule: CaishenRule
+        white_dragon_substitutes: bool
+        min_tai: int
+        required_patterns: list[str]
+        discard_wins: bool
+        caishen_discard_restriction: DiscardRestriction | None
+        robbing_needs_no_caishen_discarded: bool
+        points: PointsRule
+        chi_counts_for_liability: bool
+        related_discarder: RelatedDiscarder
+        kong_bloom_others_pay: bool
+        liability_cap: int | None
+        hand_cap: int | None
+        three_caishen_bonus: bool
+        draw_keeps_dealer: bool
+
+    class Preset(TypedDict):
+        name: str
+        name_en: str
+        source: str
+        options: Options
+
+    class RulebookChange(TypedDict):
+        id: str
+        presets: list[str]
+        change: str
+
+# option -> (kind, allowed values or None)
+OPTION_KINDS: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "caishen_rule": ("enum", ("indicator", "indicator_and_next")),
     "white_dragon_substitutes": ("bool", None),
     "min_tai": ("int0", None),
@@ -26,15 +66,15 @@ OPTION_KINDS: dict[str, tuple[str, tuple | None]] = {
     "draw_keeps_dealer": ("bool", None),
 }
 
-_BASE = dict(
-    caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4, required_patterns=[],
-    discard_wins=True, caishen_discard_restriction="single_wait",
-    robbing_needs_no_caishen_discarded=False, points="linear", chi_counts_for_liability=True,
-    related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=None,
-    three_caishen_bonus=False, draw_keeps_dealer=True,
-)
+_BASE: Options = {
+    "caishen_rule": "indicator", "white_dragon_substitutes": False, "min_tai": 4, "required_patterns": [],
+    "discard_wins": True, "caishen_discard_restriction": "single_wait",
+    "robbing_needs_no_caishen_discarded": False, "points": "linear", "chi_counts_for_liability": True,
+    "related_discarder": "add", "kong_bloom_others_pay": False, "liability_cap": None, "hand_cap": None,
+    "three_caishen_bonus": False, "draw_keeps_dealer": True,
+}
 
-PRESETS: dict[str, dict] = {
+PRESETS: dict[str, Preset] = {
     "ningbo": {
         "name": "宁波麻将", "name_en": "Ningbo (default)",
         "source": "《宁波麻将》规则 (简介 · 规则 · 牌型番数 · 积分计算; undated online rule page)",
@@ -75,7 +115,7 @@ RULEBOOK = 2
 _ALL = list(PRESETS)
 #: What rule book 2 changed for a client that scored with rule book 1 (GET /v1/rules): each
 #: change names what it is about (an option, an item id or a topic) and the presets it affects.
-RULEBOOK_CHANGES: tuple[dict, ...] = (
+RULEBOOK_CHANGES: tuple[RulebookChange, ...] = (
     {"id": "white_dragon_substitutes", "presets": ["ningbo-456"],
      "change": "白板 no longer substitutes for the caishen in ningbo-456 (000 ⑥: 白板不代替翻出的那张牌)."},
     {"id": "three_caishen_bonus", "presets": ["ningbo", "ningbo-456", "ningbo-taishu", "ningbo-7baida"],
@@ -106,19 +146,59 @@ MAX_SAFE_INTEGER = 2**53 - 1        # other integer options: the largest every J
 class Rules:
     """The options in force for one request, with item values resolved."""
     preset: str
-    options: MappingProxyType
-    item_tai: MappingProxyType           # every item id -> 台 in force
-    overrides: MappingProxyType          # item_tai overrides as given
+    options: MappingProxyType[str, object]   # every option (OPTION_KINDS) -> its value
+    item_tai: MappingProxyType[str, int]     # every item id -> 台 in force
+    overrides: MappingProxyType[str, int]    # item_tai overrides as given
 
+    if typing.TYPE_CHECKING:
+        # Set by __post_init__ (for type checkers only: a dataclass field would be an argument,
+        # and Cython reads annotations wherever they are): each option as an attribute ...
+        @property
+        def caishen_rule(self) -> CaishenRule: ...
+        @property
+        def white_dragon_substitutes(self) -> bool: ...
+        @property
+        def min_tai(self) -> int: ...
+        @property
+        def required_patterns(self) -> tuple[str, ...]: ...
+        @property
+        def discard_wins(self) -> bool: ...
+        @property
+        def caishen_discard_restriction(self) -> DiscardRestriction | None: ...
+        @property
+        def robbing_needs_no_caishen_discarded(self) -> bool: ...
+        @property
+        def points(self) -> PointsRule: ...
+        @property
+        def chi_counts_for_liability(self) -> bool: ...
+        @property
+        def related_discarder(self) -> RelatedDiscarder: ...
+        @property
+        def kong_bloom_others_pay(self) -> bool: ...
+        @property
+        def liability_cap(self) -> int | None: ...
+        @property
+        def hand_cap(self) -> int | None: ...
+        @property
+        def three_caishen_bonus(self) -> bool: ...
+        @property
+        def draw_keeps_dealer(self) -> bool: ...
+        # ... and what follows from them
+        @property
+        def _echo(self) -> dict[str, object]: ...
+        @property
+        def bonus_ids(self) -> frozenset[str]: ...
+        @property
+        def signature(self) -> tuple[tuple[str, int], ...]: ...
 
-    def echo(self) -> dict:
+    def echo(self) -> dict[str, object]:
         """The options in force, as the response's `rules` (a fresh dict each time)."""
-        out = dict(self._echo)
-        out["required_patterns"] = list(self.options["required_patterns"])
+        out: dict[str, object] = dict(self._echo)
+        out["required_patterns"] = list(self.required_patterns)
         out["item_tai"] = dict(self.overrides)
         return out
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name, value in self.options.items():      # options read as attributes: rules.min_tai
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_echo", {"preset": self.preset, "rulebook": RULEBOOK, **self.options})
@@ -128,7 +208,7 @@ class Rules:
         object.__setattr__(self, "signature", tuple(sorted(self.overrides.items())))
 
 
-def _copy(v):  # a JSON-ready copy of an option value
+def _copy(v: object) -> object:  # a JSON-ready copy of an option value
     return list(v) if isinstance(v, (list, tuple)) else v
 
 
@@ -139,14 +219,14 @@ _CACHE: dict[str, Rules] = {}
 def preset_rules(preset_id: str) -> Rules:
     r = _CACHE.get(preset_id)
     if r is None:
-        opts = dict(PRESETS[preset_id]["options"])
-        opts["required_patterns"] = tuple(opts["required_patterns"])
+        preset = PRESETS[preset_id]["options"]
+        opts: dict[str, object] = {**preset, "required_patterns": tuple(preset["required_patterns"])}
         r = Rules(preset_id, MappingProxyType(opts), _DEFAULT_TAI, MappingProxyType({}))
         _CACHE[preset_id] = r
     return r
 
 
-def custom_rules(preset_id: str, options: dict, item_tai: dict) -> Rules:
+def custom_rules(preset_id: str, options: dict[str, OptionValue], item_tai: dict[str, int]) -> Rules:
     """A preset with option overrides and 台 overrides per item, as the request schema loaded
     them (every name and value already checked: ningbo_score.requests.RulesObjectSchema)."""
     key = (preset_id, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())),
@@ -156,7 +236,8 @@ def custom_rules(preset_id: str, options: dict, item_tai: dict) -> Rules:
         return hit
     opts = dict(preset_rules(preset_id).options)
     opts.update(options)
-    opts["required_patterns"] = tuple(opts["required_patterns"])
+    # a list (as loaded) or the preset's tuple
+    opts["required_patterns"] = tuple(typing.cast("list[str] | tuple[str, ...]", opts["required_patterns"]))
     tai = dict(_DEFAULT_TAI)
     tai.update(item_tai)
     rules = Rules(preset_id, MappingProxyType(opts), MappingProxyType(tai), MappingProxyType(dict(item_tai)))
@@ -167,18 +248,18 @@ def custom_rules(preset_id: str, options: dict, item_tai: dict) -> Rules:
 
 
 # Rules objects already made (a Rules is immutable), by what they were made of.
-_OBJECT_CACHE: dict = {}
+_OBJECT_CACHE: dict[tuple[str, tuple[tuple[str, OptionValue], ...], tuple[tuple[str, int], ...]], Rules] = {}
 _OBJECT_CACHE_LIMIT = 1024
 
 
-def describe_rulebook() -> dict:
+def describe_rulebook() -> dict[str, object]:
     """The body of GET /v1/rules: the rule book's version, what it changed, every preset."""
     return {"rulebook": RULEBOOK,
             "changes": [{**c, "presets": list(c["presets"])} for c in RULEBOOK_CHANGES],
             "presets": [describe_preset(p) for p in PRESETS]}
 
 
-def describe_preset(preset_id: str) -> dict:
+def describe_preset(preset_id: str) -> dict[str, object]:
     p = PRESETS[preset_id]
     return {
         "id": preset_id, "rulebook": RULEBOOK, "name": p["name"], "name_en": p["name_en"], "source": p["source"],

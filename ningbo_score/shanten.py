@@ -24,9 +24,17 @@ caishen or draws fill them), so every entry is "at most that many blocks".
 """
 from __future__ import annotations
 
+import typing
 from functools import cache, lru_cache
 
 from .tiles import N_KINDS
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import TypeAlias
+
+    #: see TABLE_SIZE
+    Table: TypeAlias = tuple[int, ...]
 
 MAX_SETS = 4
 #: A table is a tuple of (MAX_SETS + 1) × 2 numbers: entry ``2 * sets + pairs`` is the most tiles
@@ -39,7 +47,7 @@ HONORS = range(27, N_KINDS)
 TABLE_CACHE = 1 << 15
 
 
-def _with_block(table: tuple, sets: int, pairs: int, taken: int) -> tuple:
+def _with_block(table: Table, sets: int, pairs: int, taken: int) -> Table:
     """``table`` (of the tiles after a block) with that block added: ``sets`` set blocks and
     ``pairs`` pair blocks more, ``taken`` tiles more."""
     out = [0] * TABLE_SIZE
@@ -49,12 +57,12 @@ def _with_block(table: tuple, sets: int, pairs: int, taken: int) -> tuple:
     return tuple(out)
 
 
-def _best(a: tuple, b: tuple) -> tuple:
+def _best(a: Table, b: Table) -> Table:
     """Entry by entry, the larger."""
     return tuple(x if x > y else y for x, y in zip(a, b))
 
 
-def _trimmed(counts: tuple) -> tuple:
+def _trimmed(counts: tuple[int, ...]) -> tuple[int, ...]:
     """The counts without empty kinds at either end."""
     lo, hi = 0, len(counts)
     while lo < hi and not counts[lo]:
@@ -65,7 +73,7 @@ def _trimmed(counts: tuple) -> tuple:
 
 
 @lru_cache(maxsize=TABLE_CACHE)
-def _run_table(pattern: tuple) -> tuple:
+def _run_table(pattern: tuple[int, ...]) -> Table:
     """The table of a suit's counts (trimmed: the first and last kinds hold tiles), chows allowed."""
     if not pattern:
         return EMPTY
@@ -85,19 +93,19 @@ def _run_table(pattern: tuple) -> tuple:
     for use_next, use_after in ((True, False), (False, True), (True, True)):
         if (use_next and not has_next) or (use_after and not has_after):
             continue
-        after = list(pattern)
-        after[0] -= 1
+        left = list(pattern)
+        left[0] -= 1
         if use_next:
-            after[1] -= 1
+            left[1] -= 1
         if use_after:
-            after[2] -= 1
+            left[2] -= 1
         taken = 1 + use_next + use_after
-        best = _best(best, _with_block(_run_table(_trimmed(tuple(after))), 1, 0, taken))
+        best = _best(best, _with_block(_run_table(_trimmed(tuple(left))), 1, 0, taken))
     return best
 
 
 @cache                          # one entry per count: 0-4, and 5 after drawing a fifth copy
-def _kind_table(n: int) -> tuple:
+def _kind_table(n: int) -> Table:
     """The table of one honor kind held ``n`` times (no chows)."""
     best = EMPTY
     if n:
@@ -110,7 +118,7 @@ def _kind_table(n: int) -> tuple:
     return best
 
 
-def join(a: tuple, b: tuple) -> tuple:
+def join(a: Table, b: Table) -> Table:
     """The table of two parts held together: the blocks shared out between them."""
     out = [0] * TABLE_SIZE
     for s in range(MAX_SETS + 1):
@@ -125,7 +133,7 @@ def join(a: tuple, b: tuple) -> tuple:
     return tuple(out)
 
 
-def joined_entry(a: tuple, b: tuple, sets: int) -> int:
+def joined_entry(a: Table, b: Table, sets: int) -> int:
     """``join(a, b)[2 * sets + 1]`` alone: the most tiles of ``sets`` sets and a pair."""
     best = 0
     for sa in range(sets + 1):
@@ -140,7 +148,7 @@ def joined_entry(a: tuple, b: tuple, sets: int) -> int:
 
 
 @lru_cache(maxsize=TABLE_CACHE)
-def _honor_table(counts: tuple) -> tuple:
+def _honor_table(counts: tuple[int, ...]) -> Table:
     """The table of the honors, from their counts sorted (honors are alike but for their face)."""
     table = EMPTY
     for n in counts:
@@ -149,7 +157,7 @@ def _honor_table(counts: tuple) -> tuple:
     return table
 
 
-def suit_table(counts, lo: int, hi: int) -> tuple:
+def suit_table(counts: Sequence[int], lo: int, hi: int) -> Table:
     """The table of kinds ``lo`` to ``hi − 1`` of ``counts``: one suit, or the honors."""
     part = tuple(counts[lo:hi])
     if lo >= HONORS.start:
@@ -165,12 +173,12 @@ def part_of(kind: int) -> int:
     return min(kind // 9, 3)
 
 
-def tables(counts) -> list[tuple]:
+def tables(counts: Sequence[int]) -> list[Table]:
     """The table of each of PARTS."""
     return [suit_table(counts, lo, hi) for lo, hi in PARTS]
 
 
-def held_in_target(counts, sets: int) -> int:
+def held_in_target(counts: Sequence[int], sets: int) -> int:
     """The most natural tiles of ``counts`` (34 kinds, faces) that ``sets`` sets and a pair hold."""
     t = tables(counts)
     return joined_entry(join(t[0], t[1]), join(t[2], t[3]), sets)
@@ -182,7 +190,7 @@ def shanten_from_held(held: int, caishen: int, sets: int) -> int:
     return missing - 1 if missing > 0 else -1
 
 
-def shanten(counts, caishen: int = 0, melds: int = 0) -> int:
+def shanten(counts: Sequence[int], caishen: int = 0, melds: int = 0) -> int:
     """The shanten of a concealed hand: ``counts`` of its natural tiles (34 kinds, by face),
     ``caishen`` caishen, beside ``melds`` melds.  13 − 3m tiles: 0 is tenpai (听牌); 14 − 3m
     tiles: −1 if they form 4 sets and a pair, else the shanten its best discard leaves."""
@@ -190,12 +198,12 @@ def shanten(counts, caishen: int = 0, melds: int = 0) -> int:
     return shanten_from_held(held_in_target(counts, sets), caishen, sets)
 
 
-def is_winning_shape(counts, caishen: int = 0, melds: int = 0) -> bool:
+def is_winning_shape(counts: Sequence[int], caishen: int = 0, melds: int = 0) -> bool:
     """Whether 14 − 3m concealed tiles (``counts`` and ``caishen``) form the sets and pair left."""
     return sum(counts) + caishen == 3 * (MAX_SETS - melds) + 2 and shanten(counts, caishen, melds) == -1
 
 
-def draw_shanten(counts, caishen: int = 0, melds: int = 0) -> tuple[int, list[int], int]:
+def draw_shanten(counts: Sequence[int], caishen: int = 0, melds: int = 0) -> tuple[int, list[int], int]:
     """A hand of 13 − 3m tiles and every draw: ``(its shanten, [the shanten after drawing kind k
     and the best discard, for k in 0-33], the shanten after drawing a caishen)``.
 

@@ -99,7 +99,7 @@ def seat_winds(dealer: int) -> dict[str, str]:
     return {str(p): WINDS[(p - dealer) % 4] for p in range(4)}
 
 
-def next_hand(req: NextHandInput) -> dict:
+def next_hand(req: NextHandInput) -> dict[str, object]:
     """The table state of the next hand (docs/rules.md §8).
 
     Request::
@@ -161,7 +161,7 @@ def next_hand(req: NextHandInput) -> dict:
 # --------------------------------------------------------------------------------------------
 # Claims on a discard.
 
-def claims(req: ClaimsInput, lang: str = "en") -> dict:
+def claims(req: ClaimsInput, lang: str = "en") -> dict[str, object]:
     """Which claim takes a discard (docs/rules.md §8: win > pung/kong > chow; one win per discard).
 
     Request::
@@ -285,7 +285,7 @@ def _claim_reason(rule: str, lang: str, discarder: str, seat: str = "", kind: st
 # --------------------------------------------------------------------------------------------
 # Levels and the escape penalty.
 
-def levels() -> dict:
+def levels() -> dict[str, object]:
     """The level table of 000 (456游戏, "积分与级别设置"), as in docs/rules.md §8.
 
     ``{"source": "《“宁波麻将”游戏介绍》, 456游戏, 2010-9-19", "levels": [{"level": 0, "name": "科员",
@@ -302,7 +302,7 @@ def levels() -> dict:
     }
 
 
-def escape(req: EscapeInput) -> dict:
+def escape(req: EscapeInput) -> dict[str, object]:
     """The penalty for leaving a game (逃跑/强退): 24 × base points (000, 002; docs/rules.md §8).
 
     Request: ``{"base_points": int ≥ 1}`` or ``{"level": 0-16}`` (the base points of that level
@@ -313,6 +313,7 @@ def escape(req: EscapeInput) -> dict:
     base, level = req.base_points, req.level
     if level is not None:
         base = _BASE_BY_LEVEL[level]
+    assert base is not None, "an EscapeInput gives base_points or level"    # (the request schema: exactly one)
     return {
         "penalty": ESCAPE_MULTIPLIER * base,
         "multiplier": ESCAPE_MULTIPLIER,

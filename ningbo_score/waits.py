@@ -2,11 +2,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, TypeAlias
 
 from .engine import score_hand
 from .errors import ScoreError
 from .hand import Hand, check
 from .tiles import CODES, FLOWER0, N_KINDS, SEATS
+
+#: a `/v1/score` body (:func:`~ningbo_score.engine.score_hand`) or a problem object (a JSON object)
+Body: TypeAlias = dict[str, Any]
+#: the decomposition memo the scorings of one hand share (ningbo_score.decompose: opaque here)
+Memo: TypeAlias = dict[Any, Any]
 
 
 def copies_of(k: int) -> int:
@@ -37,7 +43,7 @@ def discarder(h: Hand) -> int:
     return h.win_from if h.win_from is not None else (h.seat + 3) % 4
 
 
-def _result(h: Hand, memo: dict, lang: str) -> dict:
+def _result(h: Hand, memo: Memo, lang: str) -> Body:
     try:
         check(h)
         return score_hand(h, memo, lang)
@@ -45,7 +51,7 @@ def _result(h: Hand, memo: dict, lang: str) -> dict:
         return e.to_problem(lang)
 
 
-def _signature(result: dict):
+def _signature(result: Body) -> tuple[object, ...]:
     if "code" in result:
         return ("problem", result["code"])
     items = tuple(sorted((i["id"], i["tai"]) for i in result["items"]))
@@ -53,7 +59,7 @@ def _signature(result: dict):
             tuple(sorted(result["net"].items())))
 
 
-def wait_values(base: Hand, k: int, discard_from: int, memo: dict, lang: str) -> tuple | None:
+def wait_values(base: Hand, k: int, discard_from: int, memo: Memo, lang: str) -> tuple[Body, Body] | None:
     """``(self_draw, discard)``: the `/v1/score` body, or the problem that refuses that win, of
     the waiting hand ``base`` completed by a tile of kind ``k``; None if that tile completes nothing."""
     hand = replace(base, concealed=base.concealed + [k], winning=k, by="self_draw", win_from=None)
@@ -63,7 +69,7 @@ def wait_values(base: Hand, k: int, discard_from: int, memo: dict, lang: str) ->
     return self_draw, _result(replace(hand, by="discard", win_from=discard_from), memo, lang)
 
 
-def waits(base: Hand, lang: str = "en") -> dict:
+def waits(base: Hand, lang: str = "en") -> Body:
     """The body of ``POST /v1/waits`` for its loaded hand (the hand before its winning tile).
 
     Every kind that completes the hand (and has a copy left to draw), each with the `/v1/score`
@@ -74,8 +80,8 @@ def waits(base: Hand, lang: str = "en") -> dict:
     check(base, waiting=True)
     discard_from = discarder(base)
     seen = seen_counts(base)
-    memo: dict = {}
-    found = []
+    memo: Memo = {}
+    found: list[Body] = []
     drawable = 0
     for k in candidates(base):
         unseen = copies_of(k) - seen[k]
@@ -89,7 +95,7 @@ def waits(base: Hand, lang: str = "en") -> dict:
     any_tile = drawable > 0 and sum(1 for w in found if CODES.index(w["tile"]) < N_KINDS) == drawable
     out_waits = found
     if any_tile:
-        groups: dict = {}
+        groups: dict[tuple[tuple[object, ...], tuple[object, ...]], Body] = {}
         for w in found:
             sig = (_signature(w["self_draw"]), _signature(w["discard"]))
             if sig in groups:

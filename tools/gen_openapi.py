@@ -84,7 +84,7 @@ class Converter(OpenAPIConverter):
     defaults in its descriptions and its ``OPENAPI_VARIANTS`` (exactly one of some fields) as a
     ``oneOf`` of components (:func:`variants`)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: typing.Any, **kwargs: typing.Any) -> None:
         super().__init__(*args, **kwargs)
         self.variant_components: dict[str, dict] = {}
 
@@ -268,7 +268,7 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
-        too_many = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
+        too_many: dict[str, list[dict[str, object]]] = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
         out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
             json=too_many)
     if path == "/v1/table/claims":
@@ -503,8 +503,10 @@ def build() -> dict:
     used = {route.tag for route in ROUTES if route.tag is not None}
     if used != set(TAGS):
         raise SystemExit(f"the tags of app.ROUTES and gen_openapi.TAGS differ: {sorted(used ^ set(TAGS))}")
-    plugin.converter.add_attribute_function(custom_field)
-    plugin.converter.add_attribute_function(dict_keys)
+    converter = plugin.converter
+    assert isinstance(converter, Converter)  # made by APISpec(plugins=[plugin])
+    converter.add_attribute_function(custom_field)
+    converter.add_attribute_function(dict_keys)
     for name, component in TILE_COMPONENTS.items():
         spec.components.schema(name, component=copy.deepcopy(component))
     spec.components.schema("Preset", schema=schemas.PresetSchema)  # before PresetList, which nests it
@@ -533,7 +535,7 @@ def build() -> dict:
     document["servers"] = copy.deepcopy(SERVERS)
     document["security"] = []  # no authentication
     component_schemas = document["components"]["schemas"]
-    component_schemas.update(plugin.converter.variant_components)
+    component_schemas.update(converter.variant_components)
     _refs_without_type(document)
     enums = name_enums(document)
     document["components"]["schemas"] = {**{k: v for k, v in component_schemas.items() if k in TILE_COMPONENTS},
@@ -574,7 +576,7 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
 
 
 #: The enum of known problem codes, and the open set that ``Problem.code`` is.
-PROBLEM_CODE_COMPONENTS = {
+PROBLEM_CODE_COMPONENTS: dict[str, dict[str, typing.Any]] = {
     "KnownProblemCode": {"type": "string", "enum": list(schemas.PROBLEM_CODES),
                          "description": "The problem codes of this version (docs/api.md)."},
     "ProblemCode": {
@@ -630,9 +632,10 @@ def name_enums(document: dict) -> dict[str, dict]:
             node["oneOf"] = [ref, {"type": "null"}]
         else:
             node.update(ref)
-    out = {name: {"type": "integer" if all(isinstance(v, int) for v in values) else "string",
-                  "enum": list(values), "description": description}
-           for name, (values, description) in enum_names().items() if name in used}
+    out: dict[str, dict[str, typing.Any]] = {
+        name: {"type": "integer" if all(isinstance(v, int) for v in values) else "string",
+               "enum": list(values), "description": description}
+        for name, (values, description) in enum_names().items() if name in used}
     if "Rulebook" in out:  # numbers are no identifiers
         out["Rulebook"]["x-enum-varnames"] = [f"RULEBOOK_{v}" for v in out["Rulebook"]["enum"]]
     if "Seat" in out:  # a seat's name is its wind tile's (EAST…)

@@ -31,13 +31,13 @@ GOLDEN = ROOT / "tests" / "golden" / "cases.jsonl.gz"
 SEED = 20261201
 
 sys.path.insert(0, str(ROOT / "tests"))
-import handgen  # noqa: E402
+import handgen  # type: ignore[import-not-found]  # noqa: E402  # tests/handgen.py, by the sys.path above
 
 PRESETS = handgen.PRESETS
 SEATS = handgen.SEATS
 TILES = list(handgen.KINDS) + list(handgen.FLOWERS)
 LANGS = [None, None, None, "en", "zh", "zh-CN", "en-US,en;q=0.9"]
-NEAR = [0, 1, -1, 2, 5, 99, 2**63, True, False, None, [], {}, [[]], "", "E", ["1m"] * 5, ["C"] * 20,
+NEAR: list[object] = [0, 1, -1, 2, 5, 99, 2**63, True, False, None, [], {}, [[]], "", "E", ["1m"] * 5, ["C"] * 20,
         1.5, 2.0, "1x", "0m", "10m", "东", "一万", "春", "123m 456p EE", "EE C", "🀄", "1m\x00", " ",
         "self_draw", "discard", "robbing_kong", "chow", "pung", "kong", "ningbo", "ningbo-7baida"]
 KEYS = ["rules", "preset", "seat_wind", "hand", "concealed", "melds", "tiles", "from", "win", "by",
@@ -176,7 +176,7 @@ def worked_example() -> dict:
             "win": {"by": "self_draw"}}
 
 
-def refusals() -> list[dict]:
+def refusals() -> list[object]:
     """Hand-written refusals: one or more of every code a score request can get."""
     base = worked_example()
 
@@ -323,11 +323,12 @@ def cases() -> list[dict]:
     add("POST", "/v1/score", worked_example())
     for _ in range(1100):
         add("POST", "/v1/score", mutate(rng, rng.choice(valid)))
-    for req in refusals():
-        add("POST", "/v1/score", req)
-        add("POST", "/v1/score", req, lang="zh")
+    for refusal in refusals():
+        add("POST", "/v1/score", refusal)
+        add("POST", "/v1/score", refusal, lang="zh")
     # batches: mixes of valid, mutated and refused bodies; and bad shapes
     bad = refusals()
+    body: object
     for _ in range(60):
         items = []
         for _ in range(rng.randint(0, 8)):
