@@ -39,6 +39,7 @@ class Group(NamedTuple):
     caishen: tuple[bool, ...]
     winning: int
 
+
 # A key is an int of bit fields, so that joining two partial readings is a bitwise OR:
 HAS_PUNG, HAS_CHOW = 1, 2
 SUITS_SHIFT = 2                     # 4 bits: m, p, s, honours (tiles.SUIT_BIT)
@@ -140,6 +141,7 @@ def options_of(mask: int) -> tuple[int, ...]:
 # (bamboos and honours) in ``hi`` (bits 3(i-18) ..).  A group never spans the two, so taking it
 # out is one subtraction from one of them.
 _SPLIT = 18
+
 
 class Member(NamedTuple):
     """One group of a class (:class:`GroupClass`): its faces, caishen slots, the first slot of each
