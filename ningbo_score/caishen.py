@@ -4,7 +4,7 @@ from __future__ import annotations
 from .tiles import FLOWER0, WHITE, is_flower, next_kind
 
 
-def derive_kinds(rule: str, indicator: int | None, kinds: list[int] | None) -> frozenset:
+def derive_kinds(rule: str, indicator: int | None, kinds: list[int] | None) -> frozenset[int]:
     """The caishen kinds of a hand.
 
     ``indicator`` rule: the indicator's kind (its 3 other copies are caishen); a flower indicator
@@ -26,7 +26,7 @@ def derive_kinds(rule: str, indicator: int | None, kinds: list[int] | None) -> f
     return frozenset((indicator, next_kind(indicator)))
 
 
-def substitute_kind(kinds: frozenset) -> int | None:
+def substitute_kind(kinds: frozenset[int]) -> int | None:
     """The kind 白 (P) tiles stand for under `white_dragon_substitutes` (§10.8): only when the
     caishen kinds are exactly one non-flower kind other than P."""
     if len(kinds) == 1:

@@ -22,14 +22,23 @@ those choices (:meth:`Kept.groups`), not searched for again.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
 from .tiles import DRAGONS, EAST, NORTH, SUIT_BIT, rank
 
-#: One group of a reading: ``type`` "pair" | "pung" | "chow", its ``faces``, which of its slots
-#: are caishen (``caishen``, a bool per face), and the slot of the winning tile (-1: not in it).
-Group = namedtuple("Group", "type faces caishen winning")
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+
+class Group(NamedTuple):
+    """One group of a reading: ``type`` "pair" | "pung" | "chow", its ``faces``, which of its slots
+    are caishen (``caishen``, a bool per face), and the slot of the winning tile (-1: not in it)."""
+    type: str
+    faces: tuple[int, ...]
+    caishen: tuple[bool, ...]
+    winning: int
+
 
 # A key is an int of bit fields, so that joining two partial readings is a bitwise OR:
 HAS_PUNG, HAS_CHOW = 1, 2
@@ -50,7 +59,7 @@ def key_wait(key: int) -> str | None:
     return WAITS[(key >> WAIT_SHIFT) & 7]
 
 
-def _wait_of(gtype: str, faces: tuple, slot: int) -> str:
+def _wait_of(gtype: str, faces: tuple[int, ...], slot: int) -> str:
     if gtype == "pair":
         return "single"
     if gtype == "pung":
@@ -83,7 +92,7 @@ def group_key(group: Group, seat_t: int, round_t: int) -> tuple[int, int]:
     return key | (PAIR_TAI if (f == seat_t or f == round_t or f in DRAGONS) else 0), 0
 
 
-def _add(out: dict, key: int, dragons: int, rep) -> None:
+def _add(out: dict[int, tuple[int, Listed]], key: int, dragons: int, rep: Listed) -> None:
     old = out.get(key)
     if old is None or dragons > old[0]:
         out[key] = (dragons, rep)
@@ -112,10 +121,11 @@ def _opt_bit(placed_key: int) -> int:
 
 
 @lru_cache(maxsize=_OPTION_MASKS)   # every mask fits: never evicted
-def options_of(mask: int) -> tuple:
+def options_of(mask: int) -> tuple[int, ...]:
     """The option bits of a packed reading (``packed >> OPT_SHIFT``), as key bits (wait,
     bad_single, bad_any)."""
-    out, i = [], 0
+    out: list[int] = []
+    i = 0
     while mask:
         if mask & 1:
             wait = i // 2 + 1
@@ -132,9 +142,14 @@ def options_of(mask: int) -> tuple:
 # out is one subtraction from one of them.
 _SPLIT = 18
 
-#: One group of a class (:class:`GroupClass`): its faces, caishen slots, the first slot of each
-#: natural kind in it, and the caishen slots the winning tile can take.
-Member = namedtuple("Member", "faces caishen natural_slot caishen_slots")
+
+class Member(NamedTuple):
+    """One group of a class (:class:`GroupClass`): its faces, caishen slots, the first slot of each
+    natural kind in it, and the caishen slots the winning tile can take."""
+    faces: tuple[int, ...]
+    caishen: tuple[bool, ...]
+    natural_slot: dict[int, int]
+    caishen_slots: tuple[int, ...]
 
 
 class GroupClass:
@@ -153,13 +168,14 @@ class GroupClass:
     __slots__ = ("gtype", "removed", "used", "is_set", "need_k", "need", "members", "leader", "keys",
                  "dragons", "natural_options", "caishen_options", "word", "take", "s1", "s2")
 
-    def __init__(self, gtype: str, removed: tuple, used: int):
+    def __init__(self, gtype: str, removed: tuple[int, ...], used: int):
         self.gtype, self.removed, self.used = gtype, removed, used
         self.is_set = gtype != "pair"
-        self.members = []
+        # a list while the class is built, a tuple once prepared
+        self.members: list[Member] | tuple[Member, ...] = []
         self.word = self.take = self.need_k = 0
         self.s1 = self.s2 = -1
-        self.need = ()
+        self.need: tuple[int, ...] = ()
 
     def prepare(self) -> None:
         self.members = tuple(self.members)
@@ -182,7 +198,7 @@ class GroupClass:
         shifts = tuple(3 * (kind - base) for kind in self.need) + (-1, -1)
         self.s1, self.s2 = shifts[0], shifts[1]
 
-    def placements(self, mode: int, wk: int):
+    def placements(self, mode: int, wk: int) -> Iterator[Group]:
         """Its groups with the winning tile in each place it can take (the search's order; mode 1:
         a natural winning tile of kind wk, 2: a caishen one, 0: none)."""
         for member in self.members:
@@ -196,7 +212,7 @@ class GroupClass:
         return mask
 
 
-def _w_slots(mode: int, wk: int, member: Member) -> tuple:
+def _w_slots(mode: int, wk: int, member: Member) -> tuple[int, ...]:
     """The slots of a group the winning tile can take: mode 1, the natural slot of its kind;
     mode 2 (a caishen winning tile), a caishen slot."""
     if mode == 1:
@@ -205,13 +221,13 @@ def _w_slots(mode: int, wk: int, member: Member) -> tuple:
     return member.caishen_slots if mode == 2 else ()
 
 
-def _build_classes(k: int) -> tuple:
+def _build_classes(k: int) -> tuple[GroupClass, ...]:
     """Every group that can hold the lowest natural tile k, by class (:class:`GroupClass`)."""
-    classes: dict = {}
+    classes: dict[tuple[str, tuple[int, ...]], GroupClass] = {}
 
-    def add(gtype, faces, cslots):
+    def add(gtype: str, faces: tuple[int, ...], cslots: tuple[bool, ...]) -> None:
         removed = tuple(f for f, c in zip(faces, cslots) if not c)
-        nat_slot = {}
+        nat_slot: dict[int, int] = {}
         for i, (f, c) in enumerate(zip(faces, cslots)):
             if not c:
                 nat_slot.setdefault(f, i)
@@ -221,7 +237,7 @@ def _build_classes(k: int) -> tuple:
         cls = classes.get((gtype, removed))
         if cls is None:
             cls = classes[(gtype, removed)] = GroupClass(gtype, removed, len(faces) - len(removed))
-        cls.members.append(Member(faces, cslots, nat_slot, cai))
+        cls.members.append(Member(faces, cslots, nat_slot, cai))  # type: ignore[union-attr]  # not prepared yet: a list
 
     add("pair", (k, k), (False, False))
     add("pair", (k, k), (False, True))
@@ -235,7 +251,7 @@ def _build_classes(k: int) -> tuple:
                 continue
             faces = (s, s + 1, s + 2)
             # below k: caishen; k: natural; above k: natural or caishen
-            options = [()]
+            options: list[tuple[bool, ...]] = [()]
             for p in faces:
                 if p < k:
                     options = [o + (True,) for o in options]
@@ -251,12 +267,12 @@ def _build_classes(k: int) -> tuple:
     return tuple(classes.values())
 
 
-def _index_classes(classes: tuple) -> tuple:
+def _index_classes(classes: tuple[GroupClass, ...]) -> tuple[tuple[Cell, ...], ...]:
     """[copies of k (0-3)][caishen left (0-2)] -> the classes that fit: (pair classes, set
     classes, both)."""
-    out = []
+    out: list[tuple[Cell, ...]] = []
     for n in range(4):
-        row = []
+        row: list[Cell] = []
         for c in range(3):
             fit = [cls for cls in classes if cls.need_k <= n and cls.used <= c]
             pairs = tuple(cls for cls in fit if not cls.is_set)
@@ -277,7 +293,7 @@ class Search:
     :attr:`GroupClass.keys`) and ``pure``, the low bits of :func:`_pure_readings`'s code."""
     __slots__ = ("memo", "wk", "mode", "seat_t", "round_t", "winds", "pure")
 
-    def __init__(self, memo: dict, wk: int, mode: int, seat_t: int, round_t: int):
+    def __init__(self, memo: Memo, wk: int, mode: int, seat_t: int, round_t: int):
         self.memo, self.wk, self.mode, self.seat_t, self.round_t = memo, wk, mode, seat_t, round_t
         self.winds = 4 * (seat_t - EAST) + (round_t - EAST)
         self.pure = ((mode == 2) << 4) | self.winds
@@ -289,8 +305,24 @@ class Readings:
     choice that gave it with those dragon pungs (empty: nothing left to read)."""
     __slots__ = ("dragons", "how")
 
-    def __init__(self, dragons: dict, how: dict):
+    def __init__(self, dragons: dict[int, int], how: dict[int, Choice]):
         self.dragons, self.how = dragons, how
+
+
+if TYPE_CHECKING:
+    #: a sub-problem's key in the memo of a search (:func:`_memo_key`)
+    MemoKey = tuple[int, int, int]
+    #: a search's memo: {sub-problem: its readings}, shared by the searches of one hand's waits
+    Memo = dict[MemoKey, Readings]
+    #: the choice that first gave a packed reading (:attr:`Readings.how`): (class, the
+    #: sub-problem's Readings, its packed reading there)
+    Choice = tuple[GroupClass, Readings, int]
+    #: the classes that fit one count of a kind and of caishen: (pair classes, set classes, both)
+    Cell = tuple[tuple[GroupClass, ...], tuple[GroupClass, ...], tuple[GroupClass, ...]]
+    #: (key, dragon pungs) of each group code, or None (no group)
+    PlainKeys = tuple[tuple[int, int] | None, ...]
+    #: for each group code, by slot of the winning tile: (group, key, dragon pungs), or None
+    PlainPlaced = tuple[tuple[tuple[Group, int, int], ...] | None, ...]
 
 
 class Kept:
@@ -299,14 +331,15 @@ class Kept:
     :func:`options_of`, None: no winning tile in the concealed part) puts it."""
     __slots__ = ("search", "root", "packed", "option")
 
-    def __init__(self, search: Search, root: Readings, packed: int, option):
+    def __init__(self, search: Search, root: Readings, packed: int, option: int | None):
         self.search, self.root, self.packed, self.option = search, root, packed, option
 
     def groups(self) -> list[Group]:
         """Its groups, followed down the choices the search kept, the winning tile put in the
         first place that gives its option."""
         s = self.search
-        out, todo = [], self.option is not None
+        out: list[Group] = []
+        todo = self.option is not None
         node, packed = self.root, self.packed
         while node.how:
             cls, node, packed = node.how[packed]
@@ -324,15 +357,15 @@ class Listed:
     """A representative reading of :func:`plain`: its groups, as found."""
     __slots__ = ("shown",)
 
-    def __init__(self, shown: list):
+    def __init__(self, shown: list[Group]):
         self.shown = shown
 
     def groups(self) -> list[Group]:
         return list(self.shown)
 
 
-def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bool,
-              seat_t: int, round_t: int, memo: dict | None = None) -> dict:
+def decompose(tiles: tuple[int, ...], c: int, sets: int, w_kind: int | None, w_caishen: bool,
+              seat_t: int, round_t: int, memo: Memo | None = None) -> dict[int, tuple[int, Kept]]:
     """Summaries of every reading of the concealed part.
 
     tiles: the natural concealed tiles, sorted kinds; c: the caishen among them; sets: how many
@@ -349,7 +382,7 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
     """
     mode = 2 if w_caishen else (1 if w_kind is not None else 0)
     search = Search({} if memo is None else memo, -1 if w_kind is None else w_kind, mode, seat_t, round_t)
-    out: dict = {}
+    out: dict[int, tuple[int, Kept]] = {}
     lo, hi = _counts(tiles)
     root = _solve(lo, hi, 0, c, sets, 1, search)
     for packed, dragons in root.dragons.items():
@@ -366,7 +399,7 @@ def decompose(tiles: tuple, c: int, sets: int, w_kind: int | None, w_caishen: bo
 _NO_OPTION = (None,)
 
 
-def _counts(tiles: tuple) -> tuple:
+def _counts(tiles: tuple[int, ...]) -> tuple[int, int]:
     """(lo, hi): the search's counts (above) of some kinds."""
     lo = hi = 0
     for kind in tiles:
@@ -384,14 +417,14 @@ def _count(lo: int, hi: int, kind: int) -> int:
     return (hi >> (3 * (kind - _SPLIT))) & 7
 
 
-def _memo_key(lo: int, hi: int, m: int, wk: int, c: int, sets: int, pair: int) -> tuple:
+def _memo_key(lo: int, hi: int, m: int, wk: int, c: int, sets: int, pair: int) -> MemoKey:
     """A sub-problem's key in the memo: its tiles (counts), caishen, sets and pairs, and what
     the winning tile's options in these tiles depend on (m: 2 a caishen winning tile, 1 a natural
     one of kind wk, among them, 0 neither)."""
     return (lo, hi, ((wk if m == 1 else 0) << 12) | (c << 6) | (sets << 3) | (pair << 2) | m)
 
 
-def _rows(lo: int, hi: int, k: int, c: int, sets: int, pair: int) -> tuple:
+def _rows(lo: int, hi: int, k: int, c: int, sets: int, pair: int) -> tuple[int, tuple[GroupClass, ...]]:
     """(the lowest kind present from k on, the classes that can hold it with the caishen, sets
     and pairs left), in the search's order."""
     while not _count(lo, hi, k):
@@ -401,7 +434,7 @@ def _rows(lo: int, hi: int, k: int, c: int, sets: int, pair: int) -> tuple:
     return k, ((cell[2] if sets else cell[0]) if pair else (cell[1] if sets else ()))
 
 
-def _take(lo: int, hi: int, word: int, take: int, s1: int, s2: int) -> tuple:
+def _take(lo: int, hi: int, word: int, take: int, s1: int, s2: int) -> tuple[int, int, bool]:
     """(lo, hi, True) with a class's natural tiles taken out of the counts (``take`` from the
     ``word`` that holds them), or (lo, hi, False) when a tile it needs (at shift s1, s2) is not
     there."""
@@ -414,7 +447,7 @@ def _take(lo: int, hi: int, word: int, take: int, s1: int, s2: int) -> tuple:
     return lo - take, hi, True
 
 
-def _with_options(gkey: int, m: int, wk: int, natural_options: tuple, caishen_options: int) -> int:
+def _with_options(gkey: int, m: int, wk: int, natural_options: tuple[int, ...], caishen_options: int) -> int:
     """A class's key with the options of the winning tile in it (m: 1 a natural one of kind wk,
     2 a caishen, 0 none)."""
     if m == 1:
@@ -435,8 +468,8 @@ def _solve(lo: int, hi: int, k: int, c: int, sets: int, pair: int, search: Searc
     node = search.memo.get(mk)
     if node is not None:
         return node
-    best: dict = {}
-    how: dict = {}
+    best: dict[int, int] = {}
+    how: dict[int, Choice] = {}
     k, rows = _rows(lo, hi, k, c, sets, pair)
     for cls in rows:
         sub_lo, sub_hi, fits = _take(lo, hi, cls.word, cls.take, cls.s1, cls.s2)
@@ -467,20 +500,21 @@ def _other_wind(seat_t: int, round_t: int) -> int:
 _CHOW_SLOTS, _FIRST_SLOT = (0, 1, 2), (0,)
 
 
-def _pure_class(gtype: str, faces: tuple) -> GroupClass:
+def _pure_class(gtype: str, faces: tuple[int, ...]) -> GroupClass:
     """A group made only of caishen, as a class: a caishen winning tile can take any of its slots,
     and in a chow also the 3 of the suit's 1-2-3 (an edge wait)."""
     cslots = (True,) * len(faces)
     cls = GroupClass(gtype, (), len(faces))
-    cls.members.append(Member(faces, cslots, {}, _CHOW_SLOTS if gtype == "chow" else _FIRST_SLOT))
+    cls.members.append(  # type: ignore[union-attr]  # not prepared yet: a list
+        Member(faces, cslots, {}, _CHOW_SLOTS if gtype == "chow" else _FIRST_SLOT))
     if gtype == "chow":
         low = faces[0] - 3
-        cls.members.append(Member((low, low + 1, low + 2), cslots, {}, (2,)))
+        cls.members.append(Member((low, low + 1, low + 2), cslots, {}, (2,)))  # type: ignore[union-attr]  # a list
     cls.prepare()
     return cls
 
 
-def _pure_classes(seat_t: int, round_t: int) -> tuple[tuple, tuple]:
+def _pure_classes(seat_t: int, round_t: int) -> tuple[tuple[GroupClass, ...], tuple[GroupClass, ...]]:
     """One face per scoring class for a set and for a pair made only of caishen."""
     other = _other_wind(seat_t, round_t)
     pungs = [4, 13, 22, DRAGONS[0], seat_t, other] + ([round_t] if round_t != seat_t else [])
@@ -505,8 +539,8 @@ def _pure_readings(code: int) -> Readings:
     if not sets and not pair:
         return _EMPTY
     set_classes, pair_classes = PURE_CLASSES[winds]
-    best: dict = {}
-    how: dict = {}
+    best: dict[int, int] = {}
+    how: dict[int, Choice] = {}
     for cls in (set_classes if sets else pair_classes):
         gkey, gdr = cls.keys[winds], cls.dragons[winds]
         if with_w:
@@ -522,7 +556,7 @@ def _pure_readings(code: int) -> Readings:
 
 # --- without caishen ----------------------------------------------------------------------------
 
-def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> dict:
+def plain(tiles: tuple[int, ...], sets: int, w_kind: int, seat_t: int, round_t: int) -> dict[int, tuple[int, Listed]]:
     """The same summaries as :func:`decompose` for a hand without caishen (the common case),
     by the classic divider: a pair, then sets lowest kind first; the representatives are
     :class:`Listed`.  Groups are handled by their code (:data:`_PLAIN_GROUPS`) and their keys
@@ -531,8 +565,8 @@ def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> di
     for t in tiles:
         counts[t] += 1
     kinds = sorted(set(tiles))
-    out: dict = {}
-    found: list[tuple] = []
+    out: dict[int, tuple[int, Listed]] = {}
+    found: list[tuple[int, ...]] = []
     keys, placed_keys = PLAIN_TABLES[4 * (seat_t - EAST) + (round_t - EAST)]
 
     for p in kinds:
@@ -550,12 +584,13 @@ def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> di
                 faces = _PLAIN_GROUPS[code].faces
                 if w_kind not in faces or (j and code == all_codes[j - 1]):
                     continue
-                placed, key, dragons = placed_keys[code][faces.index(w_kind)]
+                # (the codes _sets_of finds are groups: their entries are never None)
+                placed, key, dragons = placed_keys[code][faces.index(w_kind)]  # type: ignore[index]
                 shown = []
                 for m in range(len(all_codes) - 1, -1, -1):
                     if m != j:
                         other = all_codes[m]
-                        k2, d2 = keys[other]
+                        k2, d2 = keys[other]  # type: ignore[misc]  # a group's code: not None
                         key |= k2
                         dragons += d2
                         shown.append(_PLAIN_GROUPS[other])
@@ -564,7 +599,7 @@ def plain(tiles: tuple, sets: int, w_kind: int, seat_t: int, round_t: int) -> di
     return out
 
 
-def _sets_of(counts: list, kinds: list, j: int, acc: list, found: list) -> None:
+def _sets_of(counts: list[int], kinds: list[int], j: int, acc: list[int], found: list[tuple[int, ...]]) -> None:
     """Every way to split what is left in counts into sets, lowest kind first (as group codes)."""
     while j < len(kinds) and not counts[kinds[j]]:
         j += 1
@@ -600,7 +635,7 @@ _PLAIN_GROUPS = _PUNGS + _CHOWS + _PAIRS
 _PUNG0, _CHOW0, _PAIR0 = 0, 34, 68
 
 
-def _plain_table(seat_t: int, round_t: int) -> tuple:
+def _plain_table(seat_t: int, round_t: int) -> tuple[PlainKeys, PlainPlaced]:
     """For these winds: (key, dragon pungs) of each group code, and for each code and slot the
     group holding the winning tile there with its (key, dragon pungs) — None where the code is
     no group (a chow past 7, or of honours)."""
@@ -618,6 +653,6 @@ PLAIN_TABLES = tuple(_plain_table(seat_t, round_t)
                      for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
 
 
-def groups_of(rep) -> list[Group]:
+def groups_of(rep: Kept | Listed) -> list[Group]:
     """The groups of a representative reading (:class:`Kept` or :class:`Listed`)."""
     return rep.groups()

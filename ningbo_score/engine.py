@@ -7,6 +7,7 @@ from dataclasses import replace
 from functools import lru_cache
 from operator import attrgetter, itemgetter
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
                         WAIT_SHIFT, Group, decompose, group_key, groups_of, key_suits, key_wait, plain)
@@ -16,6 +17,37 @@ from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
 from .payments import check_safe, hand_points, settle
 from .tiles import CODES, DRAGONS, SEATS
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any, TypedDict
+
+    from .decompose import Kept, Listed, Memo
+    from .items import Item, ItemView, Occurrences, WinContext
+
+    #: one occurrence of an item: (item, its tiles, its 台)
+    Found = tuple[Item, tuple[int, ...], int]
+    #: the answer of some items on one view: (台, occurrences, ids whose condition holds)
+    Evaluation = tuple[int, list[Found], set[str]]
+    #: what some items read of the win context: (each item's 台, the declared fields' values)
+    CtxKey = tuple[tuple[int, ...], tuple[Any, ...]]
+
+    class CaishenSlot(TypedDict):
+        tile: str
+        face: str
+
+    class SetOut(TypedDict):
+        type: str
+        tiles: list[str]
+        source: str
+
+    class DecompositionOut(TypedDict):
+        """The response's ``decomposition``."""
+        pair: list[str] | None
+        sets: list[SetOut]
+        caishen: list[CaishenSlot]
+        wait: str | None
+        winning_tile: str
+
 
 class Context:
     """What the items read of the win, the same for every reading of the hand."""
@@ -23,7 +55,7 @@ class Context:
                  "flowers", "seat", "seat_tile", "round_tile")
 
     @property
-    def ctx(self) -> "Context":
+    def ctx(self) -> Context:
         """The context items read ``h.ctx``, like the shape items (a property: no reference cycle)."""
         return self
 
@@ -53,7 +85,7 @@ class View:
     __slots__ = ("ctx", "wait", "all_chows", "all_pungs", "pair_carries_tai", "suits", "seat_pung",
                  "round_pung", "dragon_tiles")
 
-    def __init__(self, ctx: Context, key: int, dragon_tiles: tuple):
+    def __init__(self, ctx: WinContext, key: int, dragon_tiles: tuple[int, ...]):
         self.ctx = ctx
         self.suits = key_suits(key)
         self.seat_pung = bool(key & SEAT_PUNG)
@@ -65,7 +97,7 @@ class View:
         self.dragon_tiles = dragon_tiles
 
 
-def _occurrences(result) -> list[tuple]:
+def _occurrences(result: bool | Occurrences) -> Occurrences:
     if result is True:
         return [()]
     if not result:
@@ -73,10 +105,12 @@ def _occurrences(result) -> list[tuple]:
     return result
 
 
-def _evaluate(items, h_view, tais: tuple) -> tuple[int, list, set]:
+def _evaluate(items: tuple[Item, ...], h_view: ItemView, tais: tuple[int, ...]) -> Evaluation:
     """(台, [(item, tiles, 台)], ids whose condition holds) of some items on one view (``tais``:
     each item's 台 in force)."""
-    total, found, holds = 0, [], set()
+    total = 0
+    found: list[Found] = []
+    holds: set[str] = set()
     for it, tai in zip(items, tais):
         occ = _occurrences(it.test(h_view))
         if not occ:
@@ -98,7 +132,7 @@ class ItemGroup:
     that reads a field it did not declare fails at once instead of being answered from a memo
     keyed without it."""
 
-    def __init__(self, items: tuple):
+    def __init__(self, items: tuple[Item, ...]):
         self.items = items
         self.ids = tuple(it.id for it in items)
         reads = {r for it in items for r in it.reads}
@@ -111,10 +145,12 @@ class ItemGroup:
         for f in self.view_fields:
             self.key_bits |= VIEW_BITS.get(f, 0)
         self.reads_dragons = "dragon_tiles" in self.view_fields
-        self._ctx_values = attrgetter(*self.ctx_fields) if self.ctx_fields else (lambda ctx: ())
-        self._tais = itemgetter(*self.ids)
+        # (operator's getters answer Any: one value for one name, else a tuple)
+        self._ctx_values: Callable[[Context], Any] = (attrgetter(*self.ctx_fields) if self.ctx_fields
+                                                      else (lambda ctx: ()))
+        self._tais: Callable[[Mapping[str, int]], Any] = itemgetter(*self.ids)
 
-    def ctx_key(self, ctx: Context, item_tai) -> tuple:
+    def ctx_key(self, ctx: Context, item_tai: Mapping[str, int]) -> CtxKey:
         """What the items read of the win context, and their 台 (``item_tai``: every item's)."""
         values, tais = self._ctx_values(ctx), self._tais(item_tai)
         if len(self.ctx_fields) == 1:
@@ -128,7 +164,7 @@ class ItemGroup:
         the dragon tiles (:func:`_dragon_code`) if declared."""
         return (key & self.key_bits) | ((dragon_code << _DRAGON_SHIFT) if self.reads_dragons else 0)
 
-    def evaluate(self, ctx_key: tuple, key: int = 0, dragon_tiles: tuple = ()) -> tuple[int, list, set]:
+    def evaluate(self, ctx_key: CtxKey, key: int = 0, dragon_tiles: tuple[int, ...] = ()) -> Evaluation:
         tais, values = ctx_key
         ctx = SimpleNamespace(**dict(zip(self.ctx_fields, values)))
         if not self.view_fields:
@@ -150,7 +186,7 @@ _KEY_MASK = (1 << _DRAGON_SHIFT) - 1
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _context_items(ctx_key: tuple) -> tuple[int, list, set]:
+def _context_items(ctx_key: CtxKey) -> Evaluation:
     """The context items' answer for what they read (:meth:`ItemGroup.ctx_key`)."""
     return CONTEXT.evaluate(ctx_key)
 
@@ -161,22 +197,22 @@ class ShapeContext:
     each reading's answer (:func:`_shape_items`) is cheap to hash."""
     __slots__ = ("key",)
 
-    def __init__(self, key: tuple):
+    def __init__(self, key: CtxKey):
         self.key = key
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def shape_context(ctx_key: tuple) -> ShapeContext:
+def shape_context(ctx_key: CtxKey) -> ShapeContext:
     return ShapeContext(ctx_key)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _shape_items(sctx: ShapeContext, reading: int) -> tuple[int, list, set]:
+def _shape_items(sctx: ShapeContext, reading: int) -> Evaluation:
     """The shape items' answer for one reading (:meth:`ItemGroup.reading_key`) of a kind of hand."""
     return SHAPE.evaluate(sctx.key, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
 
 
-def _dragon_code(dragon_tiles: tuple) -> int:
+def _dragon_code(dragon_tiles: tuple[int, ...]) -> int:
     """A sequence of dragon kinds as an int (base 4, digits 1-3): one int per sequence."""
     code = 0
     for d in dragon_tiles:
@@ -184,16 +220,16 @@ def _dragon_code(dragon_tiles: tuple) -> int:
     return code
 
 
-def _dragon_tiles(code: int) -> tuple:
+def _dragon_tiles(code: int) -> tuple[int, ...]:
     """The sequence of dragon kinds of a :func:`_dragon_code`."""
-    out = []
+    out: list[int] = []
     while code:
         out.append(DRAGONS[0] + code % 4 - 1)
         code //= 4
     return tuple(reversed(out))
 
 
-def _meets(required: tuple, holds: set, ctx_holds: set) -> bool:
+def _meets(required: tuple[str, ...], holds: set[str], ctx_holds: set[str]) -> bool:
     """Whether a reading has one of the required patterns (none required: it does)."""
     if not required:
         return True
@@ -203,7 +239,7 @@ def _meets(required: tuple, holds: set, ctx_holds: set) -> bool:
     return False
 
 
-def _order_of(found: tuple) -> int:
+def _order_of(found: Found) -> int:
     return _ORDER[found[0].id]
 
 
@@ -212,7 +248,11 @@ def _meld_groups(h: Hand) -> list[Group]:
             for m in h.melds]
 
 
-def score_hand(h: Hand, memo: dict | None = None, lang: str = "en") -> dict:
+#: the bits of a reading's key that break the option caishen_discard_restriction (None: none do)
+_RESTRICTION_BITS: dict[str | None, int] = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}
+
+
+def score_hand(h: Hand, memo: Memo | None = None, lang: str = "en") -> dict[str, Any]:
     """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds;
     ``lang``: the language of ``reasons``, "en" or "zh")."""
     if h.heavenly:
@@ -220,7 +260,7 @@ def score_hand(h: Hand, memo: dict | None = None, lang: str = "en") -> dict:
     return _score_as_given(h, memo, lang)
 
 
-def _heavenly(h: Hand, memo: dict | None, lang: str) -> dict:
+def _heavenly(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
     """天胡 (docs/rules.md §10.16): a dealt hand has no winning tile, so it is scored with each
     kind of its concealed tiles as the winning tile and the best answer is kept (the most 台,
     then eligible; among equals the tile the request named, then the lowest kind).  The named
@@ -235,11 +275,12 @@ def _heavenly(h: Hand, memo: dict | None, lang: str) -> dict:
     return best
 
 
-def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
+def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
     """Score a checked hand with its winning tile as given."""
     rules = h.rules
     seat_t, round_t = h.seat_tile, h.round_tile
     w_caishen = h.winning in h.caishen_kinds
+    readings: Mapping[int, tuple[int, Kept | Listed]]
     if h.caishen_tiles:
         readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
                              None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t, memo)
@@ -254,20 +295,22 @@ def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
         raise ScoreError(problems)
 
     # the melds are the same in every reading: fold them into one key
-    meld_key, meld_dragons = 0, []
+    meld_key = 0
+    meld_dragons: list[int] = []
     for g in _meld_groups(h):
         meld_key |= group_key(g, seat_t, round_t)[0]
         if g.type == "pung" and g.faces[0] in DRAGONS:
             meld_dragons.append(g.faces[0])
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
-    bad = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}.get(restriction, 0)
+    bad = _RESTRICTION_BITS.get(restriction, 0)
     ctx, item_tai = Context(h), rules.item_tai
     ctx_total, ctx_found, ctx_holds = _context_items(CONTEXT.ctx_key(ctx, item_tai))
     required = rules.required_patterns
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
-    best, best_total, meets = None, 0, False
+    best: tuple[int, Kept | Listed] | None = None
+    best_total, meets = 0, False
     sctx = shape_context(SHAPE.ctx_key(ctx, item_tai))
     reading_key = SHAPE.reading_key
     n_meld_dragons = len(meld_dragons)
@@ -287,6 +330,7 @@ def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
             + ("财神单吊时不能捉冲" if restriction == "single_wait" else "放冲的牌需要财神来配时不能放冲")
             + "): this hand wins only by self-draw",
             "捉冲时每种组合都要用财神来配胡的那张牌，只能自摸"))
+        raise ScoreError(problems)
     if problems:
         raise ScoreError(problems)
 
@@ -303,7 +347,7 @@ def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
         tai += t
         if it.id not in bonus_ids:
             counted += t
-    reasons = []
+    reasons: list[str] = []
     zh = lang == "zh"
     if counted < rules.min_tai:
         reasons.append(f"计入的台数 {counted} 低于起胡的 {rules.min_tai} 台" if zh else
@@ -334,7 +378,7 @@ def _score_as_given(h: Hand, memo: dict | None, lang: str) -> dict:
     }
 
 
-def _item_out(it, tiles: tuple, tai: int, bonus_ids: frozenset) -> dict:
+def _item_out(it: Item, tiles: tuple[int, ...], tai: int, bonus_ids: frozenset[str]) -> dict[str, object]:
     out = dict(_ITEM_OUT[it.id])           # a copy of a prepared dict: cheaper than building one
     out["tai"] = tai
     if it.id in bonus_ids:
@@ -344,8 +388,8 @@ def _item_out(it, tiles: tuple, tai: int, bonus_ids: frozenset) -> dict:
     return out
 
 
-def _caishen_echo(h: Hand) -> dict:
-    out = {"kinds": [CODES[k] for k in sorted(h.caishen_kinds)]}
+def _caishen_echo(h: Hand) -> dict[str, object]:
+    out: dict[str, object] = {"kinds": [CODES[k] for k in sorted(h.caishen_kinds)]}
     if h.indicator is not None:
         out["indicator"] = CODES[h.indicator]
     if h.substitute is not None:
@@ -353,13 +397,16 @@ def _caishen_echo(h: Hand) -> dict:
     return out
 
 
-def _decomposition_out(h: Hand, groups: list[Group], wait: str) -> dict:
+def _decomposition_out(h: Hand, groups: list[Group], wait: str | None) -> DecompositionOut:
     # physical caishen tiles go to the caishen slots, the winning tile (if a caishen) to its slot
     spare = list(h.caishen_tiles)
     w_caishen = h.winning in h.caishen_kinds
     if w_caishen:
         spare.remove(h.winning)
-    caishen, pair, sets, winning_face = [], None, [], None
+    caishen: list[CaishenSlot] = []
+    pair: list[str] | None = None
+    sets: list[SetOut] = []
+    winning_face: int | None = None
     concealed = sorted([g for g in groups if g.type != "pair"], key=attrgetter("faces"))
     concealed += [g for g in groups if g.type == "pair"]
     for gtype, faces, cslots, wslot in concealed:

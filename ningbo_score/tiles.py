@@ -255,6 +255,6 @@ def parse_tile(value: object, path: str = "tile") -> str:
     """Parse one tile code or Chinese name; raises ScoreError (400)."""
     problems: list[Problem] = []
     k = tile_index(value, path, problems)
-    if problems:
+    if problems or k is None:            # (k is None exactly when a problem was appended)
         raise ScoreError(problems)
     return CODES[k]
