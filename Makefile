@@ -54,7 +54,7 @@ run: install
 	exec $(VENV)/bin/gunicorn -c gunicorn.conf.py app:app
 
 # ruff and mypy as pyproject.toml configures them (mypy strict for ningbo_score/); both must
-# report nothing (what is not checked yet: RUFF_NOT_YET_CLEAN and MYPY_NOT_YET_CLEAN there).
+# report nothing.
 lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy

@@ -10,6 +10,7 @@ the rule book.
 import hashlib
 import os
 import re
+import typing
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -83,17 +84,17 @@ from .errors import Problem, ScoreError  # noqa: E402
 from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
 
 
-def presets() -> list[dict]:
+def presets() -> list[dict[str, typing.Any]]:
     """Every preset: id, names, source document, options and the 台 item table."""
     return [describe_preset(p) for p in PRESETS]
 
 
-def rulebook() -> dict:
+def rulebook() -> dict[str, typing.Any]:
     """The rule book: its version (``rulebook``), what it changed (``changes``), every preset."""
     return describe_rulebook()
 
 
-def preset(preset_id: str) -> dict:
+def preset(preset_id: str) -> dict[str, typing.Any]:
     """One preset; KeyError if there is no such preset."""
     if preset_id not in PRESETS:
         raise KeyError(preset_id)

@@ -1,6 +1,7 @@
 """Batch scoring: many hands in one call, one result each; a bad hand never fails the batch."""
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 
 from .engine import score_hand
@@ -16,14 +17,15 @@ class BatchInput:
     items: list[Hand | ScoreError]
 
 
-def score_batch(batch: BatchInput, lang: str = "en", before_each=None) -> dict:
+def score_batch(batch: BatchInput, lang: str = "en",
+                before_each: typing.Callable[[], None] | None = None) -> dict[str, typing.Any]:
     """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.requests loads
     ``{"requests": [...]}`` as one Hand, or the ScoreError refusing it, per item).
 
     Each result is ``{"index", "status": 200, "score": …}`` or ``{"index", "status": 4xx,
     "problem": …}``.  ``before_each()``, when given, is called before each item is scored.
     """
-    results = []
+    results: list[dict[str, typing.Any]] = []
     for i, item in enumerate(batch.items):
         if before_each is not None:
             before_each()

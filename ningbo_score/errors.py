@@ -6,6 +6,7 @@ from the first problem in the order of docs/rules.md §10.15 (the order of :data
 """
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 
 # code -> (HTTP status, English title, Chinese title).  The order is the precedence of
@@ -75,7 +76,7 @@ class ScoreError(Exception):
         super().__init__(self.detail())
 
     @classmethod
-    def one(cls, code: str, path: str, en: str, zh: str) -> "ScoreError":
+    def one(cls, code: str, path: str, en: str, zh: str) -> ScoreError:
         return cls([Problem(code, path, en, zh)])
 
     def errors(self, lang: str = "en") -> dict[str, list[str]]:
@@ -97,9 +98,9 @@ class ScoreError(Exception):
         _, en, zh = CODES[self.problems[0].code]
         return zh if lang == "zh" else en
 
-    def to_problem(self, lang: str = "en") -> dict:
+    def to_problem(self, lang: str = "en") -> dict[str, typing.Any]:
         """The RFC 9457 problem object of docs/api.md (without ``instance``)."""
-        body = {
+        body: dict[str, typing.Any] = {
             "type": f"urn:ningbo-score:problem:{self.code}",
             "title": self.title(lang),
             "status": self.status,

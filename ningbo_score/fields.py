@@ -21,6 +21,14 @@ from marshmallow.validate import Validator
 from .errors import MAX_PROBLEMS, Problem, ScoreError
 from .tiles import ALIASES, CODES, tile_index, tile_indices
 
+if typing.TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+
+    from marshmallow import Schema
+    from marshmallow.types import ErrorMessages
+
+_T = typing.TypeVar("_T")
+
 
 class Msg(str):
     """An English message that also knows its Chinese text (``.zh``) and its problem code
@@ -30,16 +38,16 @@ class Msg(str):
     zh: str
     code: str
 
-    def __new__(cls, en: str, zh: str, code: str = "invalid_request") -> "Msg":
+    def __new__(cls, en: str, zh: str, code: str = "invalid_request") -> Msg:
         obj = super().__new__(cls, en)
         obj.zh = zh
         obj.code = code
         return obj
 
-    def format(self, *args: typing.Any, **kwargs: typing.Any) -> "Msg":  # type: ignore[override]
+    def format(self, *args: typing.Any, **kwargs: typing.Any) -> Msg:
         return Msg(str.format(self, *args, **kwargs), self.zh.format(*args, **kwargs), self.code)
 
-    def __reduce__(self):  # keep .zh through copy/pickle
+    def __reduce__(self) -> tuple[type[Msg], tuple[str, str, str]]:  # keep .zh through copy/pickle
         return (Msg, (str(self), self.zh, self.code))
 
 
@@ -57,7 +65,9 @@ def message(text: typing.Any, lang: str) -> str:
 class OneOf(Validator):
     """The value must be one of ``choices``."""
 
-    def __init__(self, choices: typing.Iterable[typing.Any], error: Msg | None = None):
+    error: Msg
+
+    def __init__(self, choices: Iterable[typing.Any], error: Msg | None = None) -> None:
         self.choices = tuple(choices)
         self._set = frozenset(self.choices)
         shown = ", ".join(str(c) for c in self.choices)
@@ -72,7 +82,9 @@ class OneOf(Validator):
 class Range(Validator):
     """An inclusive integer range; ``max`` may be None."""
 
-    def __init__(self, min: int | None = None, max: int | None = None):
+    error: Msg
+
+    def __init__(self, min: int | None = None, max: int | None = None) -> None:
         self.min = min
         self.max = max
         if max is None:
@@ -92,8 +104,9 @@ class Length(Validator):
     """An inclusive bound on the number of items of an array."""
 
     equal = None  # (apispec reads min/max/equal to tell a Length from a Range)
+    error: Msg
 
-    def __init__(self, min: int | None = None, max: int | None = None):
+    def __init__(self, min: int | None = None, max: int | None = None) -> None:
         self.min = min
         self.max = max
         if max is None:
@@ -103,7 +116,7 @@ class Length(Validator):
         else:
             self.error = Msg(f"Must have {min} to {max} items.", f"必须有 {min} 到 {max} 项。")
 
-    def __call__(self, value: typing.Sized) -> typing.Sized:
+    def __call__(self, value: Sized) -> Sized:
         n = len(value)
         if (self.min is not None and n < self.min) or (self.max is not None and n > self.max):
             raise ValidationError(self.error)
@@ -117,7 +130,7 @@ class Length(Validator):
 class _Localized:
     """Chinese for marshmallow's generic messages (mixed in before the marshmallow field)."""
 
-    default_error_messages = {
+    default_error_messages: ErrorMessages = {
         "required": Msg("Missing data for required field.", "缺少必填字段。"),
         "null": Msg("Field may not be null.", "该字段不能为 null。"),
         "validator_failed": Msg("Invalid value.", "值无效。"),
@@ -137,7 +150,8 @@ class Boolean(_Localized, fields.Boolean):
     default_error_messages = {"invalid": Msg("Not a valid boolean: must be true or false.",
                                              "不是有效的布尔值：必须是 true 或 false。")}
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> bool:
         if value is True or value is False:
             return value
         raise self.make_error("invalid")
@@ -156,7 +170,8 @@ class Integer(_Localized, fields.Integer):
     default_error_messages = {"invalid": Msg("Not a valid integer (a number with no fractional part).",
                                              "不是有效的整数（必须是没有小数部分的数）。")}
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> int:
         value = as_integer(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.make_error("invalid")
@@ -167,26 +182,36 @@ class Nested(_Localized, fields.Nested):
     default_error_messages = {"type": Msg("Must be an object.", "必须是对象。")}
 
 
-class List(_Localized, fields.List):
+def _cap(max_items: int | None, over: Msg | None) -> tuple[int, Msg] | None:
+    """An array field's cap: ``(max_items, over)``, ``over`` by default "Must have at most N items."."""
+    return None if max_items is None else (max_items, over or Length(max=max_items).error)
+
+
+class List(_Localized, fields.List[_T]):
     """An array; ``max_items``: its most items, checked before any is read (refused with
     ``over``, a :class:`Msg`, or "Must have at most N items.")."""
 
     default_error_messages = {"invalid": Msg("Must be an array.", "必须是数组。")}
 
-    def __init__(self, *args, max_items: int | None = None, over: Msg | None = None, **kwargs):
+    def __init__(self, cls_or_instance: fields.Field[_T] | type[fields.Field[_T]], *, max_items: int | None = None,
+                 over: Msg | None = None, **kwargs: typing.Any) -> None:
         if max_items is not None:
             kwargs.setdefault("metadata", {})["maxItems"] = max_items
-        super().__init__(*args, **kwargs)
+        super().__init__(cls_or_instance, **kwargs)
         self.max_items = max_items
-        self.over = over or (Length(max=max_items).error if max_items is not None else None)
+        self._cap = _cap(max_items, over)
+        self.over = self._cap[1] if self._cap else None
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> list[_T | None]:
         if not isinstance(value, list):                 # a JSON array only (no set, no string)
             raise self.make_error("invalid")
-        if self.max_items is not None and len(value) > self.max_items:
-            raise ValidationError(self.over)
+        cap = self._cap
+        if cap is not None and len(value) > cap[0]:
+            raise ValidationError(cap[1])
         # marshmallow's loop, stopping after MAX_PROBLEMS bad items (the answer lists no more)
-        result, errors = [], {}
+        result: list[typing.Any] = []
+        errors: dict[int, typing.Any] = {}
         inner = self.inner
         for idx, each in enumerate(value):
             try:
@@ -282,7 +307,7 @@ def _tile_names() -> list[str]:
 
 
 #: Components of openapi.yaml (registered by tools/gen_openapi.py) that the tile fields refer to.
-TILE_COMPONENTS: dict[str, dict] = {
+TILE_COMPONENTS: dict[str, dict[str, typing.Any]] = {
     "TileCode": {"type": "string", "enum": list(CODES), "x-enum-varnames": [code_name(c) for c in CODES],
                  "description": "A tile code (docs/rules.md §1)."},
     "Tile": {"type": "string", "enum": list(TILE_NAMES), "x-enum-varnames": _tile_names(),
@@ -300,7 +325,14 @@ TILE_COMPONENTS: dict[str, dict] = {
 }
 
 
-def _ref(name: str, nullable: bool) -> dict:
+class OpenAPIConverter(typing.Protocol):
+    """What ``openapi_schema(converter, ret)`` uses of the apispec converter tools/gen_openapi.py
+    hands it."""
+
+    def resolve_nested_schema(self, schema: Schema | type[Schema]) -> dict[str, typing.Any]: ...
+
+
+def _ref(name: str, nullable: bool) -> dict[str, typing.Any]:
     ref = {"$ref": f"#/components/schemas/{name}"}
     return {"oneOf": [ref, {"type": "null"}]} if nullable else ref
 
@@ -310,58 +342,62 @@ def _ref(name: str, nullable: bool) -> dict:
 CHARS_PER_TILE = 8
 
 
-class Tiles(fields.Field):
+class Tiles(fields.Field[list[int]]):
     """A list of tiles: an array of codes/Chinese names, or one compact string
     (``"123m 456p EE C"``), loaded as tile indices by ``ningbo_score.tiles.tile_indices``.
 
     ``max_items``: the most tiles the field may hold; a longer array (or a compact string of more
     than ``CHARS_PER_TILE`` characters a tile) is refused with ``over`` (a :class:`Msg`, whose
-    code may be a rule's) before any tile is read."""
+    code may be a rule's; as for :class:`List`, "Must have at most N items." if not given) before
+    any tile is read."""
 
-    def __init__(self, *, max_items: int | None = None, over: Msg | None = None, **kwargs):
+    def __init__(self, *, max_items: int | None = None, over: Msg | None = None, **kwargs: typing.Any) -> None:
         super().__init__(**kwargs)
         self.max_items = max_items
         self.over = over
+        self._cap = _cap(max_items, over)
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        cap = self.max_items
-        if cap is not None and (type(value) is list and len(value) > cap
-                                or type(value) is str and len(value) > CHARS_PER_TILE * cap):
-            raise ValidationError(self.over)
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> list[int]:
+        cap = self._cap
+        if cap is not None and (type(value) is list and len(value) > cap[0]
+                                or type(value) is str and len(value) > CHARS_PER_TILE * cap[0]):
+            raise ValidationError(cap[1])
         problems: list[Problem] = []
         out = tile_indices(value, _ROOT, problems)
         if problems:
             raise ValidationError(_tile_messages(problems, _ROOT))
-        if cap is not None and len(out) > cap:
-            raise ValidationError(self.over)
+        if cap is not None and len(out) > cap[0]:
+            raise ValidationError(cap[1])
         return out
 
-    def openapi_schema(self, converter, ret: dict) -> dict:
+    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
         return _ref("Tiles", self.allow_none)
 
 
-class Tile(fields.Field):
+class Tile(fields.Field[int]):
     """One tile code or Chinese name, loaded as its index by ``ningbo_score.tiles.tile_index``."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> int:
         problems: list[Problem] = []
         k = tile_index(value, _ROOT, problems)
-        if problems:
+        if k is None:                    # tile_index has told why (in problems)
             raise ValidationError(_tile_messages(problems, _ROOT))
         return k
 
-    def openapi_schema(self, converter, ret: dict) -> dict:
+    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
         return _ref("Tile", self.allow_none)
 
 
 class TileCode(fields.String):
     """A tile code in a response (documented as the ``TileCode`` enum)."""
 
-    def openapi_schema(self, converter, ret: dict) -> dict:
+    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
         return {"$ref": "#/components/schemas/TileCode"}
 
 
-class PresetOrObject(fields.Field):
+class PresetOrObject(fields.Field[_T]):
     """A preset id, or an object loaded by ``schema`` (``{"preset": …, options…}``); ``make``
     turns either (the id, or the loaded object) into the library's value."""
 
@@ -370,21 +406,23 @@ class PresetOrObject(fields.Field):
         "invalid": Msg("Must be a preset id or an object.", "必须是规则 id 或对象。"),
     }
 
-    def __init__(self, preset_ids: typing.Sequence[str], schema, make: typing.Callable, **kwargs):
+    def __init__(self, preset_ids: Sequence[str], schema: Schema, make: Callable[[str | dict[str, typing.Any]], _T],
+                 **kwargs: typing.Any) -> None:
         super().__init__(**kwargs)
         self.preset_ids = tuple(preset_ids)
         self.preset_validator = OneOf(self.preset_ids)
         self.schema = schema  # an instance, built once
         self.make = make
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> _T:
         if isinstance(value, str):
             return self.make(self.preset_validator(value))
         if isinstance(value, dict):
             return self.make(self.schema.load(value))
         raise self.make_error("invalid")
 
-    def openapi_schema(self, converter, ret: dict) -> dict:
+    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
         one_of = [
             {"type": "string", "enum": list(self.preset_ids), "description": "A preset id."},
             converter.resolve_nested_schema(self.schema),
@@ -394,7 +432,7 @@ class PresetOrObject(fields.Field):
         return {"oneOf": one_of}
 
 
-class Each(fields.Field):
+class Each(fields.Field[list[typing.Any]]):
     """An array of at most ``max_items`` objects, each loaded by ``schema`` on its own: the
     loaded value, or the :class:`ScoreError` that refuses that item (a bad item never fails
     the array).  The length is checked before any item is read."""
@@ -404,14 +442,15 @@ class Each(fields.Field):
         "invalid": Msg("Must be an array.", "必须是数组。"),
     }
 
-    def __init__(self, schema, *, max_items: int, **kwargs):
+    def __init__(self, schema: Schema, *, max_items: int, **kwargs: typing.Any) -> None:
         super().__init__(**kwargs)
         self.schema = schema  # an instance, built once
         self.max_items = max_items
         self.too_many = Length(max=max_items).error
         self.not_object = Msg("Must be an object.", "必须是对象。")
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> list[typing.Any]:
         if type(value) is not list:
             raise self.make_error("invalid")
         if len(value) > self.max_items:
@@ -419,7 +458,7 @@ class Each(fields.Field):
         not_objects = {i: [self.not_object] for i, item in enumerate(value) if type(item) is not dict}
         if not_objects:                  # the array itself is malformed: the request fails
             raise ValidationError(not_objects)
-        out = []
+        out: list[typing.Any] = []
         for item in value:
             try:
                 out.append(self.schema.load(item))
@@ -427,9 +466,10 @@ class Each(fields.Field):
                 out.append(validation_problem(err))
         return out
 
-    def openapi_schema(self, converter, ret: dict) -> dict:
+    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
         # each item is any object: a bad one is its own result (the array stays well-formed)
-        out = {"type": "array", "maxItems": self.max_items, "items": {"type": "object", "additionalProperties": {}}}
+        out: dict[str, typing.Any] = {"type": "array", "maxItems": self.max_items,
+                                      "items": {"type": "object", "additionalProperties": {}}}
         if self.metadata.get("description"):
             out["description"] = self.metadata["description"]
         return out
@@ -482,7 +522,7 @@ def validation_problem(err: ValidationError) -> ScoreError:
     return ScoreError(problems)
 
 
-def load(schema, body: typing.Any) -> typing.Any:
+def load(schema: Schema, body: typing.Any) -> typing.Any:
     """``schema.load(body)``, its errors raised as a :class:`ScoreError`."""
     try:
         return schema.load(body)

@@ -10,14 +10,17 @@ routes load bodies through them with :func:`ningbo_score.fields.load`.
 """
 from __future__ import annotations
 
+import typing
+
 from marshmallow import RAISE, Schema, ValidationError, missing, post_load, validates_schema
 
 from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
 from .errors import MAX_PROBLEMS
-from .hand import MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Meld, build
+from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
+                   build)
 from .items import ITEMS
-from .rules import DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, PRESETS, custom_rules, preset_rules
+from .rules import DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, PRESETS, Rules, custom_rules, preset_rules
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
 from .tiles import SEAT_INDEX, SEATS
@@ -38,6 +41,25 @@ from .fields import (
     Tiles,
 )
 
+if typing.TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from marshmallow import types
+    from marshmallow.error_store import ErrorStore
+    from marshmallow.fields import Field
+
+    #: a schema's ``OPENAPI_VARIANTS`` (below): {component name: (its required field, more properties)}
+    OpenAPIVariants: typing.TypeAlias = dict[str, tuple[str, dict[str, typing.Any]]]
+
+    _F = typing.TypeVar("_F", bound=Field[typing.Any])
+
+    class _ErrorStore(typing.Protocol):
+        """What :meth:`StrictSchema._deserialize` calls of the error store marshmallow hands it
+        (an ``ErrorStore``, whose methods are not annotated)."""
+
+        def store_error(self, messages: typing.Any, field_name: str = ..., index: int | None = None) -> None: ...
+
+
 PRESET_IDS: tuple[str, ...] = tuple(PRESETS)
 ITEM_IDS: tuple[str, ...] = tuple(it.id for it in ITEMS)
 # Bounds of the library (ningbo_score.rules, ningbo_score.hand), so that the schema and the
@@ -46,13 +68,13 @@ ITEM_IDS: tuple[str, ...] = tuple(it.id for it in ITEMS)
 # exactly.
 
 
-def seat(**kwargs) -> String:
+def seat(**kwargs: typing.Any) -> String:
     kwargs.setdefault("metadata", {})
     kwargs["metadata"].setdefault("description", "A seat wind: `E` (the dealer), `S`, `W` or `N`.")
     return String(validate=OneOf(SEATS), **kwargs)
 
 
-def optional(field_cls, *args, **kwargs):
+def optional(field_cls: type[_F], *args: typing.Any, **kwargs: typing.Any) -> _F:
     """An optional field: absent or ``null`` (= absent)."""
     return field_cls(*args, required=False, allow_none=True, **kwargs)
 
@@ -72,8 +94,9 @@ class StrictSchema(Schema):
     ``many``, no ``partial``, ``unknown`` RAISE, no ``load_default``), at a fraction of the cost:
     an absent optional field costs a dict lookup (marshmallow builds a closure for every declared
     field and calls it), a given one its field's ``_deserialize`` and validators (every validator
-    of ningbo_score.fields raises its own message), and unknown keys are listed in the body's order (no more than MAX_PROBLEMS + 1)
-    (tests/test_schemas.py compares the two on the golden cases)."""
+    of ningbo_score.fields raises its own message), and unknown keys are listed in the body's
+    order (no more than MAX_PROBLEMS + 1) (tests/test_schemas.py compares the two on the golden
+    cases)."""
 
     class Meta:
         unknown = RAISE
@@ -83,20 +106,24 @@ class StrictSchema(Schema):
         "type": Msg("Must be an object.", "必须是对象。"),
     }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: typing.Any, **kwargs: typing.Any) -> None:
         super().__init__(*args, **kwargs)
         #: (key in the body, attribute, field, required) in declaration order
-        self._plan = tuple((f.data_key or name, f.attribute or name, f, f.required)
-                           for name, f in self.load_fields.items())
+        self._plan: tuple[tuple[str, str, Field[typing.Any], bool], ...] = tuple(
+            (f.data_key or name, f.attribute or name, f, f.required) for name, f in self.load_fields.items())
         self._keys = frozenset(key for key, _, _, _ in self._plan)
         plain = all(f.load_default is missing for _, _, f, _ in self._plan)
         self._fast = plain and self.unknown == RAISE and not self.many and not self.partial
 
-    def _deserialize(self, data, *, error_store, many=False, partial=None, unknown=RAISE, index=None):
+    def _deserialize(self, data: Mapping[str, typing.Any] | Sequence[Mapping[str, typing.Any]], *,
+                     error_store: _ErrorStore, many: bool = False,
+                     partial: bool | types.StrSequenceOrSet | None = None, unknown: types.UnknownOption = RAISE,
+                     index: int | None = None) -> typing.Any:
         if not self._fast or many or partial or unknown != RAISE:
-            return super()._deserialize(data, error_store=error_store, many=many, partial=partial,
-                                        unknown=unknown, index=index)
-        out: dict = {}
+            # (the rare path: marshmallow's loop, given marshmallow's own store)
+            return super()._deserialize(data, error_store=typing.cast("ErrorStore", error_store), many=many,
+                                        partial=partial, unknown=unknown, index=index)
+        out: dict[str, typing.Any] = {}
         if not isinstance(data, dict):
             error_store.store_error([self.error_messages["type"]], index=index)
             return out
@@ -173,14 +200,15 @@ class CaishenSchema(StrictSchema):
     """The caishen (wildcards) of the hand: exactly one of `indicator` or `kinds`."""
 
     #: openapi.yaml: one schema per way of giving it (see StrictSchema)
-    OPENAPI_VARIANTS = {"CaishenIndicator": ("indicator", {}), "CaishenKinds": ("kinds", {})}
+    OPENAPI_VARIANTS: typing.ClassVar[OpenAPIVariants] = {"CaishenIndicator": ("indicator", {}),
+                                                           "CaishenKinds": ("kinds", {})}
 
     indicator = optional(Tile, metadata={
         "description": "The flipped tile; the kinds follow from it by the preset's `caishen_rule`."})
     kinds = optional(Tiles, metadata={"description": "The caishen kinds, given directly; `[]` = none."})
 
     @validates_schema
-    def _exactly_one(self, data: dict, **kwargs) -> None:
+    def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
         given = [k for k in ("indicator", "kinds") if data.get(k) is not None]
         if len(given) != 1:
             raise ValidationError(Msg("Give exactly one of indicator or kinds.",
@@ -213,11 +241,11 @@ TOO_MANY_FLOWERS = Msg(f"There are {MAX_FLOWERS} flowers: at most {MAX_FLOWERS} 
                        f"花牌只有 {MAX_FLOWERS} 张，最多补 {MAX_FLOWERS} 张。", "invalid_flowers")
 
 
-def melds_field(**kwargs) -> List:
+def melds_field(**kwargs: typing.Any) -> List[dict[str, typing.Any]]:
     return optional(List, Nested(MeldSchema), max_items=MAX_MELDS, over=TOO_MANY_MELDS, **kwargs)
 
 
-def concealed_field(**kwargs) -> Tiles:
+def concealed_field(**kwargs: typing.Any) -> Tiles:
     return Tiles(required=True, max_items=MAX_CONCEALED, over=TOO_MANY_CONCEALED, **kwargs)
 
 
@@ -264,7 +292,7 @@ class ClaimsSchema(StrictSchema):
     N = optional(Integer, validate=Range(min=0, max=MAX_CLAIMS))
 
 
-def rules_of(value: str | dict):
+def rules_of(value: str | dict[str, typing.Any]) -> Rules:
     """The library's Rules of a loaded `rules` field: a preset id or a loaded rules object."""
     if isinstance(value, str):
         return preset_rules(value)
@@ -282,10 +310,10 @@ def _seat(value: str | None) -> int | None:
     return None if value is None else SEAT_INDEX[value]
 
 
-def _melds(given: list | None) -> list[Meld]:
+def _melds(given: list[dict[str, typing.Any]] | None) -> list[Meld]:
     if not given:
         return []
-    out = []
+    out: list[Meld] = []
     for m in given:
         given_from = m.get("from")
         out.append(Meld(m["type"], m["tiles"], m["tiles"], None if given_from is None else SEAT_INDEX[given_from],
@@ -293,7 +321,7 @@ def _melds(given: list | None) -> list[Meld]:
     return out
 
 
-def _hand(data: dict, waiting: bool):
+def _hand(data: dict[str, typing.Any], waiting: bool) -> Hand:
     """The typed input of a loaded `/v1/score` (or `/v1/waits`) body."""
     caishen = data.get("caishen")
     hand = data["hand"]
@@ -330,7 +358,7 @@ class ScoreRequestSchema(StrictSchema):
                            metadata={"description": "对局分, a positive integer.", "default": 1})
 
     @post_load
-    def _typed(self, data: dict, **kwargs):
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> Hand:
         return _hand(data, self.WAITING)
 
 
@@ -393,7 +421,7 @@ class AnalyzeRequestSchema(WaitsRequestSchema):
                        "any tile is read."})
 
     @post_load
-    def _typed(self, data: dict, **kwargs) -> AnalyzeInput:
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> AnalyzeInput:
         return AnalyzeInput(_hand(data, True), data.get("visible") or [])
 
 
@@ -410,7 +438,7 @@ class BatchRequestSchema(StrictSchema):
                        f"{MAX_BATCH}: 400 `invalid_request`, before any item is read."})
 
     @post_load
-    def _typed(self, data: dict, **kwargs) -> BatchInput:
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> BatchInput:
         return BatchInput(data["requests"])
 
 
@@ -419,7 +447,7 @@ class BatchRequestSchema(StrictSchema):
 class HandResultSchema(StrictSchema):
     """How the hand ended: `winner` (a position 0–3) or `draw: true` (流局), exactly one."""
 
-    OPENAPI_VARIANTS = {"HandWon": ("winner", {}), "HandDrawn": ("draw", {})}
+    OPENAPI_VARIANTS: typing.ClassVar[OpenAPIVariants] = {"HandWon": ("winner", {}), "HandDrawn": ("draw", {})}
 
     winner = optional(Integer, validate=Range(min=0, max=3), metadata={"description": "The winner's position."})
     draw = optional(Boolean, validate=OneOf((True,), error=Msg(
@@ -427,7 +455,7 @@ class HandResultSchema(StrictSchema):
         "只能是 true（有人胡牌时请改填 result.winner）。")), metadata={"description": "A draw (流局/荒庄): `true`."})
 
     @validates_schema
-    def _exactly_one(self, data: dict, **kwargs) -> None:
+    def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
         given = [k for k in ("winner", "draw") if data.get(k) is not None]
         if len(given) != 1:
             raise ValidationError(Msg("Give exactly one of winner (a position 0-3) or draw: true.",
@@ -449,7 +477,7 @@ class NextHandRequestSchema(StrictSchema):
                        "deals after a draw; default `ningbo`."})
 
     @post_load
-    def _typed(self, data: dict, **kwargs) -> NextHandInput:
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> NextHandInput:
         result = data["result"]
         return NextHandInput(data["dealer"], data["round_wind"], data["dealers_this_round"], result.get("winner"),
                              result.get("draw") is True, data.get("rules") or DEFAULT_RULES)
@@ -474,14 +502,15 @@ class TableClaimsRequestSchema(StrictSchema):
         "description": "One claim per seat at most; `[]` = nobody claims."})
 
     @post_load
-    def _typed(self, data: dict, **kwargs) -> ClaimsInput:
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ClaimsInput:
         return ClaimsInput(data["discarder"], [(c["seat"], c["type"]) for c in data["claims"]])
 
 
 class EscapeRequestSchema(StrictSchema):
     """The body of `POST /v1/table/escape`: `base_points` or a `level`, exactly one."""
 
-    OPENAPI_VARIANTS = {"EscapeFromBasePoints": ("base_points", {}), "EscapeFromLevel": ("level", {})}
+    OPENAPI_VARIANTS: typing.ClassVar[OpenAPIVariants] = {"EscapeFromBasePoints": ("base_points", {}),
+                                                           "EscapeFromLevel": ("level", {})}
 
     base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS), metadata={
         "description": "The game's base points (对局分), as in `/v1/score`."})
@@ -489,7 +518,7 @@ class EscapeRequestSchema(StrictSchema):
         "description": "A level of `GET /v1/levels`: its base points are used."})
 
     @validates_schema
-    def _exactly_one(self, data: dict, **kwargs) -> None:
+    def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
         given = [k for k in ("base_points", "level") if data.get(k) is not None]
         if len(given) != 1:
             raise ValidationError(Msg(f"Give exactly one of base_points (1 to {MAX_BASE_POINTS}) or level "
@@ -498,7 +527,7 @@ class EscapeRequestSchema(StrictSchema):
                                       f"必须且只能给出一个。"))
 
     @post_load
-    def _typed(self, data: dict, **kwargs) -> EscapeInput:
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> EscapeInput:
         return EscapeInput(data.get("base_points"), data.get("level"))
 
 

@@ -21,7 +21,6 @@ from ningbo_score.requests import (
     AnalyzeRequestSchema,
     ITEM_IDS,
     PRESET_IDS,
-    SEATS,
     BatchRequestSchema,
     CaishenSchema,
     ClaimsSchema,
@@ -39,6 +38,8 @@ from ningbo_score.requests import (
     WaitsWinSchema,
     WinSchema,
 )
+from ningbo_score.tiles import SEATS
+
 from .responses import (
     PROBLEM_CODES,
     AnalyzedWaitSchema,

@@ -2,14 +2,17 @@
 client gets exactly the documented fields; ``openapi.yaml`` is generated from them."""
 from __future__ import annotations
 
+import typing
+
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Range
 
 from ningbo_score.errors import CODES, public_code
+from ningbo_score.fields import OneOf, OpenAPIConverter, TileCode
+from ningbo_score.hand import WIN_BY
+from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema
 from ningbo_score.rules import RULEBOOK
-
-from ningbo_score.fields import OneOf, TileCode
-from ningbo_score.requests import ITEM_IDS, PRESET_IDS, SEATS, WIN_BY, TableClaimSchema
+from ningbo_score.tiles import SEATS
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
 PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")
@@ -20,7 +23,10 @@ PROBLEM_CODES: tuple[str, ...] = tuple(dict.fromkeys(public_code(c) for c in COD
 assert set(WIN_BY) <= set(PAYMENT_REASONS)
 
 
-def req(field: fields.Field) -> fields.Field:
+_F = typing.TypeVar("_F", bound="fields.Field[typing.Any]")
+
+
+def req(field: _F) -> _F:
     field.required = True
     return field
 
@@ -151,7 +157,8 @@ class PaymentSchema(OutSchema):
 
     from_ = _str(*SEATS, data_key="from", attribute="from")
     to = _str(*SEATS)
-    amount = req(fields.Integer(metadata={"minimum": 0, "description": "multiplier × points, after the hand cap (which may bring it to 0)."}))
+    amount = req(fields.Integer(metadata={
+        "minimum": 0, "description": "multiplier × points, after the hand cap (which may bring it to 0)."}))
     multiplier = req(fields.Integer(metadata={"minimum": 1}))
     reason = _str(*PAYMENT_REASONS)
     liability = req(fields.String(validate=OneOf(LIABILITY), allow_none=True, metadata={
@@ -251,7 +258,7 @@ class ScoreOrProblem(fields.Field):
             return None
         return (self._problem if "code" in value else self._score).dump(value)
 
-    def openapi_schema(self, converter, ret: dict) -> dict:
+    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
         return {"oneOf": [converter.resolve_nested_schema(ScoreResponseSchema),
                           converter.resolve_nested_schema(ProblemSchema)]}
 
@@ -307,7 +314,7 @@ class ValueOrProblem(ScoreOrProblem):
         super().__init__(**kwargs)
         self._score = WaitValueSchema()
 
-    def openapi_schema(self, converter, ret: dict) -> dict:
+    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
         return {"oneOf": [converter.resolve_nested_schema(WaitValueSchema),
                           converter.resolve_nested_schema(ProblemSchema)]}
 
@@ -364,7 +371,8 @@ class AnalyzeResponseSchema(_HandAnalysisSchema):
         "minimum": -1, "description": "向听: 0 is tenpai (听牌); −1 (14 tiles only): a winning shape."}))
     improving = fields.List(fields.Nested(ImprovingSchema), metadata={
         "description": "13 tiles: every tile that lowers the shanten, in tile order (a caishen kind included)."})
-    improving_unseen = fields.Integer(metadata={"minimum": 0, "description": "13 tiles: `unseen` summed over `improving`."})
+    improving_unseen = fields.Integer(metadata={"minimum": 0,
+                                                "description": "13 tiles: `unseen` summed over `improving`."})
     discards = fields.List(fields.Nested(DiscardSchema), metadata={
         "description": "14 tiles: one entry per kind held, best first: lowest shanten, most `improving_unseen`, "
                        "(at shanten 0) most `eligible_unseen`, then tile order."})
@@ -423,6 +431,9 @@ class NextHandResponseSchema(OutSchema):
 
 class ClaimSchema(OutSchema, TableClaimSchema):
     """A seat's claim on the discard (as in the request)."""
+
+    class Meta(OutSchema.Meta, TableClaimSchema.Meta):
+        """The options of both (each has only ``unknown = RAISE``)."""
 
 
 class ClaimsResponseSchema(OutSchema):

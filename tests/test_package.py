@@ -153,3 +153,26 @@ def test_an_unknown_module_to_compile_is_refused(tmp_path, value):
     with pytest.raises(subprocess.CalledProcessError) as failed:
         build_wheel(tmp_path / "dist", NINGBO_SCORE_COMPILE=value)
     assert b"NINGBO_SCORE_COMPILE: not modules of ningbo_score.COMPILED: nonesuch" in failed.value.stderr
+
+
+# the flags of `mypy --strict` (mypy 1.x), which pyproject.toml sets for the library
+MYPY_STRICT_FLAGS = {"check_untyped_defs", "disallow_untyped_defs", "disallow_incomplete_defs",
+                     "disallow_untyped_calls", "disallow_untyped_decorators", "disallow_any_generics",
+                     "disallow_subclassing_any", "warn_return_any", "no_implicit_reexport", "extra_checks"}
+
+
+def test_the_checks_hide_nothing():
+    """ruff and mypy (run by `make test`) check every file they are given: no module is exempt
+    from mypy's errors, the library is checked strictly, and ruff ignores nothing per file in the
+    library or the service."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    mypy = config["tool"]["mypy"]
+    assert {"warn_unused_configs", "warn_redundant_casts", "warn_unused_ignores", "strict_equality"} <= {
+        k for k, v in mypy.items() if v is True}
+    overrides = mypy["overrides"]
+    assert not [o["module"] for o in overrides if o.get("ignore_errors")]
+    (library,) = [o for o in overrides if "ningbo_score.*" in o["module"]]
+    assert all(library.get(flag) is True for flag in MYPY_STRICT_FLAGS), library
+    assert "ningbo_score" in mypy["files"] and "app.py" in mypy["files"]
+    ignored = config["tool"]["ruff"]["lint"].get("per-file-ignores", {})
+    assert all(path.startswith("tests/") for path in ignored), ignored
