@@ -17,6 +17,10 @@ class BatchInput:
     items: list[Hand | ScoreError]
 
 
+def _refused(index: int, err: ScoreError, lang: str) -> dict[str, typing.Any]:
+    return {"index": index, "status": err.status, "problem": err.to_problem(lang)}
+
+
 def score_batch(batch: BatchInput, lang: str = "en",
                 before_each: typing.Callable[[], None] | None = None) -> dict[str, typing.Any]:
     """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.requests loads
@@ -29,12 +33,13 @@ def score_batch(batch: BatchInput, lang: str = "en",
     for i, item in enumerate(batch.items):
         if before_each is not None:
             before_each()
+        if isinstance(item, ScoreError):       # refused by the schema (not raised here: raised, it
+            results.append(_refused(i, item, lang))   # would hold this frame, which holds it)
+            continue
         try:
-            if isinstance(item, ScoreError):
-                raise item
             check(item)
             results.append({"index": i, "status": 200, "score": score_hand(item, lang=lang)})
         except ScoreError as e:
-            results.append({"index": i, "status": e.status, "problem": e.to_problem(lang)})
+            results.append(_refused(i, e, lang))
     ok = sum(1 for r in results if r["status"] == 200)
     return {"ok": ok, "failed": len(results) - ok, "results": results}

@@ -217,6 +217,7 @@ class List(_Localized, fields.List[_T]):
             try:
                 result.append(inner.deserialize(each, **kwargs))
             except ValidationError as error:
+                drop_frames(error)
                 if error.valid_data is not None:
                     result.append(error.valid_data)
                 errors[idx] = error.messages
@@ -463,6 +464,7 @@ class Each(fields.Field[list[typing.Any]]):
             try:
                 out.append(self.schema.load(item))
             except ValidationError as err:
+                drop_frames(err)
                 out.append(validation_problem(err))
         return out
 
@@ -510,6 +512,21 @@ def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, ty
     return out
 
 
+def drop_frames(err: BaseException) -> None:
+    """Forget the tracebacks of a caught error and of the errors it was raised from.
+
+    marshmallow raises its ValidationError from a local of ``Schema._do_load`` (``exc``), so the
+    error's traceback holds that frame, the frame holds the error: a reference cycle that also
+    holds the frame's ``data``.  Such a cycle is freed only by the garbage collector, not when the
+    error is dropped; a refused 1 MiB batch left 26 MiB of its parsed body behind per request,
+    and under 32 connections of them a worker reached 2.5 times its steady memory before a
+    collection came.  Called wherever a ValidationError is caught and its messages kept."""
+    seen: BaseException | None = err
+    while seen is not None:
+        seen.__traceback__ = None
+        seen = seen.__cause__ or seen.__context__
+
+
 def validation_problem(err: ValidationError) -> ScoreError:
     """A schema ValidationError as the library's ScoreError (code ``invalid_request``, 400,
     unless a message carries a rule's code), so that every refusal is made the same way."""
@@ -527,4 +544,5 @@ def load(schema: Schema, body: typing.Any) -> typing.Any:
     try:
         return schema.load(body)
     except ValidationError as err:
+        drop_frames(err)
         raise validation_problem(err) from None

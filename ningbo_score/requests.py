@@ -39,6 +39,7 @@ from .fields import (
     String,
     Tile,
     Tiles,
+    drop_frames,
 )
 
 if typing.TYPE_CHECKING:
@@ -140,6 +141,7 @@ class StrictSchema(Schema):
                         validator(value)
                     out[attr] = value
             except ValidationError as err:
+                drop_frames(err)
                 error_store.store_error(err.messages, key, index=index)
                 if err.valid_data:
                     out[attr] = err.valid_data
