@@ -9,3 +9,8 @@ cdef tuple _derived(concealed, kinds, substitute)
 cdef object _win_bad(list problems, path, en, zh)
 cdef object _check_win(h, list problems, seat_code)
 cdef bint _has_kong(melds, fed_by)
+
+@cython.locals(counts=list, over=list, n=Py_ssize_t)
+cdef tuple _copies(h)
+@cython.locals(run=list)
+cdef bint _meld_is_good(m, Py_ssize_t seat, Py_ssize_t upper, caishen_kinds)

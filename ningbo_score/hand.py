@@ -7,7 +7,6 @@ them as docs/rules.md §10.15 says.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from .caishen import derive_kinds, substitute_kind
@@ -112,6 +111,60 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
     problems.append(Problem(code, path, en, zh))
 
 
+def _copies(h: Hand) -> tuple[list[int], list[int]]:
+    """How many of each kind the hand shows (concealed, melds, flowers and the indicator), and
+    the kinds past their limit (4 copies, 1 of a flower), each once."""
+    counts = [0] * len(CODES)
+    over: list[int] = []
+    for tiles in (h.concealed, h.flowers):
+        for t in tiles:
+            n = counts[t] + 1
+            counts[t] = n
+            if n == (2 if t >= FLOWER0 else 5):
+                over.append(t)
+    for m in h.melds:
+        for t in m.tiles:
+            n = counts[t] + 1
+            counts[t] = n
+            if n == (2 if t >= FLOWER0 else 5):
+                over.append(t)
+    indicator = h.indicator
+    if indicator is not None:
+        n = counts[indicator] + 1
+        counts[indicator] = n
+        if n == (2 if indicator >= FLOWER0 else 5):
+            over.append(indicator)
+    return counts, over
+
+
+def _meld_is_good(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]) -> bool:
+    """Does ``m`` pass every check of :func:`check`'s meld loop?  The same conditions, without
+    their messages (a meld that fails one goes through the loop, which says which)."""
+    tiles = m.tiles
+    kind = m.type
+    if not caishen_kinds.isdisjoint(tiles) or not tiles or max(tiles) >= FLOWER0:
+        return False
+    if kind == "chow":
+        if len(tiles) != 3 or m.concealed or m.added:
+            return False
+        run = sorted(m.faces)
+        first = run[0]
+        if not (is_suited(first) and is_suited(run[1]) and is_suited(run[2]) and run[1] == first + 1
+                and run[2] == first + 2 and rank(first) <= 7):
+            return False
+    else:
+        if len(tiles) != (4 if kind == "kong" else 3) or len(set(m.faces)) != 1:
+            return False
+        if kind == "kong":
+            if m.concealed and m.added:
+                return False
+            if m.concealed:
+                return not m.from_given
+        elif m.concealed or m.added:
+            return False
+    return m.from_seat is not None and m.from_seat != seat and (kind != "chow" or m.from_seat == upper)
+
+
 def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
     """Raise :class:`ScoreError` with every problem that the rule book finds in ``h`` and that
     leaves its tiles unreadable; keep the others (``h.deferred``) for the engine to report with
@@ -124,6 +177,8 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
 
     # melds, in list order
     for i, m in enumerate(h.melds):
+        if _meld_is_good(m, h.seat, upper, h.caishen_kinds):
+            continue                # the usual case: none of the checks below finds anything
         path = f"hand.melds.{i}"
 
         def bad(en: str, zh: str, sub: str = "tiles", path: str = path) -> None:
@@ -194,9 +249,8 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
            "wrong_tile_count")
 
     # copies: concealed, melds, flowers and the indicator
-    meld_tiles = [t for m in h.melds for t in m.tiles]
-    counts = Counter(h.concealed + meld_tiles + h.flowers + ([h.indicator] if h.indicator is not None else []))
-    over = [k for k, n in counts.items() if n > (1 if k >= FLOWER0 else 4)]
+    counts, over = _copies(h)
+    meld_tiles = [t for m in h.melds for t in m.tiles] if over else []
     for k in sorted(over):
         n, limit = counts[k], (1 if k >= FLOWER0 else 4)
         where = next(path for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", meld_tiles),
@@ -225,7 +279,7 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
         _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is not among the concealed tiles (they include it)",
            f"{CODES[h.winning]} 不在暗牌中（暗牌应包含胡的那张）", "winning_tile_not_in_hand")
 
-    blocking = any(p.code in _BLOCKING for p in problems)
+    blocking = bool(problems) and any(p.code in _BLOCKING for p in problems)
     _check_win(h, problems, seat_code)
     if h.winning_is_caishen and h.by in ("discard", "robbing_kong"):
         _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is a caishen: a discarded caishen can't be "
