@@ -111,58 +111,68 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
     problems.append(Problem(code, path, en, zh))
 
 
+def _copy_limit(kind: int) -> int:
+    """How many copies of a kind exist: 4, or 1 of a flower."""
+    return 1 if kind >= FLOWER0 else 4
+
+
 def _copies(h: Hand) -> tuple[list[int], list[int]]:
     """How many of each kind the hand shows (concealed, melds, flowers and the indicator), and
-    the kinds past their limit (4 copies, 1 of a flower), each once."""
+    the kinds past their limit, each once."""
     counts = [0] * len(CODES)
     over: list[int] = []
-    for tiles in (h.concealed, h.flowers):
+    shown = (h.concealed, h.flowers, *[m.tiles for m in h.melds], () if h.indicator is None else (h.indicator,))
+    for tiles in shown:
         for t in tiles:
             n = counts[t] + 1
             counts[t] = n
-            if n == (2 if t >= FLOWER0 else 5):
+            if n == _copy_limit(t) + 1:
                 over.append(t)
-    for m in h.melds:
-        for t in m.tiles:
-            n = counts[t] + 1
-            counts[t] = n
-            if n == (2 if t >= FLOWER0 else 5):
-                over.append(t)
-    indicator = h.indicator
-    if indicator is not None:
-        n = counts[indicator] + 1
-        counts[indicator] = n
-        if n == (2 if indicator >= FLOWER0 else 5):
-            over.append(indicator)
     return counts, over
 
 
-def _meld_is_good(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]) -> bool:
-    """Does ``m`` pass every check of :func:`check`'s meld loop?  The same conditions, without
-    their messages (a meld that fails one goes through the loop, which says which)."""
-    tiles = m.tiles
-    kind = m.type
-    if not caishen_kinds.isdisjoint(tiles) or not tiles or max(tiles) >= FLOWER0:
-        return False
-    if kind == "chow":
-        if len(tiles) != 3 or m.concealed or m.added:
-            return False
+def _meld_problems(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]) -> list[tuple[str, str, str, str]]:
+    """What :func:`check` finds wrong with meld ``m``: (code, field under the meld's path,
+    English, Chinese) each, in the order of the checks; an empty list for a good meld."""
+    found: list[tuple[str, str, str, str]] = []
+    tiles, kind = m.tiles, m.type
+    if not caishen_kinds.isdisjoint(tiles):
+        found.append(("caishen_in_meld", "tiles", "a caishen can't be chowed, punged or konged", "财神不能吃、碰、杠"))
+    size = 3 if kind in ("chow", "pung") else 4
+    if tiles and max(tiles) >= FLOWER0:
+        found.append(("invalid_meld", "tiles", "a flower can't be part of a meld", "花牌不能组成副露"))
+    elif len(tiles) != size:
+        found.append(("invalid_meld", "tiles", f"a {kind} has {size} tiles, not {len(tiles)}",
+                      f"{kind} 应有 {size} 张牌，而不是 {len(tiles)} 张"))
+    elif kind == "chow":
         run = sorted(m.faces)
         first = run[0]
         if not (is_suited(first) and is_suited(run[1]) and is_suited(run[2]) and run[1] == first + 1
                 and run[2] == first + 2 and rank(first) <= 7):
-            return False
-    else:
-        if len(tiles) != (4 if kind == "kong" else 3) or len(set(m.faces)) != 1:
-            return False
-        if kind == "kong":
-            if m.concealed and m.added:
-                return False
-            if m.concealed:
-                return not m.from_given
-        elif m.concealed or m.added:
-            return False
-    return m.from_seat is not None and m.from_seat != seat and (kind != "chow" or m.from_seat == upper)
+            found.append(("invalid_meld", "tiles", "a chow is three consecutive tiles of one suit",
+                          "吃必须是同一花色的三张顺牌"))
+    elif len(set(m.faces)) != 1:
+        found.append(("invalid_meld", "tiles", f"a {kind} is {size} identical tiles",
+                      f"{kind} 必须是 {size} 张相同的牌"))
+    if kind != "kong" and (m.concealed or m.added):
+        found.append(("invalid_meld", "concealed" if m.concealed else "added",
+                      "only a kong can be concealed or added", "只有杠可以是暗杠或加杠"))
+    if m.concealed and m.added:
+        found.append(("invalid_meld", "added", "a kong is concealed or added, not both", "杠不能既是暗杠又是加杠"))
+    if kind == "kong" and m.concealed:
+        if m.from_given:
+            found.append(("invalid_meld", "from", "a concealed kong has no `from`", "暗杠没有 from"))
+    elif m.from_seat is None:
+        found.append(("invalid_meld", "from", f"`from` is required: the seat this {kind} was claimed from",
+                      f"必须给出 from：{kind} 从哪个座位得来"))
+    elif m.from_seat == seat:
+        found.append(("invalid_meld", "from", f"a meld is never claimed from the winner's own seat {SEATS[seat]}",
+                      f"副露不能来自胡牌者自己的座位 {SEATS[seat]}"))
+    elif kind == "chow" and m.from_seat != upper:
+        found.append(("invalid_meld", "from",
+                      f"a chow is claimed only from the winner's 上家 {SEATS[upper]}, not {SEATS[m.from_seat]}",
+                      f"吃只能吃上家 {SEATS[upper]} 的牌，不能吃 {SEATS[m.from_seat]}"))
+    return found
 
 
 def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
@@ -175,48 +185,13 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
     seat_code = SEATS[h.seat]
     upper = (h.seat + 3) % 4
 
-    # melds, in list order
+    # melds, in list order (a meld's findings are made only when it has some)
     for i, m in enumerate(h.melds):
-        if _meld_is_good(m, h.seat, upper, h.caishen_kinds):
-            continue                # the usual case: none of the checks below finds anything
-        path = f"hand.melds.{i}"
-
-        def bad(en: str, zh: str, sub: str = "tiles", path: str = path) -> None:
-            _p(problems, f"{path}.{sub}" if sub else path, en, zh, "invalid_meld")
-
-        if not h.caishen_kinds.isdisjoint(m.tiles):
-            _p(problems, f"{path}.tiles", "a caishen can't be chowed, punged or konged",
-               "财神不能吃、碰、杠", "caishen_in_meld")
-        size = 3 if m.type in ("chow", "pung") else 4
-        if m.tiles and max(m.tiles) >= FLOWER0:
-            bad("a flower can't be part of a meld", "花牌不能组成副露")
-        elif len(m.tiles) != size:
-            bad(f"a {m.type} has {size} tiles, not {len(m.tiles)}",
-                f"{m.type} 应有 {size} 张牌，而不是 {len(m.tiles)} 张")
-        elif m.type == "chow":
-            run = sorted(m.faces)
-            if not (all(is_suited(t) for t in run) and run[1] == run[0] + 1 and run[2] == run[0] + 2
-                    and rank(run[0]) <= 7):
-                bad("a chow is three consecutive tiles of one suit", "吃必须是同一花色的三张顺牌")
-        elif len(set(m.faces)) != 1:
-            bad(f"a {m.type} is {size} identical tiles", f"{m.type} 必须是 {size} 张相同的牌")
-        if m.type != "kong" and (m.concealed or m.added):
-            bad("only a kong can be concealed or added", "只有杠可以是暗杠或加杠",
-                "concealed" if m.concealed else "added")
-        if m.concealed and m.added:
-            bad("a kong is concealed or added, not both", "杠不能既是暗杠又是加杠", "added")
-        if m.type == "kong" and m.concealed:
-            if m.from_given:
-                bad("a concealed kong has no `from`", "暗杠没有 from", "from")
-        elif m.from_seat is None:
-            bad(f"`from` is required: the seat this {m.type} was claimed from",
-                f"必须给出 from：{m.type} 从哪个座位得来", "from")
-        elif m.from_seat == h.seat:
-            bad(f"a meld is never claimed from the winner's own seat {seat_code}",
-                f"副露不能来自胡牌者自己的座位 {seat_code}", "from")
-        elif m.type == "chow" and m.from_seat != upper:
-            bad(f"a chow is claimed only from the winner's 上家 {SEATS[upper]}, not {SEATS[m.from_seat]}",
-                f"吃只能吃上家 {SEATS[upper]} 的牌，不能吃 {SEATS[m.from_seat]}", "from")
+        found = _meld_problems(m, h.seat, upper, h.caishen_kinds)
+        if found:
+            path = f"hand.melds.{i}"
+            for code, sub, en, zh in found:
+                _p(problems, f"{path}.{sub}", en, zh, code)
 
     # flowers
     for i, f in enumerate(h.flowers):
@@ -252,7 +227,7 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
     counts, over = _copies(h)
     meld_tiles = [t for m in h.melds for t in m.tiles] if over else []
     for k in sorted(over):
-        n, limit = counts[k], (1 if k >= FLOWER0 else 4)
+        n, limit = counts[k], _copy_limit(k)
         where = next(path for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", meld_tiles),
                                               ("hand.flowers", h.flowers), ("caishen.indicator", [h.indicator]))
                      if k in tiles)
