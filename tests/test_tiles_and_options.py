@@ -766,3 +766,22 @@ def test_quick_compact_reader_takes_the_usual_strings():
     assert compact_or_none(" 19s\t5f ") == [18, 26, 38]
     for other in ("1 2 3m", "一万", "0m", "9f", "12", "x"):
         assert compact_or_none(other) is None, other
+
+
+def test_the_typed_option_lists_name_every_option():
+    """rules.py names the options for type checkers twice (the Options TypedDict of a preset, the
+    attributes of Rules): both must list exactly OPTION_KINDS, so that adding or removing an
+    option cannot leave a stale declaration behind (mypy checks _BASE against Options)."""
+    import ast
+    from pathlib import Path
+
+    from ningbo_score import rules
+
+    tree = ast.parse((Path(__file__).resolve().parent.parent / "ningbo_score" / "rules.py").read_text())
+    classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    typed = [n.target.id for n in classes["Options"].body if isinstance(n, ast.AnnAssign)]
+    properties = [n.name for n in ast.walk(classes["Rules"]) if isinstance(n, ast.FunctionDef)
+                  and any(getattr(d, "id", "") == "property" for d in n.decorator_list)]
+    assert typed == list(rules.OPTION_KINDS)
+    assert [p for p in properties if not p.startswith("_") and p not in ("bonus_ids", "signature")] == list(
+        rules.OPTION_KINDS)
