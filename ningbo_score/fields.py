@@ -198,9 +198,7 @@ class List(_Localized, fields.List[_T]):
         if max_items is not None:
             kwargs.setdefault("metadata", {})["maxItems"] = max_items
         super().__init__(cls_or_instance, **kwargs)
-        self.max_items = max_items
         self._cap = _cap(max_items, over)
-        self.over = self._cap[1] if self._cap else None
 
     def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
                      **kwargs: typing.Any) -> list[_T | None]:
@@ -354,8 +352,6 @@ class Tiles(fields.Field[list[int]]):
 
     def __init__(self, *, max_items: int | None = None, over: Msg | None = None, **kwargs: typing.Any) -> None:
         super().__init__(**kwargs)
-        self.max_items = max_items
-        self.over = over
         self._cap = _cap(max_items, over)
 
     def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
