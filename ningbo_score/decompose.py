@@ -653,6 +653,14 @@ PLAIN_TABLES = tuple(_plain_table(seat_t, round_t)
                      for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
 
 
+def meld_key(gtype: str, faces: list[int], seat_t: int, round_t: int) -> tuple[int, int]:
+    """(key, dragon pungs) of a checked meld: the classic divider's group it is (a kong: its
+    pung), read from :data:`PLAIN_TABLES`."""
+    code = (_CHOW0 if gtype == "chow" else _PUNG0) + min(faces)
+    keys = PLAIN_TABLES[4 * (seat_t - EAST) + (round_t - EAST)][0]
+    return keys[code]  # type: ignore[return-value]  # a meld's code is a group's: not None
+
+
 def groups_of(rep: Kept | Listed) -> list[Group]:
     """The groups of a representative reading (:class:`Kept` or :class:`Listed`)."""
     return rep.groups()

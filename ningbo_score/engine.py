@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
-                        WAIT_SHIFT, Group, decompose, group_key, groups_of, key_suits, key_wait, plain)
+                        WAIT_SHIFT, Group, decompose, groups_of, key_suits, key_wait, meld_key, plain)
 from .errors import Problem, ScoreError
 from .hand import Hand
 from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
@@ -243,11 +243,6 @@ def _order_of(found: Found) -> int:
     return _ORDER[found[0].id]
 
 
-def _meld_groups(h: Hand) -> list[Group]:
-    return [Group("pung" if m.type == "kong" else m.type, tuple(sorted(m.faces[:3])), (False,) * 3, -1)
-            for m in h.melds]
-
-
 #: the bits of a reading's key that break the option caishen_discard_restriction (None: none do)
 _RESTRICTION_BITS: dict[str | None, int] = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}
 
@@ -295,12 +290,13 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
         raise ScoreError(problems)
 
     # the melds are the same in every reading: fold them into one key
-    meld_key = 0
+    melds_key = 0
     meld_dragons: list[int] = []
-    for g in _meld_groups(h):
-        meld_key |= group_key(g, seat_t, round_t)[0]
-        if g.type == "pung" and g.faces[0] in DRAGONS:
-            meld_dragons.append(g.faces[0])
+    for m in h.melds:
+        key, dragon = meld_key(m.type, m.faces, seat_t, round_t)
+        melds_key |= key
+        if dragon:
+            meld_dragons.append(m.faces[0])
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = _RESTRICTION_BITS.get(restriction, 0)
@@ -317,7 +313,7 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
-        full_key = key | meld_key
+        full_key = key | melds_key
         total, _, holds = _shape_items(sctx, reading_key(full_key, _SOME_DRAGON_CODES[dragons + n_meld_dragons]))
         this_meets = _meets(required, holds, ctx_holds) if required else True
         # the most 台, then meeting the required patterns; the first found among equals
@@ -398,36 +394,48 @@ def _caishen_echo(h: Hand) -> dict[str, object]:
 
 
 def _decomposition_out(h: Hand, groups: list[Group], wait: str | None) -> DecompositionOut:
-    # physical caishen tiles go to the caishen slots, the winning tile (if a caishen) to its slot
-    spare = list(h.caishen_tiles)
-    w_caishen = h.winning in h.caishen_kinds
-    if w_caishen:
-        spare.remove(h.winning)
     caishen: list[CaishenSlot] = []
     pair: list[str] | None = None
     sets: list[SetOut] = []
     winning_face: int | None = None
-    concealed = sorted([g for g in groups if g.type != "pair"], key=attrgetter("faces"))
-    concealed += [g for g in groups if g.type == "pair"]
-    for gtype, faces, cslots, wslot in concealed:
-        if wslot >= 0:
-            winning_face = faces[wslot]
-        if True in cslots:
-            for i, c in enumerate(cslots):
-                if c:
-                    tile = h.winning if (i == wslot and w_caishen) else spare.pop(0)
-                    caishen.append({"tile": CODES[tile], "face": CODES[faces[i]]})
-        codes = [CODES[f] for f in faces]
-        if gtype == "pair":
-            pair = codes
-        else:
-            sets.append({"type": gtype, "tiles": codes, "source": "concealed"})
+    spare: list[int] = []                      # the physical caishen tiles not yet shown
+    w_caishen = False
+    if h.caishen_tiles:
+        spare = list(h.caishen_tiles)
+        w_caishen = h.winning in h.caishen_kinds
+        if w_caishen:
+            spare.remove(h.winning)
+    # the sets in order of their faces, then the pair; a caishen slot shows the winning tile
+    # (if a caishen) in the winning tile's slot, else the next physical caishen
+    pair_group: Group | None = None
+    for g in sorted(groups, key=_FACES):
+        if g.type == "pair":
+            pair_group = g
+            continue
+        sets.append({"type": g.type, "tiles": _shown(g, h, w_caishen, spare, caishen), "source": "concealed"})
+        if g.winning >= 0:
+            winning_face = g.faces[g.winning]
+    if pair_group is not None:
+        pair = _shown(pair_group, h, w_caishen, spare, caishen)
+        if pair_group.winning >= 0:
+            winning_face = pair_group.faces[pair_group.winning]
     for m in h.melds:
         sets.append({"type": m.type, "tiles": [CODES[f] for f in sorted(m.faces)], "source": "meld"})
     return {"pair": pair, "sets": sets, "caishen": caishen, "wait": wait,
             "winning_tile": CODES[winning_face if winning_face is not None else h.face(h.winning)]}
 
 
+def _shown(g: Group, h: Hand, w_caishen: bool, spare: list[int], caishen: list[CaishenSlot]) -> list[str]:
+    """A concealed group's tiles as codes; its caishen slots appended to ``caishen``."""
+    if True in g.caishen:
+        for i, c in enumerate(g.caishen):
+            if c:
+                tile = h.winning if (i == g.winning and w_caishen) else spare.pop(0)
+                caishen.append({"tile": CODES[tile], "face": CODES[g.faces[i]]})
+    return [CODES[f] for f in g.faces]
+
+
+_FACES = attrgetter("faces")
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}
 _SOME_DRAGON_CODES = tuple(_dragon_code(t) for t in _SOME_DRAGONS)
 #: each item's answer but its 台 (and tiles), in the answer's key order
