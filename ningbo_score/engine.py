@@ -15,6 +15,7 @@ from .errors import Problem, ScoreError
 from .hand import Hand
 from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
 from .payments import check_safe, hand_points, settle
+from .rules import item_tai_in_force
 from .tiles import CODES, DRAGONS, SEATS
 
 if TYPE_CHECKING:
@@ -28,8 +29,9 @@ if TYPE_CHECKING:
     Found = tuple[Item, tuple[int, ...], int]
     #: the answer of some items on one view: (台, occurrences, ids whose condition holds)
     Evaluation = tuple[int, list[Found], set[str]]
-    #: what some items read of the win context: (each item's 台, the declared fields' values)
-    CtxKey = tuple[tuple[int, ...], tuple[Any, ...]]
+    #: what some items read of the win context: (the rules' 台 overrides, the declared fields'
+    #: values: one value for one field, else a tuple)
+    CtxKey = tuple[tuple[tuple[str, int], ...], Any]
 
     class CaishenSlot(TypedDict):
         tile: str
@@ -127,7 +129,7 @@ class ItemGroup:
     """Items evaluated together (the shape items, the context items) and what they declare they
     read (:attr:`Item.reads <ningbo_score.items.Item.reads>`): ``view_fields`` of the
     :class:`View`, ``ctx_fields`` of the :class:`Context`.  Their answers are remembered keyed on
-    exactly those: :meth:`ctx_key` (with the 台 of each item) and :meth:`reading_key`; on a miss
+    exactly those: :meth:`ctx_key` (with the rules' 台 overrides) and :meth:`reading_key`; on a miss
     they are evaluated on a namespace holding only those fields (:meth:`evaluate`), so an item
     that reads a field it did not declare fails at once instead of being answered from a memo
     keyed without it."""
@@ -150,14 +152,10 @@ class ItemGroup:
                                                       else (lambda ctx: ()))
         self._tais: Callable[[Mapping[str, int]], Any] = itemgetter(*self.ids)
 
-    def ctx_key(self, ctx: Context, item_tai: Mapping[str, int]) -> CtxKey:
-        """What the items read of the win context, and their 台 (``item_tai``: every item's)."""
-        values, tais = self._ctx_values(ctx), self._tais(item_tai)
-        if len(self.ctx_fields) == 1:
-            values = (values,)
-        if len(self.ids) == 1:
-            tais = (tais,)
-        return tais, values
+    def ctx_key(self, ctx: Context, signature: tuple[tuple[str, int], ...]) -> CtxKey:
+        """What the items read of the win context, and the 台 overrides in force (``signature``:
+        :attr:`Rules.signature <ningbo_score.rules.Rules.signature>`, which fixes each item's 台)."""
+        return signature, self._ctx_values(ctx)
 
     def reading_key(self, key: int, dragon_code: int) -> int:
         """What the items read of one reading: the key's bits of the declared view fields, and
@@ -165,7 +163,12 @@ class ItemGroup:
         return (key & self.key_bits) | ((dragon_code << _DRAGON_SHIFT) if self.reads_dragons else 0)
 
     def evaluate(self, ctx_key: CtxKey, key: int = 0, dragon_tiles: tuple[int, ...] = ()) -> Evaluation:
-        tais, values = ctx_key
+        signature, values = ctx_key
+        tais = self._tais(item_tai_in_force(signature))
+        if len(self.ctx_fields) == 1:
+            values = (values,)
+        if len(self.ids) == 1:
+            tais = (tais,)
         ctx = SimpleNamespace(**dict(zip(self.ctx_fields, values)))
         if not self.view_fields:
             ctx.ctx = ctx                 # the context items read h.ctx.x too
@@ -300,14 +303,14 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = _RESTRICTION_BITS.get(restriction, 0)
-    ctx, item_tai = Context(h), rules.item_tai
-    ctx_total, ctx_found, ctx_holds = _context_items(CONTEXT.ctx_key(ctx, item_tai))
+    ctx, signature = Context(h), rules.signature
+    ctx_total, ctx_found, ctx_holds = _context_items(CONTEXT.ctx_key(ctx, signature))
     required = rules.required_patterns
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
     best: tuple[int, Kept | Listed] | None = None
     best_total, meets = 0, False
-    sctx = shape_context(SHAPE.ctx_key(ctx, item_tai))
+    sctx = shape_context(SHAPE.ctx_key(ctx, signature))
     reading_key = SHAPE.reading_key
     n_meld_dragons = len(meld_dragons)
     for key, (dragons, rep) in readings.items():

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from .items import ITEMS
 
 if typing.TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Literal, TypeAlias, TypedDict
 
     CaishenRule: TypeAlias = Literal["indicator", "indicator_and_next"]
@@ -226,6 +227,14 @@ def preset_rules(preset_id: str) -> Rules:
     return r
 
 
+def item_tai_in_force(overrides: Mapping[str, int] | Iterable[tuple[str, int]]) -> dict[str, int]:
+    """Every item's 台: its default, or the override given (``overrides``: a mapping of item id
+    to 台, or its pairs, e.g. :attr:`Rules.signature`)."""
+    tai = dict(_DEFAULT_TAI)
+    tai.update(overrides)
+    return tai
+
+
 def custom_rules(preset_id: str, options: dict[str, OptionValue], item_tai: dict[str, int]) -> Rules:
     """A preset with option overrides and 台 overrides per item, as the request schema loaded
     them (every name and value already checked: ningbo_score.requests.RulesObjectSchema)."""
@@ -238,9 +247,8 @@ def custom_rules(preset_id: str, options: dict[str, OptionValue], item_tai: dict
     opts.update(options)
     # a list (as loaded) or the preset's tuple
     opts["required_patterns"] = tuple(typing.cast("list[str] | tuple[str, ...]", opts["required_patterns"]))
-    tai = dict(_DEFAULT_TAI)
-    tai.update(item_tai)
-    rules = Rules(preset_id, MappingProxyType(opts), MappingProxyType(tai), MappingProxyType(dict(item_tai)))
+    rules = Rules(preset_id, MappingProxyType(opts), MappingProxyType(item_tai_in_force(item_tai)),
+                  MappingProxyType(dict(item_tai)))
     if len(_OBJECT_CACHE) >= _OBJECT_CACHE_LIMIT:
         _OBJECT_CACHE.clear()
     _OBJECT_CACHE[key] = rules

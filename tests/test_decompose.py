@@ -25,7 +25,7 @@ class _Ctx:
 
 
 def best_shape_tai(readings, seat_t, round_t):
-    ctx_key = SHAPE.ctx_key(_Ctx(seat_t, round_t), RULES.item_tai)
+    ctx_key = SHAPE.ctx_key(_Ctx(seat_t, round_t), RULES.signature)
     best = -1
     for key, (dragons, _rep) in readings.items():
         key &= ~(BAD_ANY | BAD_SINGLE)
