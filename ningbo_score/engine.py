@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from operator import attrgetter, itemgetter
-from types import SimpleNamespace
+from collections import namedtuple
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
@@ -29,9 +29,8 @@ if TYPE_CHECKING:
     Found = tuple[Item, tuple[int, ...], int]
     #: the answer of some items on one view: (台, occurrences, ids whose condition holds)
     Evaluation = tuple[int, list[Found], set[str]]
-    #: what some items read of the win context: (the rules' 台 overrides, the declared fields'
-    #: values: one value for one field, else a tuple)
-    CtxKey = tuple[tuple[tuple[str, int], ...], Any]
+    #: what some items read of the win context: (the rules' 台 overrides, the declared fields' values)
+    CtxKey = tuple[tuple[tuple[str, int], ...], tuple[Any, ...]]
 
     class CaishenSlot(TypedDict):
         tile: str
@@ -130,9 +129,9 @@ class ItemGroup:
     read (:attr:`Item.reads <ningbo_score.items.Item.reads>`): ``view_fields`` of the
     :class:`View`, ``ctx_fields`` of the :class:`Context`.  Their answers are remembered keyed on
     exactly those: :meth:`ctx_key` (with the rules' 台 overrides) and :meth:`reading_key`; on a miss
-    they are evaluated on a namespace holding only those fields (:meth:`evaluate`), so an item
-    that reads a field it did not declare fails at once instead of being answered from a memo
-    keyed without it."""
+    they are evaluated on a view holding only those fields (:meth:`evaluate`), so an item that
+    reads a field it did not declare fails at once instead of being answered from a memo keyed
+    without it."""
 
     def __init__(self, items: tuple[Item, ...]):
         self.items = items
@@ -147,10 +146,13 @@ class ItemGroup:
         for f in self.view_fields:
             self.key_bits |= VIEW_BITS.get(f, 0)
         self.reads_dragons = "dragon_tiles" in self.view_fields
-        # (operator's getters answer Any: one value for one name, else a tuple)
-        self._ctx_values: Callable[[Context], Any] = (attrgetter(*self.ctx_fields) if self.ctx_fields
-                                                      else (lambda ctx: ()))
-        self._tais: Callable[[Mapping[str, int]], Any] = itemgetter(*self.ids)
+        self._ctx_values = _values_of(self.ctx_fields)
+        self._view_values = _values_of(self.view_fields)
+        # the views the items are evaluated on: tuples with a name for each declared field (the
+        # context's ``ctx`` is itself: the context items read h.ctx.x, like the shape items);
+        # made here, so typed Any: an ItemView (or WinContext) of the declared fields
+        self._ctx_view = _tuple_type("ContextView", self.ctx_fields, ctx=property(lambda view: view))
+        self._view = _tuple_type("ReadingView", ("ctx", *self.view_fields))
 
     def ctx_key(self, ctx: Context, signature: tuple[tuple[str, int], ...]) -> CtxKey:
         """What the items read of the win context, and the 台 overrides in force (``signature``:
@@ -162,20 +164,33 @@ class ItemGroup:
         the dragon tiles (:func:`_dragon_code`) if declared."""
         return (key & self.key_bits) | ((dragon_code << _DRAGON_SHIFT) if self.reads_dragons else 0)
 
-    def evaluate(self, ctx_key: CtxKey, key: int = 0, dragon_tiles: tuple[int, ...] = ()) -> Evaluation:
-        signature, values = ctx_key
-        tais = self._tais(item_tai_in_force(signature))
-        if len(self.ctx_fields) == 1:
-            values = (values,)
-        if len(self.ids) == 1:
-            tais = (tais,)
-        ctx = SimpleNamespace(**dict(zip(self.ctx_fields, values)))
+    def tais(self, signature: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+        """Each item's 台 under the rules' 台 overrides ``signature``."""
+        in_force = item_tai_in_force(signature)
+        return tuple([in_force[i] for i in self.ids])
+
+    def evaluate(self, tais: tuple[int, ...], values: tuple[Any, ...], key: int = 0,
+                 dragon_tiles: tuple[int, ...] = ()) -> Evaluation:
+        """The items' answer (``tais``: :meth:`tais`) for the context's ``values`` (as
+        :meth:`ctx_key` reads them) and one reading's ``key`` and ``dragon_tiles``."""
+        ctx = tuple.__new__(self._ctx_view, values)
         if not self.view_fields:
-            ctx.ctx = ctx                 # the context items read h.ctx.x too
             return _evaluate(self.items, ctx, tais)
-        full = View(ctx, key, dragon_tiles)
-        view = SimpleNamespace(ctx=ctx, **{f: getattr(full, f) for f in self.view_fields})
+        view = tuple.__new__(self._view, (ctx, *self._view_values(View(ctx, key, dragon_tiles))))
         return _evaluate(self.items, view, tais)
+
+
+def _tuple_type(name: str, fields: tuple[str, ...], **members: object) -> Any:
+    """A tuple type with a name for each field (collections.namedtuple's), and ``members``."""
+    return type(name, (namedtuple(name, fields),), {"__slots__": (), **members})
+
+
+def _values_of(fields: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]:
+    """A getter of these attributes as a tuple (operator.attrgetter answers a bare value for one)."""
+    if len(fields) == 1:
+        one = attrgetter(fields[0])
+        return lambda obj: (one(obj),)
+    return attrgetter(*fields) if fields else (lambda obj: ())
 
 
 SHAPE = ItemGroup(SHAPE_ITEMS)
@@ -191,17 +206,19 @@ _KEY_MASK = (1 << _DRAGON_SHIFT) - 1
 @lru_cache(maxsize=_CACHE_SIZE)
 def _context_items(ctx_key: CtxKey) -> Evaluation:
     """The context items' answer for what they read (:meth:`ItemGroup.ctx_key`)."""
-    return CONTEXT.evaluate(ctx_key)
+    signature, values = ctx_key
+    return CONTEXT.evaluate(CONTEXT.tais(signature), values)
 
 
 class ShapeContext:
     """What the shape items read of one kind of hand, the same in all its readings
-    (:meth:`ItemGroup.ctx_key`): one object per kind (:func:`shape_context`), so that the key of
-    each reading's answer (:func:`_shape_items`) is cheap to hash."""
-    __slots__ = ("key",)
+    (:meth:`ItemGroup.ctx_key`), with each item's 台: one object per kind (:func:`shape_context`),
+    so that the key of each reading's answer (:func:`_shape_items`) is cheap to hash."""
+    __slots__ = ("tais", "values")
 
-    def __init__(self, key: CtxKey):
-        self.key = key
+    def __init__(self, ctx_key: CtxKey):
+        signature, self.values = ctx_key
+        self.tais = SHAPE.tais(signature)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -212,7 +229,7 @@ def shape_context(ctx_key: CtxKey) -> ShapeContext:
 @lru_cache(maxsize=_CACHE_SIZE)
 def _shape_items(sctx: ShapeContext, reading: int) -> Evaluation:
     """The shape items' answer for one reading (:meth:`ItemGroup.reading_key`) of a kind of hand."""
-    return SHAPE.evaluate(sctx.key, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
+    return SHAPE.evaluate(sctx.tais, sctx.values, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
 
 
 def _dragon_code(dragon_tiles: tuple[int, ...]) -> int:

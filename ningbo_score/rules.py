@@ -230,7 +230,7 @@ def preset_rules(preset_id: str) -> Rules:
 def item_tai_in_force(overrides: Mapping[str, int] | Iterable[tuple[str, int]]) -> dict[str, int]:
     """Every item's 台: its default, or the override given (``overrides``: a mapping of item id
     to 台, or its pairs, e.g. :attr:`Rules.signature`)."""
-    tai = dict(_DEFAULT_TAI)
+    tai = _DEFAULT_TAI.copy()
     tai.update(overrides)
     return tai
 

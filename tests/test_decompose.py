@@ -25,11 +25,11 @@ class _Ctx:
 
 
 def best_shape_tai(readings, seat_t, round_t):
-    ctx_key = SHAPE.ctx_key(_Ctx(seat_t, round_t), RULES.signature)
+    signature, values = SHAPE.ctx_key(_Ctx(seat_t, round_t), RULES.signature)
     best = -1
     for key, (dragons, _rep) in readings.items():
         key &= ~(BAD_ANY | BAD_SINGLE)
-        total, _, _ = SHAPE.evaluate(ctx_key, key, (31,) * dragons)
+        total, _, _ = SHAPE.evaluate(SHAPE.tais(signature), values, key, (31,) * dragons)
         best = max(best, total)
     return best
 

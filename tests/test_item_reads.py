@@ -68,14 +68,17 @@ def test_an_item_reading_a_field_it_does_not_declare_is_caught():
     sneaky = Item("sneaky", 1, "偷看", "Sneaky", False, True, lambda h: h.wait == "edge" and h.suits == 1, ("wait",))
     assert _read(sneaky, VIEWS) == {"wait", "suits"}
     group = ItemGroup((sneaky,))
-    ctx_key = group.ctx_key(CONTEXTS[0], (("sneaky", 1),))
+    signature, values = group.ctx_key(CONTEXTS[0], (("sneaky", 1),))
     edge = 4 << WAIT_SHIFT
+    single = 1 << WAIT_SHIFT
+    assert group.evaluate(group.tais(signature), values, single, ())[0] == 0     # the declared field reads
     with pytest.raises(AttributeError):
-        group.evaluate(ctx_key, edge, ())
+        group.evaluate(group.tais(signature), values, edge, ())
     peeking = Item("peeking", 1, "偷看", "Peeking", False, False, lambda h: h.ctx.last_tile, ("ctx.by",))
     group = ItemGroup((peeking,))
+    signature, values = group.ctx_key(CONTEXTS[0], (("peeking", 1),))
     with pytest.raises(AttributeError):
-        group.evaluate(group.ctx_key(CONTEXTS[0], (("peeking", 1),)))
+        group.evaluate(group.tais(signature), values)
 
 
 def test_an_item_declaring_a_field_no_view_has_is_refused():
