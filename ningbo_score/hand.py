@@ -182,54 +182,55 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
     (with ``waiting``): or the hand after its next draw, due to discard (``/v1/analyze``:
     13 − 3 × melds or 14 − 3 × melds concealed tiles)."""
     problems: list[Problem] = []
-    seat_code = SEATS[h.seat]
-    upper = (h.seat + 3) % 4
+    seat, melds, flowers, concealed, kinds = h.seat, h.melds, h.flowers, h.concealed, h.caishen_kinds
+    seat_code = SEATS[seat]
+    upper = (seat + 3) % 4
 
     # melds, in list order (a meld's findings are made only when it has some)
-    for i, m in enumerate(h.melds):
-        found = _meld_problems(m, h.seat, upper, h.caishen_kinds)
+    for i, m in enumerate(melds):
+        found = _meld_problems(m, seat, upper, kinds)
         if found:
             path = f"hand.melds.{i}"
             for code, sub, en, zh in found:
                 _p(problems, f"{path}.{sub}", en, zh, code)
 
     # flowers
-    for i, f in enumerate(h.flowers):
+    for i, f in enumerate(flowers):
         if not is_flower(f):
             _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is not a flower", f"{CODES[f]} 不是花牌", "invalid_flowers")
-        elif f in h.caishen_kinds:
+        elif f in kinds:
             _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is a caishen this hand, not a flower",
                f"{CODES[f]} 本局是财神，不是花牌", "invalid_flowers")
-    if h.concealed and max(h.concealed) >= FLOWER0:
-        for t in h.concealed:
-            if t >= FLOWER0 and t not in h.caishen_kinds:
+    if concealed and max(concealed) >= FLOWER0:
+        for t in concealed:
+            if t >= FLOWER0 and t not in kinds:
                 _p(problems, "hand.concealed", f"the flower {CODES[t]} is set aside, not held: put it in hand.flowers",
                    f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
 
     # tile count (more than MAX_MELDS melds: refused by the schema before they are read)
-    want = 14 - 3 * len(h.melds) - waiting
-    if or_drawn and len(h.concealed) not in (want, want + 1):
+    want = 14 - 3 * len(melds) - waiting
+    if or_drawn and len(concealed) not in (want, want + 1):
         _p(problems, "hand.concealed",
-           f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
+           f"{len(concealed)} concealed tiles; with {len(melds)} meld{'s' if len(melds) != 1 else ''} "
            f"the hand holds {want} (13 − 3 × melds: before its draw) or {want + 1} (14 − 3 × melds: after it)",
-           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张（13 − 3 × 副露数，摸牌前）"
+           f"暗牌 {len(concealed)} 张；{len(melds)} 个副露时应为 {want} 张（13 − 3 × 副露数，摸牌前）"
            f"或 {want + 1} 张（14 − 3 × 副露数，摸牌后）", "wrong_tile_count")
-    elif len(h.concealed) != want and not or_drawn:
+    elif len(concealed) != want and not or_drawn:
         _p(problems, "hand.concealed",
-           f"{len(h.concealed)} concealed tiles; with {len(h.melds)} meld{'s' if len(h.melds) != 1 else ''} "
+           f"{len(concealed)} concealed tiles; with {len(melds)} meld{'s' if len(melds) != 1 else ''} "
            f"the hand holds {want} " + ("(13 − 3 × melds: the hand before its winning tile)" if waiting
                                         else "(14 − 3 × melds, the winning tile included)"),
-           f"暗牌 {len(h.concealed)} 张；{len(h.melds)} 个副露时应为 {want} 张"
+           f"暗牌 {len(concealed)} 张；{len(melds)} 个副露时应为 {want} 张"
            + ("（13 − 3 × 副露数，不含胡的那张）" if waiting else "（14 − 3 × 副露数，含胡的那张）"),
            "wrong_tile_count")
 
     # copies: concealed, melds, flowers and the indicator
     counts, over = _copies(h)
-    meld_tiles = [t for m in h.melds for t in m.tiles] if over else []
+    meld_tiles = [t for m in melds for t in m.tiles] if over else []
     for k in sorted(over):
         n, limit = counts[k], _copy_limit(k)
-        where = next(path for path, tiles in (("hand.concealed", h.concealed), ("hand.melds", meld_tiles),
-                                              ("hand.flowers", h.flowers), ("caishen.indicator", [h.indicator]))
+        where = next(path for path, tiles in (("hand.concealed", concealed), ("hand.melds", meld_tiles),
+                                              ("hand.flowers", flowers), ("caishen.indicator", [h.indicator]))
                      if k in tiles)
         extra = " (the indicator counts as one)" if h.indicator == k else ""
         extra_zh = "（翻出的财神指示牌算一张）" if h.indicator == k else ""
@@ -237,12 +238,12 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
            f"{CODES[k]} 有 {n} 张；最多只有 {limit} 张{extra_zh}", "too_many_copies")
 
     # claims
-    if h.seat in h.claims:
+    if seat in h.claims:
         _p(problems, f"claims_from_winner.{seat_code}", "the winner's own seat can't be a key",
            "不能以胡牌者自己的座位为键", "invalid_claims")
 
     if waiting:
-        if h.win_from == h.seat:
+        if h.win_from == seat:
             _p(problems, "win.from", f"the discarder is another player, not {seat_code}",
                f"放冲者必须是别家，不能是 {seat_code}", "inconsistent_win_context")
         if problems:
@@ -250,7 +251,7 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
         return
 
     # the winning tile
-    if h.winning not in h.concealed:
+    if h.winning not in concealed:
         _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is not among the concealed tiles (they include it)",
            f"{CODES[h.winning]} 不在暗牌中（暗牌应包含胡的那张）", "winning_tile_not_in_hand")
 
