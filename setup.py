@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -82,7 +83,18 @@ def modules_to_compile(compiled: tuple[str, ...]) -> list[str]:
     unknown = sorted(set(chosen) - set(compiled))
     if unknown:
         raise SystemExit(f"NINGBO_SCORE_COMPILE: not modules of ningbo_score.COMPILED: {', '.join(unknown)}")
-    return [name for name in compiled if not chosen or name in chosen]
+    wanted = set(chosen or compiled)
+    for name in list(wanted):     # a module's .pxd may cimport another's types: build that one too
+        wanted |= cimported(name)
+    return [name for name in compiled if name in wanted]
+
+
+def cimported(name: str) -> set[str]:
+    """The modules of ningbo_score whose declarations a module's ``.pxd`` cimports (a compiled
+    module checks at import that the other one is compiled too)."""
+    pxd = ROOT / "ningbo_score" / f"{name}.pxd"
+    text = pxd.read_text(encoding="utf-8") if pxd.exists() else ""
+    return set(re.findall(r"^from ningbo_score\.(\w+) cimport", text, re.MULTILINE))
 
 
 def no_compiler_reason() -> str | None:

@@ -350,11 +350,18 @@ class Kept:
                         group, todo = candidate, False
                         break
             out.append(group)
+        out.sort(key=_shown_order)
         return out
 
 
+def _shown_order(group: Group) -> tuple[bool, tuple[int, ...]]:
+    """The order of :func:`groups_of`: the sets by their faces, then the pair."""
+    return group.type == "pair", group.faces
+
+
 class Listed:
-    """A representative reading of :func:`plain`: its groups, as found."""
+    """A representative reading of :func:`plain`: its groups, as found (in the order of
+    :func:`groups_of`)."""
     __slots__ = ("shown",)
 
     def __init__(self, shown: list[Group]):
@@ -586,15 +593,16 @@ def plain(tiles: tuple[int, ...], sets: int, w_kind: int, seat_t: int, round_t: 
                     continue
                 # (the codes _sets_of finds are groups: their entries are never None)
                 placed, key, dragons = placed_keys[code][faces.index(w_kind)]  # type: ignore[index]
+                # (the codes are in the order of their faces, the pair last: Listed's order)
                 shown = []
-                for m in range(len(all_codes) - 1, -1, -1):
-                    if m != j:
-                        other = all_codes[m]
+                for m, other in enumerate(all_codes):
+                    if m == j:
+                        shown.append(placed)
+                    else:
                         k2, d2 = keys[other]  # type: ignore[misc]  # a group's code: not None
                         key |= k2
                         dragons += d2
                         shown.append(_PLAIN_GROUPS[other])
-                shown.append(placed)
                 _add(out, key, dragons, Listed(shown))
     return out
 
@@ -662,5 +670,6 @@ def meld_key(gtype: str, faces: list[int], seat_t: int, round_t: int) -> tuple[i
 
 
 def groups_of(rep: Kept | Listed) -> list[Group]:
-    """The groups of a representative reading (:class:`Kept` or :class:`Listed`)."""
+    """The groups of a representative reading (:class:`Kept` or :class:`Listed`): the sets in the
+    order of their faces, then the pair."""
     return rep.groups()

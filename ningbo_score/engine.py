@@ -425,20 +425,17 @@ def _decomposition_out(h: Hand, groups: list[Group], wait: str | None) -> Decomp
         w_caishen = h.winning in h.caishen_kinds
         if w_caishen:
             spare.remove(h.winning)
-    # the sets in order of their faces, then the pair; a caishen slot shows the winning tile
-    # (if a caishen) in the winning tile's slot, else the next physical caishen
-    pair_group: Group | None = None
-    for g in sorted(groups, key=_FACES):
+    # the groups in their order (groups_of: the sets by their faces, then the pair); a caishen
+    # slot shows the winning tile (if a caishen) in the winning tile's slot, else the next
+    # physical caishen
+    for g in groups:
+        shown = _shown(g, h, w_caishen, spare, caishen)
         if g.type == "pair":
-            pair_group = g
-            continue
-        sets.append({"type": g.type, "tiles": _shown(g, h, w_caishen, spare, caishen), "source": "concealed"})
+            pair = shown
+        else:
+            sets.append({"type": g.type, "tiles": shown, "source": "concealed"})
         if g.winning >= 0:
             winning_face = g.faces[g.winning]
-    if pair_group is not None:
-        pair = _shown(pair_group, h, w_caishen, spare, caishen)
-        if pair_group.winning >= 0:
-            winning_face = pair_group.faces[pair_group.winning]
     for m in h.melds:
         sets.append({"type": m.type, "tiles": [CODES[f] for f in sorted(m.faces)], "source": "meld"})
     return {"pair": pair, "sets": sets, "caishen": caishen, "wait": wait,
@@ -455,7 +452,6 @@ def _shown(g: Group, h: Hand, w_caishen: bool, spare: list[int], caishen: list[C
     return [CODES[f] for f in g.faces]
 
 
-_FACES = attrgetter("faces")
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}
 _SOME_DRAGON_CODES = tuple(_dragon_code(t) for t in _SOME_DRAGONS)
 #: each item's answer but its 台 (and tiles), in the answer's key order

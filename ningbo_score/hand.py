@@ -23,7 +23,9 @@ MAX_CONCEALED = 14            # more: wrong_tile_count, whatever the melds
 MAX_FLOWERS = 8               # there are 8 flowers
 
 
-@dataclass(slots=True)
+# (no slots=True: the compiled build makes Meld and Hand extension types, hand.pxd, whose fields
+# are C members read directly by the compiled modules)
+@dataclass
 class Meld:
     type: str
     tiles: list[int]          # physical tiles as given
@@ -38,7 +40,7 @@ class Meld:
         return self.type == "kong" and not self.concealed and not self.added
 
 
-@dataclass(slots=True)
+@dataclass
 class Hand:
     """A score (or waits) request as typed input: tiles as indices (ningbo_score.tiles), seats as
     0-3 (E = 0), the rules resolved.  Made by :func:`build`; scored once :func:`check` passes."""

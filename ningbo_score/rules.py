@@ -196,7 +196,7 @@ class Rules:
         """The options in force, as the response's `rules` (a fresh dict each time)."""
         out: dict[str, object] = dict(self._echo)
         out["required_patterns"] = list(self.required_patterns)
-        out["item_tai"] = dict(self.overrides)
+        out["item_tai"] = self.overrides.copy()
         return out
 
     def __post_init__(self) -> None:

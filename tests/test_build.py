@@ -2,6 +2,7 @@
 as they are, and scoring exactly like the plain Python modules."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -48,6 +49,22 @@ def test_the_build_applied_every_pxd():
     plain = subprocess.run([sys.executable, "-c", "import ningbo_score as p; print(sorted(p.missing_c_types()))"],
                            cwd=ROOT, env=PLAIN, capture_output=True, text=True, check=True)
     assert "decompose" in plain.stdout
+
+
+def test_a_module_is_built_with_the_modules_whose_types_its_pxd_cimports(monkeypatch):
+    """engine.pxd cimports hand's Hand and Meld: a compiled engine checks at import that hand is
+    compiled too, so asking the build for engine alone (NINGBO_SCORE_COMPILE) builds both."""
+    import setuptools
+    monkeypatch.setattr(setuptools, "setup", lambda **kwargs: None)
+    spec = importlib.util.spec_from_file_location("ningbo_setup", ROOT / "setup.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    assert build.cimported("engine") == {"hand"}
+    assert build.cimported("tiles") == set()
+    monkeypatch.setenv("NINGBO_SCORE_COMPILE", "engine")
+    assert build.modules_to_compile(ningbo_score.COMPILED) == ["engine", "hand"]
+    monkeypatch.setenv("NINGBO_SCORE_COMPILE", "tiles")
+    assert build.modules_to_compile(ningbo_score.COMPILED) == ["tiles"]
 
 
 def test_pxd_c_functions_reads_the_cdef_declarations(tmp_path):
