@@ -153,6 +153,7 @@ class ItemGroup:
         # made here, so typed Any: an ItemView (or WinContext) of the declared fields
         self._ctx_view = _tuple_type("ContextView", self.ctx_fields, ctx=property(lambda view: view))
         self._view = _tuple_type("ReadingView", ("ctx", *self.view_fields))
+        self._default_tais = tuple(it.tai for it in items)
 
     def ctx_key(self, ctx: Context, signature: tuple[tuple[str, int], ...]) -> CtxKey:
         """What the items read of the win context, and the 台 overrides in force (``signature``:
@@ -165,7 +166,9 @@ class ItemGroup:
         return (key & self.key_bits) | ((dragon_code << _DRAGON_SHIFT) if self.reads_dragons else 0)
 
     def tais(self, signature: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
-        """Each item's 台 under the rules' 台 overrides ``signature``."""
+        """Each item's 台 under the rules' 台 overrides ``signature`` (none: each item's default)."""
+        if not signature:
+            return self._default_tais
         in_force = item_tai_in_force(signature)
         return tuple([in_force[i] for i in self.ids])
 
@@ -193,8 +196,20 @@ def _values_of(fields: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]:
     return attrgetter(*fields) if fields else (lambda obj: ())
 
 
-SHAPE = ItemGroup(SHAPE_ITEMS)
-CONTEXT = ItemGroup(CONTEXT_ITEMS)
+def _split(items: tuple[Item, ...], apart: Callable[[Item], bool]) -> tuple[ItemGroup, ItemGroup]:
+    """The items as two groups: those ``apart`` does not pick, and those it picks."""
+    return (ItemGroup(tuple(it for it in items if not apart(it))),
+            ItemGroup(tuple(it for it in items if apart(it))))
+
+
+#: The items in four groups, each remembered on its own: a memo's keys multiply the values of
+#: every field its items read, so fields read by few items are kept out of the others' keys.
+#: SHAPE: the shape items that read the reading alone; SEAT_SHAPE: those that also read the win
+#: context (the melds, the seat and round winds); WIN: the context items but FLOWERS, those that
+#: read the flowers (keyed on the set of flowers held).
+SHAPE, SEAT_SHAPE = _split(SHAPE_ITEMS, lambda it: any(r.startswith("ctx.") for r in it.reads))
+WIN, FLOWERS = _split(CONTEXT_ITEMS, lambda it: "ctx.flowers" in it.reads)
+SHAPE_GROUPS, CONTEXT_GROUPS = (SHAPE, SEAT_SHAPE), (WIN, FLOWERS)
 # The remembered answers: bounded by count (functools.lru_cache), keyed on what the items
 # declare they read (ItemGroup), never on the hand's tiles or the request.
 _CACHE_SIZE = 1 << 14
@@ -204,32 +219,35 @@ _KEY_MASK = (1 << _DRAGON_SHIFT) - 1
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _context_items(ctx_key: CtxKey) -> Evaluation:
-    """The context items' answer for what they read (:meth:`ItemGroup.ctx_key`)."""
+def _context_items(group: ItemGroup, ctx_key: CtxKey) -> Evaluation:
+    """A group of context items' answer for what they read (:meth:`ItemGroup.ctx_key`)."""
     signature, values = ctx_key
-    return CONTEXT.evaluate(CONTEXT.tais(signature), values)
+    return group.evaluate(group.tais(signature), values)
 
 
 class ShapeContext:
-    """What the shape items read of one kind of hand, the same in all its readings
-    (:meth:`ItemGroup.ctx_key`), with each item's 台: one object per kind (:func:`shape_context`),
-    so that the key of each reading's answer (:func:`_shape_items`) is cheap to hash."""
-    __slots__ = ("tais", "values")
+    """What a group of shape items reads of one kind of hand, the same in all its readings
+    (:meth:`ItemGroup.ctx_key`), with each item's 台: one object per group and kind
+    (:func:`shape_context`), so that the key of each reading's answer (:func:`_shape_items`) is
+    cheap to hash."""
+    __slots__ = ("group", "tais", "values")
 
-    def __init__(self, ctx_key: CtxKey):
+    def __init__(self, group: ItemGroup, ctx_key: CtxKey):
         signature, self.values = ctx_key
-        self.tais = SHAPE.tais(signature)
+        self.group = group
+        self.tais = group.tais(signature)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def shape_context(ctx_key: CtxKey) -> ShapeContext:
-    return ShapeContext(ctx_key)
+def shape_context(group: ItemGroup, ctx_key: CtxKey) -> ShapeContext:
+    return ShapeContext(group, ctx_key)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _shape_items(sctx: ShapeContext, reading: int) -> Evaluation:
-    """The shape items' answer for one reading (:meth:`ItemGroup.reading_key`) of a kind of hand."""
-    return SHAPE.evaluate(sctx.tais, sctx.values, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
+    """A group of shape items' answer for one reading (:meth:`ItemGroup.reading_key`) of a kind
+    of hand."""
+    return sctx.group.evaluate(sctx.tais, sctx.values, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
 
 
 def _dragon_code(dragon_tiles: tuple[int, ...]) -> int:
@@ -249,12 +267,14 @@ def _dragon_tiles(code: int) -> tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def _meets(required: tuple[str, ...], holds: set[str], ctx_holds: set[str]) -> bool:
-    """Whether a reading has one of the required patterns (none required: it does)."""
+def _meets(required: tuple[str, ...], holds: set[str], seat_holds: set[str], ctx_holds: set[str]) -> bool:
+    """Whether a reading has one of the required patterns (none required: it does): ``holds``
+    and ``seat_holds``, the reading's shape items whose condition holds, ``ctx_holds`` the
+    context items'."""
     if not required:
         return True
     for p in required:
-        if p in holds or p in ctx_holds:
+        if p in holds or p in seat_holds or p in ctx_holds:
             return True
     return False
 
@@ -321,21 +341,26 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = _RESTRICTION_BITS.get(restriction, 0)
     ctx, signature = Context(h), rules.signature
-    ctx_total, ctx_found, ctx_holds = _context_items(CONTEXT.ctx_key(ctx, signature))
+    _, win_found, win_holds = _context_items(WIN, WIN.ctx_key(ctx, signature))
+    _, flower_found, flower_holds = _context_items(FLOWERS, FLOWERS.ctx_key(ctx, signature))
     required = rules.required_patterns
+    ctx_holds = win_holds | flower_holds if required else win_holds
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
     best: tuple[int, Kept | Listed] | None = None
     best_total, meets = 0, False
-    sctx = shape_context(SHAPE.ctx_key(ctx, signature))
-    reading_key = SHAPE.reading_key
+    shape = shape_context(SHAPE, SHAPE.ctx_key(ctx, signature))
+    seat = shape_context(SEAT_SHAPE, SEAT_SHAPE.ctx_key(ctx, signature))
     n_meld_dragons = len(meld_dragons)
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
         full_key = key | melds_key
-        total, _, holds = _shape_items(sctx, reading_key(full_key, _SOME_DRAGON_CODES[dragons + n_meld_dragons]))
-        this_meets = _meets(required, holds, ctx_holds) if required else True
+        code = _SOME_DRAGON_CODES[dragons + n_meld_dragons]
+        total, _, holds = _shape_items(shape, SHAPE.reading_key(full_key, code))
+        seat_total, _, seat_holds = _shape_items(seat, SEAT_SHAPE.reading_key(full_key, code))
+        total += seat_total
+        this_meets = _meets(required, holds, seat_holds, ctx_holds) if required else True
         # the most 台, then meeting the required patterns; the first found among equals
         if best is None or total > best_total or (total == best_total and this_meets and not meets):
             best, best_total, meets = (full_key, rep), total, this_meets
@@ -355,8 +380,10 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
     groups = groups_of(rep)
     dragon_tiles = tuple(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])) \
         + tuple(meld_dragons)
-    _, shape_found, _ = _shape_items(sctx, reading_key(full_key, _dragon_code(dragon_tiles)))
-    found = sorted(shape_found + ctx_found, key=_order_of)
+    code = _dragon_code(dragon_tiles)
+    _, shape_found, _ = _shape_items(shape, SHAPE.reading_key(full_key, code))
+    _, seat_found, _ = _shape_items(seat, SEAT_SHAPE.reading_key(full_key, code))
+    found = sorted(shape_found + seat_found + win_found + flower_found, key=_order_of)
     tai = counted = 0
     bonus_ids = rules.bonus_ids
     for it, _, t in found:

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from ningbo_score.decompose import BAD_ANY, BAD_SINGLE, decompose, plain
-from ningbo_score.engine import SHAPE
+from ningbo_score.engine import SHAPE_GROUPS
 from ningbo_score.rules import preset_rules
 
 RULES = preset_rules("ningbo")
@@ -25,11 +25,11 @@ class _Ctx:
 
 
 def best_shape_tai(readings, seat_t, round_t):
-    signature, values = SHAPE.ctx_key(_Ctx(seat_t, round_t), RULES.signature)
+    groups = [(g, *g.ctx_key(_Ctx(seat_t, round_t), RULES.signature)) for g in SHAPE_GROUPS]
     best = -1
     for key, (dragons, _rep) in readings.items():
         key &= ~(BAD_ANY | BAD_SINGLE)
-        total, _, _ = SHAPE.evaluate(SHAPE.tais(signature), values, key, (31,) * dragons)
+        total = sum(g.evaluate(g.tais(signature), values, key, (31,) * dragons)[0] for g, signature, values in groups)
         best = max(best, total)
     return best
 

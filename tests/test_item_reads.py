@@ -8,7 +8,8 @@ import pytest
 import handgen
 from ningbo_score import engine, score
 from ningbo_score.decompose import BAD_ANY, BAD_SINGLE, WAIT_SHIFT, WAITS
-from ningbo_score.engine import CONTEXT, SHAPE, VIEW_BITS, Context, ItemGroup, View
+from ningbo_score.engine import (CONTEXT_GROUPS, FLOWERS, SEAT_SHAPE, SHAPE, SHAPE_GROUPS, VIEW_BITS, WIN, Context,
+                                 ItemGroup, View)
 from ningbo_score import read_score
 from ningbo_score.hand import check
 from ningbo_score.items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS, Item
@@ -96,11 +97,17 @@ def test_each_view_field_is_made_from_its_key_bits_only(field):
 
 
 def test_the_groups_cover_every_item_and_their_keys_are_what_they_declare():
-    assert set(SHAPE.items) | set(CONTEXT.items) == set(ITEMS)
-    assert set(SHAPE.ctx_fields) == {r[4:] for it in SHAPE_ITEMS for r in it.reads if r.startswith("ctx.")}
-    assert not CONTEXT.view_fields
+    groups = SHAPE_GROUPS + CONTEXT_GROUPS
+    assert sorted(it.id for g in groups for it in g.items) == sorted(it.id for it in ITEMS)   # each item once
+    assert {it.id for g in SHAPE_GROUPS for it in g.items} == {it.id for it in SHAPE_ITEMS}
+    for g in groups:
+        assert set(g.ctx_fields) == {r[4:] for it in g.items for r in it.reads if r.startswith("ctx.")}
+    assert not any(g.view_fields for g in CONTEXT_GROUPS)
     # the shape items read no discard-restriction bit: readings that differ only there share an answer
-    assert not SHAPE.key_bits & (BAD_ANY | BAD_SINGLE)
+    assert not any(g.key_bits & (BAD_ANY | BAD_SINGLE) for g in SHAPE_GROUPS)
+    # the split: the reading alone keys SHAPE, and the flowers key FLOWERS alone
+    assert SHAPE.ctx_fields == () and SEAT_SHAPE.ctx_fields
+    assert "flowers" in FLOWERS.ctx_fields and "flowers" not in WIN.ctx_fields
 
 
 def test_answers_are_the_same_with_the_item_memos_empty_or_full():
