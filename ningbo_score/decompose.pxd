@@ -22,6 +22,8 @@ cdef class Readings:
 
 cdef int _count(unsigned long long lo, unsigned long long hi, int kind) noexcept
 
+cdef int _winds_index(int seat_t, int round_t) noexcept
+
 @cython.locals(n=cython.int, cell=tuple)
 cdef tuple _rows(unsigned long long lo, unsigned long long hi, int k, int c, int sets, int pair)
 

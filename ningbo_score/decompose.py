@@ -92,6 +92,12 @@ def group_key(group: Group, seat_t: int, round_t: int) -> tuple[int, int]:
     return key | (PAIR_TAI if (f == seat_t or f == round_t or f in DRAGONS) else 0), 0
 
 
+def _winds_index(seat_t: int, round_t: int) -> int:
+    """The index of a seat and round wind pair (4 × seat + round, winds counted from E) in the
+    tables made for each pair (:data:`PLAIN_TABLES`, :attr:`GroupClass.keys`)."""
+    return 4 * (seat_t - EAST) + (round_t - EAST)
+
+
 def _add(out: dict[int, tuple[int, Listed]], key: int, dragons: int, rep: Listed) -> None:
     old = out.get(key)
     if old is None or dragons > old[0]:
@@ -295,7 +301,7 @@ class Search:
 
     def __init__(self, memo: Memo, wk: int, mode: int, seat_t: int, round_t: int):
         self.memo, self.wk, self.mode, self.seat_t, self.round_t = memo, wk, mode, seat_t, round_t
-        self.winds = 4 * (seat_t - EAST) + (round_t - EAST)
+        self.winds = _winds_index(seat_t, round_t)
         self.pure = ((mode == 2) << 4) | self.winds
 
 
@@ -574,7 +580,7 @@ def plain(tiles: tuple[int, ...], sets: int, w_kind: int, seat_t: int, round_t: 
     kinds = sorted(set(tiles))
     out: dict[int, tuple[int, Listed]] = {}
     found: list[tuple[int, ...]] = []
-    keys, placed_keys = PLAIN_TABLES[4 * (seat_t - EAST) + (round_t - EAST)]
+    keys, placed_keys = PLAIN_TABLES[_winds_index(seat_t, round_t)]
 
     for p in kinds:
         if counts[p] < 2:
@@ -665,7 +671,7 @@ def meld_key(gtype: str, faces: list[int], seat_t: int, round_t: int) -> tuple[i
     """(key, dragon pungs) of a checked meld: the classic divider's group it is (a kong: its
     pung), read from :data:`PLAIN_TABLES`."""
     code = (_CHOW0 if gtype == "chow" else _PUNG0) + min(faces)
-    keys = PLAIN_TABLES[4 * (seat_t - EAST) + (round_t - EAST)][0]
+    keys = PLAIN_TABLES[_winds_index(seat_t, round_t)][0]
     return keys[code]  # type: ignore[return-value]  # a meld's code is a group's: not None
 
 
