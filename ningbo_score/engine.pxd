@@ -16,9 +16,10 @@ cdef tuple _evaluate(tuple items, h_view, tuple tais)
 cdef bint _meets(tuple required, set holds, set seat_holds, set ctx_holds)
 @cython.locals(code=cython.long)
 cdef long _dragon_code(tuple dragon_tiles)
+cdef tuple _shape_answers(shape, seat, long full_key, long dragon_code)
 @cython.locals(melds_key=cython.long, bad=cython.long, key=cython.long, full_key=cython.long,
-               best_total=cython.int, total=cython.int, meets=bint, this_meets=bint, n_meld_dragons=cython.int, seat_total=cython.int, code=cython.long,
-               dragons=cython.int, tai=cython.int, counted=cython.int, t=cython.int, w_caishen=bint,
+               best_total=cython.int, total=cython.int, seat_total=cython.int, meets=bint, this_meets=bint,
+               n_meld_dragons=cython.int, dragons=cython.int, tai=cython.int, counted=cython.int, t=cython.int, w_caishen=bint,
                zh=bint, eligible=bint, m=Meld)
 cdef dict _score_as_given(Hand h, memo, str lang)
 cdef dict _item_out(it, tuple tiles, int tai, frozenset bonus_ids)

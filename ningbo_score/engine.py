@@ -125,7 +125,8 @@ def _evaluate(items: tuple[Item, ...], h_view: ItemView, tais: tuple[int, ...]) 
 
 
 class ItemGroup:
-    """Items evaluated together (the shape items, the context items) and what they declare they
+    """Items evaluated together (:data:`SHAPE`, :data:`SEAT_SHAPE`, :data:`WIN`, :data:`FLOWERS`)
+    and what they declare they
     read (:attr:`Item.reads <ningbo_score.items.Item.reads>`): ``view_fields`` of the
     :class:`View`, ``ctx_fields`` of the :class:`Context`.  Their answers are remembered keyed on
     exactly those: :meth:`ctx_key` (with the rules' 台 overrides) and :meth:`reading_key`; on a miss
@@ -250,6 +251,14 @@ def _shape_items(sctx: ShapeContext, reading: int) -> Evaluation:
     return sctx.group.evaluate(sctx.tais, sctx.values, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
 
 
+def _shape_answers(shape: ShapeContext, seat: ShapeContext, full_key: int,
+                   dragon_code: int) -> tuple[Evaluation, Evaluation]:
+    """The answers of SHAPE (``shape``) and SEAT_SHAPE (``seat``) for one reading: its key with
+    the melds' and a :func:`_dragon_code` of its dragon pungs."""
+    return (_shape_items(shape, SHAPE.reading_key(full_key, dragon_code)),
+            _shape_items(seat, SEAT_SHAPE.reading_key(full_key, dragon_code)))
+
+
 def _dragon_code(dragon_tiles: tuple[int, ...]) -> int:
     """A sequence of dragon kinds as an int (base 4, digits 1-3): one int per sequence."""
     code = 0
@@ -344,7 +353,7 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
     _, win_found, win_holds = _context_items(WIN, WIN.ctx_key(ctx, signature))
     _, flower_found, flower_holds = _context_items(FLOWERS, FLOWERS.ctx_key(ctx, signature))
     required = rules.required_patterns
-    ctx_holds = win_holds | flower_holds if required else win_holds
+    ctx_holds = (win_holds | flower_holds) if required else win_holds    # (read only if required)
 
     # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
     best: tuple[int, Kept | Listed] | None = None
@@ -356,9 +365,8 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
         if key & bad:
             continue
         full_key = key | melds_key
-        code = _SOME_DRAGON_CODES[dragons + n_meld_dragons]
-        total, _, holds = _shape_items(shape, SHAPE.reading_key(full_key, code))
-        seat_total, _, seat_holds = _shape_items(seat, SEAT_SHAPE.reading_key(full_key, code))
+        (total, _, holds), (seat_total, _, seat_holds) = _shape_answers(
+            shape, seat, full_key, _SOME_DRAGON_CODES[dragons + n_meld_dragons])
         total += seat_total
         this_meets = _meets(required, holds, seat_holds, ctx_holds) if required else True
         # the most 台, then meeting the required patterns; the first found among equals
@@ -380,9 +388,7 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
     groups = groups_of(rep)
     dragon_tiles = tuple(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])) \
         + tuple(meld_dragons)
-    code = _dragon_code(dragon_tiles)
-    _, shape_found, _ = _shape_items(shape, SHAPE.reading_key(full_key, code))
-    _, seat_found, _ = _shape_items(seat, SEAT_SHAPE.reading_key(full_key, code))
+    (_, shape_found, _), (_, seat_found, _) = _shape_answers(shape, seat, full_key, _dragon_code(dragon_tiles))
     found = sorted(shape_found + seat_found + win_found + flower_found, key=_order_of)
     tai = counted = 0
     bonus_ids = rules.bonus_ids
