@@ -1,6 +1,6 @@
 # The scoring service: gunicorn serving app:app on port 8000.
-#   docker build -t ningbo-score:2.0.0 .
-#   docker run --rm -p 8000:8000 ningbo-score:2.0.0
+#   docker build -t ningbo-score:3.0.0 .
+#   docker run --rm -p 8000:8000 ningbo-score:3.0.0
 
 # Build stage: the package's wheel (pyproject.toml, setup.py), its hot modules compiled with
 # Cython; the full image has the C compiler the slim one lacks.  Only the wheel leaves this stage.

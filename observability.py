@@ -68,7 +68,7 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_HOST_ENV, METRICS_PORT_ENV = "METRICS_HOST", "METRICS_PORT"
 DEFAULT_METRICS_LISTENER = ("127.0.0.1", 9100)
 #: the service's version when the library does not say (``ningbo_score.__version__``)
-FALLBACK_VERSION = "2.0.0"
+FALLBACK_VERSION = "3.0.0"
 PROBLEM_TYPE = "application/problem+json"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 CODE_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")

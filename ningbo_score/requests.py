@@ -179,12 +179,15 @@ class RulesObjectSchema(StrictSchema):
     robbing_needs_no_caishen_discarded = optional(Boolean, metadata={
         "description": "A player who discarded a caishen may not rob a kong."})
     points = optional(String, validate=OneOf(("linear", "doubling")), metadata={
-        "description": "`linear`: base × (1 + 台); `doubling`: base × 2^(台 − min_tai)."})
+        "description": "`linear`: base × (1 + 台); `doubling`: base × 2^max(0, 台 − 4) (rule book 3)."})
     chi_counts_for_liability = optional(Boolean, metadata={"description": "Chows count as claims for 包."})
     related_discarder = optional(String, validate=OneOf(("add", "five")), metadata={
         "description": "What a related discarder pays: 2 + 2 (`add`) or 5 (`five`)."})
     kong_bloom_others_pay = optional(Boolean, metadata={
         "description": "Unrelated players pay 1 each on a kong bloom fed by a discard."})
+    liability_others_pay = optional(Boolean, metadata={
+        "description": "Unrelated players pay 1 each on a self-draw with a related (包) player "
+                       "(only `ningbo-7baida`)."})
     liability_cap = Integer(validate=Range(min=1, max=MAX_SAFE_INTEGER), required=False, allow_none=True, metadata={
         "description": "Highest multiplier of one payer; `null` = none."})
     hand_cap = Integer(validate=Range(min=1, max=MAX_SAFE_INTEGER), required=False, allow_none=True, metadata={

@@ -32,6 +32,7 @@ if typing.TYPE_CHECKING:
         chi_counts_for_liability: bool
         related_discarder: RelatedDiscarder
         kong_bloom_others_pay: bool
+        liability_others_pay: bool
         liability_cap: int | None
         hand_cap: int | None
         three_caishen_bonus: bool
@@ -61,6 +62,7 @@ OPTION_KINDS: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "chi_counts_for_liability": ("bool", None),
     "related_discarder": ("enum", ("add", "five")),
     "kong_bloom_others_pay": ("bool", None),
+    "liability_others_pay": ("bool", None),
     "liability_cap": ("int1?", None),
     "hand_cap": ("int1?", None),
     "three_caishen_bonus": ("bool", None),
@@ -71,7 +73,8 @@ _BASE: Options = {
     "caishen_rule": "indicator", "white_dragon_substitutes": False, "min_tai": 4, "required_patterns": [],
     "discard_wins": True, "caishen_discard_restriction": "single_wait",
     "robbing_needs_no_caishen_discarded": False, "points": "linear", "chi_counts_for_liability": True,
-    "related_discarder": "add", "kong_bloom_others_pay": False, "liability_cap": None, "hand_cap": None,
+    "related_discarder": "add", "kong_bloom_others_pay": False, "liability_others_pay": False,
+    "liability_cap": None, "hand_cap": None,
     "three_caishen_bonus": False, "draw_keeps_dealer": True,
 }
 
@@ -103,41 +106,31 @@ PRESETS: dict[str, Preset] = {
     "ningbo-7baida": {
         "name": "宁波麻将 (天一 7百搭)", "name_en": "Ningbo, seven wildcards",
         "source": "《麻將規則》: 寧波7百搭麻將 (天一游戏, second part; undated online page)",
-        "options": {**_BASE, "caishen_rule": "indicator_and_next", "min_tai": 5, "discard_wins": False,
+        "options": {**_BASE, "caishen_rule": "indicator_and_next", "discard_wins": False,
                     "caishen_discard_restriction": None, "robbing_needs_no_caishen_discarded": True,
-                    "chi_counts_for_liability": False, "related_discarder": "five", "liability_cap": 5,
-                    "draw_keeps_dealer": False},
+                    "chi_counts_for_liability": False, "related_discarder": "five", "kong_bloom_others_pay": True,
+                    "liability_others_pay": True, "liability_cap": 5, "draw_keeps_dealer": False},
     },
 }
 DEFAULT_PRESET = "ningbo"
 #: The version of the rule book the library scores by (docs/rules.md, "Rule book versions"),
 #: echoed as ``rulebook`` wherever rules are.
-RULEBOOK = 2
-_ALL = list(PRESETS)
-#: What rule book 2 changed for a client that scored with rule book 1 (GET /v1/rules): each
+RULEBOOK = 3
+#: What rule book 3 changed for a client that scored with rule book 2 (GET /v1/rules): each
 #: change names what it is about (an option, an item id or a topic) and the presets it affects.
 RULEBOOK_CHANGES: tuple[RulebookChange, ...] = (
-    {"id": "white_dragon_substitutes", "presets": ["ningbo-456"],
-     "change": "白板 no longer substitutes for the caishen in ningbo-456 (000 ⑥: 白板不代替翻出的那张牌)."},
-    {"id": "three_caishen_bonus", "presets": ["ningbo", "ningbo-456", "ningbo-taishu", "ningbo-7baida"],
-     "change": "New option three_caishen_bonus (on only in ningbo-bianfeng): elsewhere 三财神 counts toward "
-               "the minimum like any item, and doubling uses the full 台, bonus items included."},
-    {"id": "ping_hu", "presets": _ALL,
-     "change": "A dragon pair (中 发 白) is no 平胡 pair: such a hand scores 排胡 (0) instead of 平胡 (1)."},
-    {"id": "min_tai", "presets": ["ningbo-taishu"],
-     "change": "ningbo-taishu has no 台 minimum (min_tai 0): its required patterns are the only gate."},
-    {"id": "chi_counts_for_liability", "presets": ["ningbo-taishu"],
-     "change": "ningbo-taishu counts no chows toward 包 (chi_counts_for_liability false)."},
-    {"id": "robbing_kong", "presets": _ALL,
-     "change": "A robbed kong is paid by the robbed player alone, 5 × points, whatever the 包 relations."},
-    {"id": "draw_keeps_dealer", "presets": ["ningbo-taishu", "ningbo-7baida"],
-     "change": "New option draw_keeps_dealer (off in ningbo-taishu and ningbo-7baida: after a draw the next "
-               "seat deals); POST /v1/table/next takes rules."},
-    {"id": "heavenly", "presets": _ALL,
-     "change": "天胡: the wait item is the best one over every concealed tile taken as the winning tile."},
-    {"id": "integers", "presets": _ALL,
-     "change": "A count may be written as an integral number (2.0 is 2); a hand whose points, payments or "
-               "net would pass 2^53 − 1 is a 422 invalid_request on base_points."},
+    {"id": "points", "presets": ["ningbo-456"],
+     "change": "doubling counts from 4 台 whatever min_tai is: P = base_points × 2^max(0, 台 − 4) (000: "
+               "以4台为基准); min_tai only decides whether the hand may win. ningbo-456 answers change only "
+               "where min_tai is overridden (or points: doubling is chosen with another min_tai)."},
+    {"id": "min_tai", "presets": ["ningbo-7baida"],
+     "change": "ningbo-7baida wins from 4 台, not 5 (min_tai 4: 4台以上, as every other statement of the rule)."},
+    {"id": "liability_others_pay", "presets": ["ningbo-7baida"],
+     "change": "New option liability_others_pay (on only in ningbo-7baida): on a self-draw with a related (包) "
+               "player, the unrelated players pay 1 each too (另外三玩家各付一份錢)."},
+    {"id": "kong_bloom_others_pay", "presets": ["ningbo-7baida"],
+     "change": "ningbo-7baida: the unrelated players pay 1 each on a kong bloom fed by a discard "
+               "(kong_bloom_others_pay on); only a robbed kong excuses them."},
 )
 ITEM_TAI_MAX = 100                  # per occurrence; keeps doubling points a printable integer
 MAX_SAFE_INTEGER = 2**53 - 1        # other integer options: the largest every JSON parser reads exactly
@@ -176,6 +169,8 @@ class Rules:
         def related_discarder(self) -> RelatedDiscarder: ...
         @property
         def kong_bloom_others_pay(self) -> bool: ...
+        @property
+        def liability_others_pay(self) -> bool: ...
         @property
         def liability_cap(self) -> int | None: ...
         @property

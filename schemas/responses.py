@@ -75,6 +75,8 @@ class OptionsSchema(OutSchema):
     chi_counts_for_liability = req(fields.Boolean())
     related_discarder = _str("add", "five")
     kong_bloom_others_pay = req(fields.Boolean())
+    liability_others_pay = req(fields.Boolean(metadata={
+        "description": "Unrelated players pay 1 each on a self-draw with a related (包) player (rule book 3)."}))
     liability_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
     hand_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
     three_caishen_bonus = req(fields.Boolean(metadata={
@@ -195,20 +197,20 @@ class PresetSchema(OutSchema):
 
 
 class RulebookChangeSchema(OutSchema):
-    """One change of the rule book since version 1 (release notes)."""
+    """One change of the rule book since the previous version (release notes)."""
 
     id = _str(metadata={"description": "What it is about: an option, an item id or a topic."})
     presets = req(fields.List(fields.String(validate=OneOf(PRESET_IDS)), metadata={
         "description": "The presets whose answers it changes."}))
-    change = _str(metadata={"description": "What changed, for a client that scored with rule book 1."})
+    change = _str(metadata={"description": "What changed, for a client that scored with the previous rule book (2)."})
 
 
 class PresetListSchema(OutSchema):
-    """The rule book: its version, what it changed since version 1, and every preset."""
+    """The rule book: its version, what it changed since the previous version, and every preset."""
 
     rulebook = _rulebook()
     changes = req(fields.List(fields.Nested(RulebookChangeSchema), metadata={
-        "description": "What rule book 2 changed for a client that scored with rule book 1."}))
+        "description": "What rule book 3 changed for a client that scored with rule book 2."}))
     presets = req(fields.List(fields.Nested(PresetSchema)))
 
 

@@ -18,11 +18,13 @@ others −5 each.
 """
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import os
 import shutil
 import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 
@@ -87,16 +89,28 @@ def test_redocly_recommended_rules_find_no_error(node_tools, served_spec):
                               for path in ("~1healthz", "~1readyz", "~1v1~1levels", "~1v1~1rules")), warnings
 
 
-def test_python_client_from_openapi_python_client(server, served_spec, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def python_client(served_spec, tmp_path_factory):
+    """The package openapi-python-client writes from the served document, importable."""
     generator = VENV_BIN / "openapi-python-client"
     assert generator.exists(), "openapi-python-client is in requirements-dev.txt"
-    out = run([str(generator), "generate", "--path", str(served_spec)], tmp_path,
+    work = tmp_path_factory.mktemp("python-client")
+    out = run([str(generator), "generate", "--path", str(served_spec)], work,
               env={"PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"})  # its ruff hook
     assert "Warning" not in out, out
-    project = tmp_path / "ningbo-mahjong-scoring-api-client"  # named after the ASCII title
+    project = work / "ningbo-mahjong-scoring-api-client"  # named after the ASCII title
     assert (project / "pyproject.toml").exists()
-    monkeypatch.syspath_prepend(str(project))
-    package = importlib.import_module("ningbo_mahjong_scoring_api_client")
+    sys.path.insert(0, str(project))
+    try:
+        yield importlib.import_module("ningbo_mahjong_scoring_api_client")
+    finally:
+        sys.path.remove(str(project))
+        for name in [m for m in sys.modules if m.startswith("ningbo_mahjong_scoring_api_client")]:
+            del sys.modules[name]
+
+
+def test_python_client_from_openapi_python_client(server, python_client):
+    package = python_client
     api = importlib.import_module("ningbo_mahjong_scoring_api_client.api.scoring.score")
     models = importlib.import_module("ningbo_mahjong_scoring_api_client.models")
 
@@ -147,7 +161,7 @@ if (error !== undefined) {
   throw new Error(`refused: ${error.code} ${error.detail}`);
 }
 const south: number = data.net.S;
-const items: components["schemas"]["ItemId"][] = data.items.map((item) => item.id);
+const items: components["schemas"]["OpenItemId"][] = data.items.map((item) => item.id);
 console.log(JSON.stringify({
   tai: data.tai, points: data.points, net: data.net, south, items,
   requestId: response.headers.get("X-Request-ID"),
@@ -155,20 +169,42 @@ console.log(JSON.stringify({
 """
 
 
-def test_typescript_client_from_openapi_typescript(node_tools, server, served_spec, tmp_path):
+def ts_types(node_tools: Path, served_spec: Path, tmp_path: Path) -> Path:
+    """A Node project holding the types openapi-typescript writes from the served document."""
     work = tmp_path / "ts"
     work.mkdir()
     (work / "node_modules").symlink_to(NODE_DIR / "node_modules", target_is_directory=True)
     (work / "package.json").write_text('{"type": "module", "private": true}\n')
     run([str(node_tools / "openapi-typescript"), str(served_spec), "-o", str(work / "api.d.ts")], work)
-    (work / "example.ts").write_text(TS_EXAMPLE % {"body": json.dumps(examples.API_MD, ensure_ascii=False, indent=2)},
-                                     encoding="utf-8")
+    return work
+
+
+def ts_run(node_tools: Path, work: Path, name: str, source: str, *args: str) -> dict:
+    """``source`` type-checked with ``tsc --strict`` (a type error fails here), then run with
+    node: the JSON it prints."""
+    (work / f"{name}.ts").write_text(source, encoding="utf-8")
     (work / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
         "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": True,
-        "skipLibCheck": False, "outDir": "out", "types": []}, "files": ["example.ts"]}))
-    run([str(node_tools / "tsc"), "-p", "tsconfig.json"], work)  # type errors fail here
-    out = run(["node", "out/example.js", server], work, timeout=60)
-    answer = json.loads(out)
+        "skipLibCheck": False, "outDir": "out", "types": []}, "files": [f"{name}.ts"]}))
+    run([str(node_tools / "tsc"), "-p", "tsconfig.json"], work)
+    return json.loads(run(["node", f"out/{name}.js", *args], work, timeout=60))
+
+
+def tsc_refuses(node_tools: Path, work: Path, body: dict) -> str:
+    """tsc's output on ``body`` typed as a ScoreRequest, which it must refuse."""
+    (work / "bad.ts").write_text('import type { components } from "./api.js";\n'
+                                 f'const body: components["schemas"]["ScoreRequest"] = {json.dumps(body)};\n'
+                                 "export default body;\n")
+    done = subprocess.run([str(node_tools / "tsc"), "--noEmit", "--strict", "bad.ts"], cwd=work,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0, done.stdout
+    return done.stdout
+
+
+def test_typescript_client_from_openapi_typescript(node_tools, server, served_spec, tmp_path):
+    work = ts_types(node_tools, served_spec, tmp_path)
+    source = TS_EXAMPLE % {"body": json.dumps(examples.API_MD, ensure_ascii=False, indent=2)}
+    answer = ts_run(node_tools, work, "example", source, server)
     assert {k: answer[k] for k in EXPECTED} == EXPECTED and answer["south"] == 15
     assert answer["requestId"] == "ts-client-1"
     assert set(answer["items"]) == {"pai_hu", "self_draw", "no_caishen", "dragon_pung", "seat_flower"}
@@ -176,15 +212,100 @@ def test_typescript_client_from_openapi_typescript(node_tools, server, served_sp
 
 def test_typescript_types_refuse_a_wrong_body(node_tools, served_spec, tmp_path):
     """The type check can fail: a seat that is no seat and a missing `win` are tsc errors."""
-    work = tmp_path / "ts"
-    work.mkdir()
-    (work / "node_modules").symlink_to(NODE_DIR / "node_modules", target_is_directory=True)
-    run([str(node_tools / "openapi-typescript"), str(served_spec), "-o", str(work / "api.d.ts")], work)
+    work = ts_types(node_tools, served_spec, tmp_path)
     bad = {k: v for k, v in examples.API_MD.items() if k != "win"} | {"seat_wind": "X"}
-    (work / "bad.ts").write_text('import type { components } from "./api.js";\n'
-                                 f'const body: components["schemas"]["ScoreRequest"] = {json.dumps(bad)};\n'
-                                 "export default body;\n")
-    done = subprocess.run([str(node_tools / "tsc"), "--noEmit", "--strict", "bad.ts"], cwd=work,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode != 0
-    assert "'\"X\"'" in done.stdout or '"X"' in done.stdout, done.stdout
+    out = tsc_refuses(node_tools, work, bad)
+    assert "'\"X\"'" in out or '"X"' in out, out
+
+
+# --- answers of a later version: values this version doesn't know (issue 22) --------------------
+
+#: what a later version might send: an item id, a payment reason, a preset, a rule book, an option
+#: value, a wait shape and a 包 relation that this version doesn't know
+FUTURE = {"item": "hand_of_the_moon", "reason": "moon_bloom", "preset": "ningbo-2030", "rulebook": 4,
+          "points": "tripling", "wait": "moon_wait", "liability": "triple"}
+
+
+def get(server: str, path: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{server}{path}", data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def future_answers(server: str) -> tuple[dict, dict]:
+    """A real /v1/score answer and a real GET /v1/rules answer, each given the values above."""
+    score = get(server, "/v1/score", examples.API_MD)
+    score["items"].append({**score["items"][0], "id": FUTURE["item"]})
+    score["payments"][0].update(reason=FUTURE["reason"], liability=FUTURE["liability"])
+    score["rules"].update(preset=FUTURE["preset"], rulebook=FUTURE["rulebook"], points=FUTURE["points"])
+    score["decomposition"]["wait"] = FUTURE["wait"]
+    rules = get(server, "/v1/rules")
+    rules["rulebook"] = FUTURE["rulebook"]
+    rules["changes"].append({"id": FUTURE["item"], "presets": [FUTURE["preset"]], "change": "a new item"})
+    preset = copy.deepcopy(rules["presets"][0])
+    preset.update(id=FUTURE["preset"], rulebook=FUTURE["rulebook"])
+    preset["options"]["points"] = FUTURE["points"]
+    preset["items"].append({**preset["items"][0], "id": FUTURE["item"]})
+    rules["presets"].append(preset)
+    return score, rules
+
+
+def test_python_client_parses_values_it_does_not_know(server, python_client):
+    models = importlib.import_module("ningbo_mahjong_scoring_api_client.models")
+    score, rules = future_answers(server)
+    answer = models.ScoreResponse.from_dict(score)
+    assert answer.items[-1].id == FUTURE["item"] and answer.items[0].id == models.ItemId.PAI_HU
+    assert answer.payments[0].reason == FUTURE["reason"] and answer.payments[0].liability == FUTURE["liability"]
+    assert answer.payments[1].reason == models.PaymentReason.SELF_DRAW
+    assert (answer.rules.preset, answer.rules.rulebook, answer.rules.points) == \
+        (FUTURE["preset"], FUTURE["rulebook"], FUTURE["points"])
+    assert answer.decomposition.wait == FUTURE["wait"]
+    assert answer.to_dict() == score                  # nothing lost on the way back
+    listed = models.PresetList.from_dict(rules)
+    assert listed.rulebook == FUTURE["rulebook"] and listed.presets[-1].id == FUTURE["preset"]
+    assert listed.presets[0].id == models.PresetId.NINGBO and listed.changes[-1].presets == [FUTURE["preset"]]
+    assert listed.presets[-1].items[-1].id == FUTURE["item"]
+    assert listed.to_dict() == rules
+    # a known value still comes out as its enum member, the request enum closed
+    assert models.PresetId("ningbo") is models.PresetId.NINGBO
+    with pytest.raises(ValueError):
+        models.PresetId(FUTURE["preset"])
+
+
+TS_FUTURE = """\
+import type { components } from "./api.js";
+
+type ScoreResponse = components["schemas"]["ScoreResponse"];
+type PresetList = components["schemas"]["PresetList"];
+
+// answers of a later version, typed as this version's: tsc must accept them
+const score: ScoreResponse = %(score)s;
+const rules: PresetList = %(rules)s;
+const parsed: ScoreResponse = JSON.parse(JSON.stringify(score));
+const known: components["schemas"]["ItemId"] = "pai_hu";
+console.log(JSON.stringify({
+  item: parsed.items[parsed.items.length - 1].id, reason: parsed.payments[0].reason,
+  preset: parsed.rules.preset, rulebook: parsed.rules.rulebook, points: parsed.rules.points,
+  wait: parsed.decomposition.wait, presets: rules.presets.map((p) => p.id), rulesRulebook: rules.rulebook, known,
+}));
+"""
+
+
+def test_typescript_client_accepts_values_it_does_not_know(node_tools, server, served_spec, tmp_path):
+    work = ts_types(node_tools, served_spec, tmp_path)
+    score, rules = future_answers(server)
+    source = TS_FUTURE % {"score": json.dumps(score, ensure_ascii=False),
+                          "rules": json.dumps(rules, ensure_ascii=False)}
+    out = ts_run(node_tools, work, "future", source)  # a closed enum would fail tsc here
+    assert out == {"item": FUTURE["item"], "reason": FUTURE["reason"], "preset": FUTURE["preset"],
+                   "rulebook": FUTURE["rulebook"], "points": FUTURE["points"], "wait": FUTURE["wait"],
+                   "presets": [p["id"] for p in rules["presets"]], "rulesRulebook": FUTURE["rulebook"],
+                   "known": "pai_hu"}
+
+
+def test_typescript_types_refuse_an_unknown_value_in_a_request(node_tools, served_spec, tmp_path):
+    """The open sets are only in answers: a request's preset is still checked by tsc."""
+    work = ts_types(node_tools, served_spec, tmp_path)
+    out = tsc_refuses(node_tools, work, {**examples.API_MD, "rules": {"preset": FUTURE["preset"]}})
+    assert FUTURE["preset"] in out, out

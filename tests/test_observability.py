@@ -221,12 +221,12 @@ def test_build_info_metric(client, monkeypatch):
     import ningbo_score
 
     text = client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True)
-    version = getattr(ningbo_score, "__version__", None) or "2.0.0"
+    version = getattr(ningbo_score, "__version__", None) or "3.0.0"
     compiled = "true" if ningbo_score.USING_COMPILED else "false"
     assert value(samples(text), "ningbo_score_build_info", version=version, compiled=compiled) == 1
     monkeypatch.delattr(ningbo_score, "__version__", raising=False)
     monkeypatch.setattr(ningbo_score, "USING_COMPILED", True)
-    assert observability.build_info() == ("2.0.0", "true")
+    assert observability.build_info() == ("3.0.0", "true")
 
 
 def test_metrics_only_on_the_metrics_listener(client, monkeypatch):

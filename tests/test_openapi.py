@@ -406,21 +406,23 @@ def test_every_enum_is_a_named_component(openapi_document):
     assert components["Seat"]["enum"] == list(schemas.SEATS)
 
 
-def test_rule_book_2_is_in_the_spec(openapi_document):
-    """Rule book 2's additions, named for generators: `rulebook` (an integer, 2) wherever rules
-    are echoed and in `GET /v1/rules` with its `changes`, the two new options, and the rules of
-    `POST /v1/table/next`."""
+def test_rule_book_3_is_in_the_spec(openapi_document):
+    """Rule book 2's and 3's additions, named for generators: `rulebook` (an integer, 3; open in
+    answers: `OpenRulebook`) wherever rules are echoed and in `GET /v1/rules` with its `changes`,
+    the new options, and the rules of `POST /v1/table/next`."""
     components = openapi_document["components"]["schemas"]
-    assert components["Rulebook"] == {**components["Rulebook"], "type": "integer", "enum": [2],
-                                      "x-enum-varnames": ["RULEBOOK_2"]}
-    rulebook = {"$ref": "#/components/schemas/Rulebook"}
+    assert components["Rulebook"] == {**components["Rulebook"], "type": "integer", "enum": [3],
+                                      "x-enum-varnames": ["RULEBOOK_3"]}
+    assert components["OpenRulebook"]["anyOf"] == [{"$ref": "#/components/schemas/Rulebook"}, {"type": "integer"}]
+    rulebook = {"$ref": "#/components/schemas/OpenRulebook"}
     for name in ("PresetList", "Preset", "RulesEcho"):
         assert components[name]["properties"]["rulebook"].items() >= rulebook.items(), name
         assert "rulebook" in components[name]["required"], name
     changes = components["PresetList"]["properties"]["changes"]
     assert changes["items"] == {"$ref": "#/components/schemas/RulebookChange"}
-    assert components["RulebookChange"]["properties"]["presets"]["items"] == {"$ref": "#/components/schemas/PresetId"}
-    for option in ("three_caishen_bonus", "draw_keeps_dealer"):
+    assert components["RulebookChange"]["properties"]["presets"]["items"] == \
+        {"$ref": "#/components/schemas/OpenPresetId"}
+    for option in ("three_caishen_bonus", "draw_keeps_dealer", "liability_others_pay"):
         assert option in components["RulesObject"]["properties"], option
         assert option in components["Options"]["required"], option
     refs = [alt.get("$ref", alt.get("type")) for alt in components["NextHandRequest"]["properties"]["rules"]["oneOf"]]
@@ -523,6 +525,40 @@ def test_responses_are_open_and_problem_codes_too(openapi_document, contract):
                                       {"E": -5, "S": 15, "W": -5, "N": -5, "X": 0})
     # requests stay closed: an unknown field is refused, as the server does
     assert contract.schema_errors("/components/schemas/ScoreRequest", {**examples.API_MD, "extra": 1})
+
+
+FUTURE = {"item": "hand_of_the_moon", "reason": "moon_bloom", "preset": "ningbo-2030", "rulebook": 4,
+          "points": "tripling", "wait": "moon_wait"}
+
+
+def future_answer(answer: dict) -> dict:
+    """A /v1/score answer as a later version might send it: an item id, a payment reason, a
+    preset, a rule book and an option value that this version doesn't know."""
+    out = copy.deepcopy(answer)
+    out["items"].append({**out["items"][0], "id": FUTURE["item"]})
+    out["payments"][0]["reason"] = FUTURE["reason"]
+    out["rules"].update(preset=FUTURE["preset"], rulebook=FUTURE["rulebook"], points=FUTURE["points"])
+    out["decomposition"]["wait"] = FUTURE["wait"]
+    return out
+
+
+def test_answer_value_sets_are_open_and_request_ones_closed(openapi_document, contract, client):
+    """Every value set of an answer that can grow is open (`Open…`: the known values, or any other
+    of the type), so a client generated from this document parses a later version's answers
+    (issue 22); only the seats stay closed (four winds; tiles are their own components).  The
+    same sets in requests stay closed."""
+    components = openapi_document["components"]["schemas"]
+    for name in ("ItemId", "PaymentReason", "PresetId", "Rulebook", "Points", "CaishenRule", "WaitShape"):
+        kind = components[name]["type"]
+        assert components[f"Open{name}"]["anyOf"] == [{"$ref": f"#/components/schemas/{name}"}, {"type": kind}]
+    answer = client.score(examples.API_MD).get_json()
+    assert not contract.schema_errors("/components/schemas/ScoreResponse", answer)
+    assert not contract.schema_errors("/components/schemas/ScoreResponse", future_answer(answer))
+    # requests: an unknown preset, option value or item id is refused by the spec, as by the server
+    for rules in ({"preset": "ningbo-2030"}, {"points": "tripling"}, {"required_patterns": ["hand_of_the_moon"]}):
+        body = {**examples.API_MD, "rules": rules}
+        assert contract.schema_errors("/components/schemas/ScoreRequest", body), rules
+        assert client.score(body).status_code == 400, rules
 
 
 def test_request_examples_are_good_bodies(openapi_document, contract):

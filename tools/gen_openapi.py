@@ -51,8 +51,8 @@ TAGS = {
 }
 DESCRIPTION = """\
 宁波麻将计分: scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who
-pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 2; every
-answer that echoes rules says `"rulebook": 2`) or your own options. This document is the
+pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 3; every
+answer that echoes rules says `"rulebook": 3`) or your own options. This document is the
 machine-readable form of the HTTP contract, `docs/api.md`.
 
 * JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch`),
@@ -70,8 +70,10 @@ machine-readable form of the HTTP contract, `docs/api.md`.
   `liability_cap` and `hand_cap` it means "none".
 * Every answer carries an `X-Request-ID` header: the request's own when it sent a valid one
   (1–128 of `A-Z a-z 0-9 . _ -`), else a new one. Logs name it.
-* Answers may gain fields and `Problem.code` new codes in later versions: clients should ignore
-  what they don't know.
+* Answers may gain fields, and their value sets new values, in later versions: `Problem.code`, item
+  ids, payment reasons, presets, `rulebook`, option values (each `Open…` component: the known
+  values, or any other). Clients should ignore or show what they don't know. Request value sets
+  are closed.
 * The service also serves pages that are not part of this API: the hand calculator (`/`, files
   under `/static/`), this document (`/openapi.yaml`) with a page to read it (`/docs`), and
   Prometheus metrics (`/metrics`).
@@ -444,7 +446,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
             },
         }},
         "/v1/rules": {"get": {
-            "summary": "The rule book: its version, what rule book 2 changed, every preset",
+            "summary": "The rule book: its version, what rule book 3 changed, every preset",
             "parameters": [LANG],
             "responses": {
                 "200": _json("PresetList", "The rule book's version, its changes and the presets.", {
@@ -605,13 +607,66 @@ def _refs_without_type(document: dict) -> None:
             del node["type"]
 
 
+#: Value sets the game fixes (four winds; the tiles are their own components): closed in answers
+#: too.  Every other value set of an answer is open (:func:`name_enums`).
+CLOSED_IN_ANSWERS = frozenset({"Seat"})
+
+
+def _open_name(name: str) -> str:
+    return f"Open{name}"
+
+
+def _refs(node: typing.Any) -> set[str]:
+    return {n["$ref"].rsplit("/", 1)[1] for n in _walk(node)
+            if isinstance(n.get("$ref"), str) and n["$ref"].startswith("#/components/schemas/")}
+
+
+def _reach(document: dict, roots: set[str]) -> set[str]:
+    """The components ``roots`` name and every component they name, transitively."""
+    components = document["components"]["schemas"]
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in components:
+            continue
+        seen.add(name)
+        todo.extend(_refs(components[name]))
+    return seen
+
+
+def answer_components(document: dict) -> set[str]:
+    """The components an answer holds (reached from a response, not from a request body or a
+    parameter).  One component in both would be an enum both open and closed: refused here."""
+    requests: set[str] = set()
+    answers: set[str] = set()
+    for item in document["paths"].values():
+        for operation in item.values():
+            requests |= _refs({k: v for k, v in operation.items() if k in ("requestBody", "parameters")})
+            answers |= _refs(operation.get("responses", {}))
+    requests, answers = _reach(document, requests), _reach(document, answers)
+    if requests & answers:
+        raise SystemExit(f"components in both requests and answers: {sorted(requests & answers)}")
+    return answers
+
+
 def name_enums(document: dict) -> dict[str, dict]:
     """Every inline enum of a named value set (:func:`enum_names`) as a ``$ref`` to its component,
     a one-value enum as a ``const``; returns the components used, in :func:`enum_names` order.
-    An enum with no name stays inline (tests/test_openapi.py fails on it: name it here)."""
+    An enum with no name stays inline (tests/test_openapi.py fails on it: name it here).
+
+    In a request a value set is closed (the component's ``enum``).  In an answer it is open
+    (``Open<Name>``: one of the known values, or any other of that type), as ``ProblemCode`` is, so
+    that a client generated from this document parses the answers of a later version (a new item
+    id, payment reason, preset, rule book, option value); only :data:`CLOSED_IN_ANSWERS` stay closed."""
     by_values = {values: name for name, (values, _) in enum_names().items()}
+    answers = answer_components(document)
     used: set[str] = set()
-    for node in list(_walk(document["paths"])) + list(_walk(document["components"])):
+    opened: set[str] = set()
+    in_answers = [(False, node) for node in _walk(document["paths"])]
+    for component, schema in document["components"]["schemas"].items():
+        in_answers += [(component in answers, node) for node in _walk(schema)]
+    for in_answer, node in in_answers:
         enum = node.get("enum")
         if not isinstance(enum, list) or node.get("x-enum-varnames"):
             continue
@@ -625,6 +680,9 @@ def name_enums(document: dict) -> dict[str, dict]:
         if name is None:
             continue
         used.add(name)
+        if in_answer and name not in CLOSED_IN_ANSWERS:
+            opened.add(name)
+            name = _open_name(name)
         for key in ("enum", "type"):
             node.pop(key, None)
         ref = {"$ref": f"#/components/schemas/{name}"}
@@ -632,10 +690,17 @@ def name_enums(document: dict) -> dict[str, dict]:
             node["oneOf"] = [ref, {"type": "null"}]
         else:
             node.update(ref)
-    out: dict[str, dict[str, typing.Any]] = {
-        name: {"type": "integer" if all(isinstance(v, int) for v in values) else "string",
-               "enum": list(values), "description": description}
-        for name, (values, description) in enum_names().items() if name in used}
+    out: dict[str, dict[str, typing.Any]] = {}
+    for name, (values, description) in enum_names().items():
+        if name not in used:
+            continue
+        kind = "integer" if all(isinstance(v, int) for v in values) else "string"
+        out[name] = {"type": kind, "enum": list(values), "description": description}
+        if name in opened:
+            out[_open_name(name)] = {
+                "description": f"One of `{name}`, or a value a later version adds (an open set, as `ProblemCode` "
+                               f"is: a client must accept a value it does not know).",
+                "anyOf": [{"$ref": f"#/components/schemas/{name}"}, {"type": kind}]}
     if "Rulebook" in out:  # numbers are no identifiers
         out["Rulebook"]["x-enum-varnames"] = [f"RULEBOOK_{v}" for v in out["Rulebook"]["enum"]]
     if "Seat" in out:  # a seat's name is its wind tile's (EAST…)
