@@ -20,7 +20,8 @@ from .errors import MAX_PROBLEMS
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
                    build)
 from .items import ITEMS
-from .rules import DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, PRESETS, Rules, custom_rules, preset_rules
+from .rules import (DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, OPTION_DOCS, OPTION_KINDS, PRESETS, Rules,
+                    custom_rules, preset_rules)
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
 from .tiles import SEAT_INDEX, SEATS
@@ -156,49 +157,56 @@ class StrictSchema(Schema):
         return out
 
 
+def option_fields(*, answer: bool = False) -> dict[str, Field[typing.Any]]:
+    """Every rule option (docs/rules.md §9) as a field, in order, made from its one declaration
+    (ningbo_score.rules.Options: OPTION_KINDS, OPTION_DOCS).  In a request each is optional
+    (absent or ``null``: the preset's value), but where ``null`` is itself a value ("none":
+    ``caishen_discard_restriction``, ``liability_cap``, ``hand_cap``); in an answer
+    (``answer=True``: schemas/responses.py) each is required and documented, not validated."""
+    out: dict[str, Field[typing.Any]] = {}
+    for name, (kind, allowed) in OPTION_KINDS.items():
+        nullable = kind.endswith("?")
+        kwargs: dict[str, typing.Any] = {"required": answer, "allow_none": nullable or not answer,
+                                         "metadata": {"description": OPTION_DOCS[name]}}
+        field: Field[typing.Any]
+        if kind == "bool":
+            field = Boolean(**kwargs)
+        elif kind.startswith("int"):
+            least = int(kind[3:].rstrip("?"))
+            if answer:
+                kwargs["metadata"]["minimum"] = least
+            else:
+                kwargs["validate"] = Range(min=least, max=MAX_SAFE_INTEGER)
+            field = Integer(**kwargs)
+        elif kind.startswith("enum"):
+            assert allowed is not None
+            field = String(validate=OneOf(allowed + ((None,) if nullable else ())), **kwargs)
+        elif kind == "items":
+            field = List(String(validate=OneOf(ITEM_IDS)), **kwargs)
+        else:
+            raise TypeError(f"{name}: an option of an unknown kind {kind!r}")
+        out[name] = field
+    return out
+
+
 class RulesObjectSchema(StrictSchema):
     """A preset with option overrides (docs/rules.md §9) and 台 overrides per item (`item_tai`)."""
 
     #: optional fields whose ``null`` is a value rather than "absent"
-    NULL_IS_VALUE = frozenset({"caishen_discard_restriction", "liability_cap", "hand_cap"})
+    NULL_IS_VALUE = frozenset(name for name, (kind, _) in OPTION_KINDS.items() if kind.endswith("?"))
 
     preset = optional(String, validate=OneOf(PRESET_IDS), metadata={
         "description": "The preset the options start from.", "default": "ningbo"})
-    caishen_rule = optional(String, validate=OneOf(("indicator", "indicator_and_next")), metadata={
-        "description": "How the caishen kinds follow from the indicator."})
-    white_dragon_substitutes = optional(Boolean, metadata={
-        "description": "The `P` tiles take the face of the caishen kind."})
-    min_tai = optional(Integer, validate=Range(min=0, max=MAX_SAFE_INTEGER), metadata={
-        "description": "The least counted 台 a winning hand needs."})
-    required_patterns = optional(List, String(validate=OneOf(ITEM_IDS)), metadata={
-        "description": "Item ids of which a winning hand must have one; `[]` = none."})
-    discard_wins = optional(Boolean, metadata={"description": "Whether a discard may be won on."})
-    caishen_discard_restriction = String(
-        validate=OneOf(("single_wait", "any_group", None)), required=False, allow_none=True, metadata={
-            "description": "Which caishen placements forbid a discard win; `null` = none."})
-    robbing_needs_no_caishen_discarded = optional(Boolean, metadata={
-        "description": "A player who discarded a caishen may not rob a kong."})
-    points = optional(String, validate=OneOf(("linear", "doubling")), metadata={
-        "description": "`linear`: base × (1 + 台); `doubling`: base × 2^max(0, 台 − 4) (rule book 3)."})
-    chi_counts_for_liability = optional(Boolean, metadata={"description": "Chows count as claims for 包."})
-    related_discarder = optional(String, validate=OneOf(("add", "five")), metadata={
-        "description": "What a related discarder pays: 2 + 2 (`add`) or 5 (`five`)."})
-    kong_bloom_others_pay = optional(Boolean, metadata={
-        "description": "Unrelated players pay 1 each on a kong bloom fed by a discard."})
-    liability_others_pay = optional(Boolean, metadata={
-        "description": "Unrelated players pay 1 each on a self-draw with a related (包) player "
-                       "(only `ningbo-7baida`)."})
-    liability_cap = Integer(validate=Range(min=1, max=MAX_SAFE_INTEGER), required=False, allow_none=True, metadata={
-        "description": "Highest multiplier of one payer; `null` = none."})
-    hand_cap = Integer(validate=Range(min=1, max=MAX_SAFE_INTEGER), required=False, allow_none=True, metadata={
-        "description": "Most one payer pays and the winner receives in a hand; `null` = none."})
-    three_caishen_bonus = optional(Boolean, metadata={
-        "description": "三财神 is a bonus: not counted toward `min_tai` (only `ningbo-bianfeng`)."})
-    draw_keeps_dealer = optional(Boolean, metadata={
-        "description": "After a draw (流局) the dealer deals again; off: the next seat deals."})
-    item_tai = optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
-                        values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
-                            "description": "New 台 per occurrence for any item of docs/rules.md §5; 0 drops it."})
+
+    class Meta(StrictSchema.Meta):
+        #: after `preset`: every option, made from its declaration (rules.Options), then `item_tai`
+        include = {
+            **option_fields(),
+            "item_tai": optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
+                                 values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
+                                     "description": "New 台 per occurrence for any item of docs/rules.md §5; "
+                                                    "0 drops it."}),
+        }
 
 
 class CaishenSchema(StrictSchema):

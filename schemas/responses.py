@@ -10,7 +10,7 @@ from marshmallow.validate import Range
 from ningbo_score.errors import CODES, public_code
 from ningbo_score.fields import OneOf, OpenAPIConverter, TileCode
 from ningbo_score.hand import WIN_BY
-from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema
+from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
 from ningbo_score.rules import RULEBOOK
 from ningbo_score.tiles import SEATS
 
@@ -63,26 +63,9 @@ class SeatAmountsSchema(OutSchema):
 class OptionsSchema(OutSchema):
     """Every option of docs/rules.md §9."""
 
-    caishen_rule = _str("indicator", "indicator_and_next")
-    white_dragon_substitutes = req(fields.Boolean())
-    min_tai = req(fields.Integer(metadata={"minimum": 0}))
-    required_patterns = req(fields.List(fields.String(validate=OneOf(ITEM_IDS))))
-    discard_wins = req(fields.Boolean())
-    caishen_discard_restriction = req(fields.String(validate=OneOf(("single_wait", "any_group", None)),
-                                                    allow_none=True))
-    robbing_needs_no_caishen_discarded = req(fields.Boolean())
-    points = _str("linear", "doubling")
-    chi_counts_for_liability = req(fields.Boolean())
-    related_discarder = _str("add", "five")
-    kong_bloom_others_pay = req(fields.Boolean())
-    liability_others_pay = req(fields.Boolean(metadata={
-        "description": "Unrelated players pay 1 each on a self-draw with a related (包) player (rule book 3)."}))
-    liability_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
-    hand_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
-    three_caishen_bonus = req(fields.Boolean(metadata={
-        "description": "三财神 is a bonus: not counted toward `min_tai` (rule book 2)."}))
-    draw_keeps_dealer = req(fields.Boolean(metadata={
-        "description": "After a draw (流局) the dealer deals again; off: the next seat deals (rule book 2)."}))
+    class Meta(OutSchema.Meta):
+        #: made from the options' one declaration (ningbo_score.rules.Options)
+        include = option_fields(answer=True)
 
 
 def _rulebook() -> fields.Integer:

@@ -166,7 +166,7 @@ def test_liability_others_pay_in_another_preset():
 
 def test_only_7baida_has_the_option_on():
     # §9: liability_others_pay is "no" in every preset but ningbo-7baida.
-    assert [p for p in PRESETS if PRESETS[p]["options"]["liability_others_pay"]] == ["ningbo-7baida"]
+    assert [p for p in PRESETS if PRESETS[p]["options"].liability_others_pay] == ["ningbo-7baida"]
 
 
 # --- 7百搭: kong bloom (kong_bloom_others_pay on), robbed kong (the robbed alone) -----------------
