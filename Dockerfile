@@ -23,7 +23,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     HOST=0.0.0.0 \
     PORT=8000
-# /metrics is served on METRICS_HOST:METRICS_PORT (127.0.0.1:9100 by default: inside the
+# /metrics is served on METRICS_HOST:METRICS_PORT (127.0.0.1:8011 by default: inside the
 # container only); deploy/deployment.yaml sets METRICS_HOST=0.0.0.0 for the scraper.
 
 WORKDIR /app

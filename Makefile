@@ -69,7 +69,11 @@ dist: $(VENV)/.dev $(VENV)/wheelhouse/.complete
 install: $(VENV)/.runtime compile
 install-dev: $(VENV)/.dev compile wheelhouse
 
+# Where to open it first (gunicorn.conf.py then ends the start in one line naming the variable to
+# set if a port is taken: PORT, METRICS_PORT or HOST).
 run: install
+	@h='$(HOST)'; case "$$h" in 0.0.0.0|::) h=127.0.0.1;; *:*) h="[$$h]";; esac; \
+	  echo "ningbo-score: the page at http://$$h:$(PORT)/ and the API docs at http://$$h:$(PORT)/docs"
 	exec $(VENV)/bin/gunicorn -c gunicorn.conf.py app:app
 
 # ruff and mypy as pyproject.toml configures them (mypy strict for ningbo_score/); both must
