@@ -38,7 +38,7 @@ $(VENV)/.build: requirements-build.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q --require-hashes -r requirements-build.txt
 	touch $@
 
-$(VENV)/.package: $(VENV)/.build pyproject.toml setup.py ningbo_score/_version.py $(COMPILED_SRC) $(wildcard ningbo_score/*.pxd)
+$(VENV)/.package: $(VENV)/.build pyproject.toml setup.py ningbo_score/_version.py ningbo_score/_sources.py $(COMPILED_SRC) $(wildcard ningbo_score/*.pxd)
 	@echo "building the package (pip install -e .; log: $(VENV)/build.log)"
 	@set -o pipefail; $(PY) -m pip install -v --no-deps --no-build-isolation -e . 2>&1 \
 	  | tee $(VENV)/build.log | { grep --line-buffered -E '^ *(ningbo-score:|Successfully installed|ERROR)' || true; } \
