@@ -342,8 +342,10 @@ def test_kept_alive_connections_take_turns(tmp_path):
     order = [json.loads(line)["request_id"] for line in log.read_text().splitlines()
              if '"gunicorn.access"' in line and ('"busy-' in line or '"other"' in line)]
     assert len(order) == n + 1, order
-    # without the turns: 'other' after every busy-i; with them, after at most a few
-    assert order.index("other") <= 5, order.index("other")
+    # without the turns: 'other' after every busy-i (index n); with them, soon after it came in:
+    # within 5 on a quiet machine, 9 seen with two CPU hogs beside (the client that sends it may
+    # wait its turn for the CPU while the worker answers busy-i): well before the middle
+    assert order.index("other") < n // 2, order.index("other")
 
 
 def test_batches_whose_client_has_gone_are_dropped(server):
