@@ -1,6 +1,7 @@
-"""The distribution (pyproject.toml, setup.py): built the standard way (pip's build isolation,
-``pip wheel .``, ``python -m build``), a wheel installs into a fresh virtual environment and works
-from anywhere (``import ningbo_score``, ``__version__``, ``py.typed``, the ``ningbo-score``
+"""The distribution (pyproject.toml, setup.py): built the standard way (pip's build isolation, from
+the tree, a git URL or the sdist: ``pip wheel .``, ``pip wheel git+…``, ``python -m build``), a
+wheel installs into a fresh virtual environment and works from anywhere (``import ningbo_score``,
+``__version__``, ``py.typed``, the ``ningbo-score``
 command); compiled where a C compiler works (a wheel auditwheel tags ``manylinux``) and plain
 Python where none does (``py3-none-any``), with the same answers; the sdist builds into the same
 wheel; an edited installed module is never shadowed by its stale compiled build.
@@ -224,6 +225,19 @@ def test_a_partial_build_record_covers_only_its_modules(tmp_path):
     assert len(listed.splitlines()) == 2
     one_by_one = "".join(ningbo_score.sources_digest([name]) for name in ningbo_score.COMPILED)
     assert ningbo_score.sources_digest() == one_by_one
+
+
+def test_pip_builds_it_from_a_git_url(tmp_path, wheelhouse, plain_wheel):
+    """`pip install git+…`: pip clones the repository and builds the clone, isolated."""
+    repo = source_copy(tmp_path / "repo")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "init.defaultBranch=main"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the distribution"]):
+        subprocess.run(git + args, cwd=repo, check=True, capture_output=True, timeout=120)
+    out = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), f"git+file://{repo}"],
+                   env=build_env(wheelhouse, CC="false"), check=True, capture_output=True, timeout=900)
+    (wheel,) = out.glob("ningbo_score-*.whl")
+    assert contents(wheel) == contents(plain_wheel)
 
 
 @pytest.mark.parametrize("value", ["nonesuch", "tiles,nonesuch"])
