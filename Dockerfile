@@ -2,15 +2,18 @@
 #   docker build -t ningbo-score:3.0.0 .
 #   docker run --rm -p 8000:8000 ningbo-score:3.0.0
 
-# Build stage: the package's wheel (pyproject.toml, setup.py), its hot modules compiled with
-# Cython; the full image has the C compiler the slim one lacks.  Only the wheel leaves this stage.
+# Build stage: the package's wheel, built the standard way (pip's build isolation, as `pip install .`
+# anywhere), its hot modules compiled with Cython; the full image has the C compiler the slim one
+# lacks.  The build environment takes setuptools and Cython from a wheelhouse of the hashed pins
+# of requirements-build.txt only (pyproject.toml's [build-system] names the same versions), as
+# `make wheelhouse` and tests/test_package.py do.  Only the wheel leaves this stage.
 FROM python:3.11 AS build
 WORKDIR /build
 COPY requirements-build.txt ./
-RUN pip install --no-cache-dir --require-hashes -r requirements-build.txt
+RUN pip download --no-cache-dir --no-deps --require-hashes -r requirements-build.txt -d /wheelhouse
 COPY pyproject.toml setup.py LICENSE ./
 COPY ningbo_score ningbo_score
-RUN pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels .
+RUN pip wheel --no-cache-dir --no-deps --no-index --find-links /wheelhouse -w /wheels .
 
 FROM python:3.11-slim
 
@@ -20,7 +23,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     HOST=0.0.0.0 \
     PORT=8000
-# /metrics is served on METRICS_HOST:METRICS_PORT (127.0.0.1:9100 by default: inside the
+# /metrics is served on METRICS_HOST:METRICS_PORT (127.0.0.1:8011 by default: inside the
 # container only); deploy/deployment.yaml sets METRICS_HOST=0.0.0.0 for the scraper.
 
 WORKDIR /app

@@ -18,7 +18,7 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   id>-<2 hex flags>``, neither id all zeros, version not ``ff``) has its trace id logged as
   ``trace_id`` on every line of the request, the access line included; an invalid one is ignored.
 - **Metrics.** ``GET /metrics``, Prometheus text format, answered only on the metrics listener
-  (:func:`metrics_listener`: ``METRICS_HOST``:``METRICS_PORT``, 127.0.0.1:9100 by default, a
+  (:func:`metrics_listener`: ``METRICS_HOST``:``METRICS_PORT``, 127.0.0.1:8011 by default, a
   second gunicorn bind), never on the public port (404 there; the metrics listener answers
   nothing else).  Under gunicorn the environment variable
   ``PROMETHEUS_MULTIPROC_DIR`` names a directory shared by the workers (prometheus_client's
@@ -66,7 +66,8 @@ REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,128}")
 TRACEPARENT_RE = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?")
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_HOST_ENV, METRICS_PORT_ENV = "METRICS_HOST", "METRICS_PORT"
-DEFAULT_METRICS_LISTENER = ("127.0.0.1", 9100)
+# (8011: outside 9100-9999, the range Prometheus gives its exporters; 9100 is node_exporter's)
+DEFAULT_METRICS_LISTENER = ("127.0.0.1", 8011)
 #: the service's version when the library does not say (``ningbo_score.__version__``)
 FALLBACK_VERSION = "3.0.0"
 PROBLEM_TYPE = "application/problem+json"
@@ -376,7 +377,7 @@ def build_info() -> tuple[str, str]:
 
 def metrics_listener() -> tuple[str, int] | None:
     """(host, port) of the /metrics listener: ``METRICS_HOST`` (default 127.0.0.1) and
-    ``METRICS_PORT`` (default 9100); None when ``METRICS_PORT`` is 0 (no metrics listener)."""
+    ``METRICS_PORT`` (default 8011); None when ``METRICS_PORT`` is 0 (no metrics listener)."""
     host = os.environ.get(METRICS_HOST_ENV, "").strip() or DEFAULT_METRICS_LISTENER[0]
     raw = os.environ.get(METRICS_PORT_ENV, "").strip()
     if not raw:

@@ -7,56 +7,12 @@ problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
 the rule book.
 """
-import hashlib
 import os
-import re
 import typing
-from collections.abc import Iterable
-from pathlib import Path
 
+# (the build's own facts: setup.py reads _sources.py without importing the package)
+from ._sources import COMPILED, COMPILED_DIR, missing_c_types, pxd_c_functions, sources_digest  # noqa: F401
 from ._version import __version__
-
-#: The modules the build (setup.py: ``pip install .``, ``make install``) compiles with Cython
-#: into COMPILED_DIR, where a C compiler works.
-COMPILED = ("caishen", "decompose", "engine", "hand", "items", "payments", "rules", "shanten", "tiles")
-COMPILED_DIR = Path(__file__).resolve().parent / "_compiled"
-
-
-def sources_digest(names: Iterable[str] = COMPILED) -> str:
-    """SHA-256 of each compiled module's source, one line each (COMPILED_DIR/SOURCES), and of
-    its Cython declarations (``.pxd``) where it has some; ``names``: the modules built."""
-    here = Path(__file__).resolve().parent
-    lines = []
-    for name in names:
-        for label, path in ((name, here / f"{name}.py"), (f"{name}.pxd", here / f"{name}.pxd")):
-            if label == name or path.exists():
-                lines.append(f"{label} {hashlib.sha256(path.read_bytes()).hexdigest()}\n")
-    return "".join(lines)
-
-
-_CDEF_FUNCTION = re.compile(r"^cdef\s+(?:inline\s+)?[^=:#\n]*?\b(\w+)\s*\(", re.MULTILINE)
-
-
-def pxd_c_functions(name: str, folder: Path | None = None) -> set[str]:
-    """The functions a module's ``.pxd`` declares ``cdef``: compiled with the ``.pxd``, they are C
-    only, not attributes of the module (an empty set where the module has no ``.pxd``)."""
-    pxd = (folder or Path(__file__).resolve().parent) / f"{name}.pxd"
-    return set(_CDEF_FUNCTION.findall(pxd.read_text(encoding="utf-8"))) if pxd.exists() else set()
-
-
-def missing_c_types() -> dict[str, list[str]]:
-    """{module: the cdef functions of its ``.pxd`` that are Python attributes of the loaded
-    module}: empty when every ``.pxd`` was applied by the build in use.  A ``.pxd`` Cython did
-    not read still builds (as untyped Python, about 157k more instructions a request), so the
-    build (setup.py) and tests/test_build.py check this."""
-    import importlib
-
-    out = {}
-    for name in COMPILED:
-        leaked = sorted(f for f in pxd_c_functions(name) if hasattr(importlib.import_module(f"{__name__}.{name}"), f))
-        if leaked:
-            out[name] = leaked
-    return out
 
 
 def _compiled_is_current() -> bool:

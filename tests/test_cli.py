@@ -181,7 +181,9 @@ def test_version_and_help():
 def test_serve_runs_the_service_with_the_given_port(tmp_path):
     port = free_port()
     # from a directory that is not the checkout: the service is found beside the package
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "WEB_CONCURRENCY": "3", "HOME": str(tmp_path)}
+    # (the metrics listener too on a free port: its default may be taken here)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WEB_CONCURRENCY": "3", "HOME": str(tmp_path),
+           "METRICS_PORT": str(free_port())}
     proc = subprocess.Popen([sys.executable, "-m", "ningbo_score", "serve", "--host", "127.0.0.1",
                              "--port", str(port), "--workers", "1"], cwd=tmp_path, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)

@@ -48,13 +48,16 @@ def test_hadolint_does_catch_problems(tmp_path):
 
 def test_dockerfile_shape():
     steps = instructions()
-    # a build stage builds the package's wheel (pyproject.toml and setup.py, compiling the hot
-    # modules, with the build requirements' hashes and no build isolation: nothing unpinned) ...
+    # a build stage builds the package's wheel the standard way (pyproject.toml and setup.py,
+    # compiling the hot modules, pip's build isolation), its build environment from a wheelhouse
+    # of the build requirements' hashed pins only: nothing unpinned ...
     assert steps[0] == ("FROM", "python:3.11 AS build")
     build = steps[:steps.index(("FROM", "python:3.11-slim"))]
-    assert ("RUN", "pip install --no-cache-dir --require-hashes -r requirements-build.txt") in build
+    assert ("RUN", "pip download --no-cache-dir --no-deps --require-hashes -r requirements-build.txt "
+                   "-d /wheelhouse") in build
     assert ("COPY", "pyproject.toml setup.py LICENSE ./") in build
-    assert ("RUN", "pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels .") in build
+    assert ("RUN", "pip wheel --no-cache-dir --no-deps --no-index --find-links /wheelhouse -w /wheels .") in build
+    assert not [a for _, a in build if "--no-build-isolation" in a]
     # ... and only the wheel reaches the image, which starts from the slim Python and installs it
     steps = steps[len(build):]
     assert steps[0] == ("FROM", "python:3.11-slim")
@@ -98,6 +101,33 @@ def test_requirements_are_pinned_with_hashes(name):
     requirements = re.findall(r"^([A-Za-z0-9_.\-]+)==\S+((?:\s*\\\n\s*--hash=sha256:[0-9a-f]{64})+)", text, re.M)
     names = re.findall(r"^([A-Za-z0-9_.\-]+)==", text, re.M)
     assert names and len(requirements) == len(names)
+
+
+@pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt", "requirements-build.txt"])
+def test_the_lock_files_name_no_local_index(name):
+    """No `--extra-index-url file:///…`, `--find-links /…` of the machine that locked them: an
+    install elsewhere would warn of each ("Location … is ignored")."""
+    text = (ROOT / name).read_text()
+    options = [line for line in text.splitlines() if line.startswith("-") and not line.startswith("-c ")]
+    assert options == [] and "file://" not in text and "/opt/" not in text, options
+
+
+def test_make_lock_keeps_them_so(tmp_path):
+    """`make lock`: pip-compile told not to emit them, and its output filtered for any that a
+    constraint file or pip's configuration brings."""
+    makefile = (ROOT / "Makefile").read_text()
+    lock = re.search(r"^LOCK := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1)
+    assert {"--no-emit-index-url", "--no-emit-find-links", "--generate-hashes"} <= set(lock.split())
+    unlocal = re.search(r"^UNLOCAL := (.*)$", makefile, re.M).group(1)
+    rules = re.search(r"^lock:\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    for name in ("requirements.txt", "requirements-dev.txt", "requirements-build.txt"):
+        assert f"$(LOCK) -o {name} " in rules and f"$(UNLOCAL) {name}" in rules, name
+    sample = tmp_path / "requirements.txt"
+    kept = "flask==3.1.3 \\\n    --hash=sha256:" + "0" * 64 + "\n    # via -r requirements.in\n"
+    sample.write_text("--extra-index-url file:///opt/pypi/simple\n--index-url https://x.example/simple\n"
+                      "--find-links /opt/wheels\n-f /opt/more\n--trusted-host x.example\n" + kept)
+    subprocess.run(["bash", "-c", f"{unlocal} {sample}"], check=True)
+    assert sample.read_text() == kept
 
 
 # --- the build context -------------------------------------------------------------------------

@@ -42,8 +42,22 @@ def server(tmp_path_factory):
     log = tmp_path_factory.mktemp("log") / "gunicorn.log"
     with gunicorn_server({"HOME": str(home), "XDG_RUNTIME_DIR": str(home), "WEB_CONCURRENCY": "2"},
                          log_path=log) as (base, proc):
+        both_workers_serving(base, log)
         yield base, proc, log, home
     assert proc.returncode == 0, Path(str(log) + ".err").read_text()
+
+
+def both_workers_serving(base: str, log: Path, deadline_s: float = 180) -> None:
+    """Until each of the 2 workers has answered a request (its access-log lines carry its pid):
+    on a busy machine the second may still be loading when the first answers, and the tests of
+    how connections are shared need both."""
+    deadline = time.monotonic() + deadline_s
+    pids: set[int] = set()
+    while len(pids) < 2 and time.monotonic() < deadline:
+        http("GET", f"{base}/healthz", headers={"Connection": "close"})
+        pids = {json.loads(line).get("pid") for line in log.read_text().splitlines() if '"gunicorn.access"' in line}
+        time.sleep(0.05)
+    assert len(pids) == 2, pids
 
 
 def test_scores_a_hand_over_http(server):
@@ -124,12 +138,16 @@ def test_chunked_body_up_to_the_limit_is_read(server):
 def test_config_workers_access_log_and_no_control_socket(server):
     base, proc, log, home = server
     # WEB_CONCURRENCY=2 → two workers under the master
-    deadline = time.monotonic() + 10
+    # (deadlines, not measures: a busy machine may take long to fork and log)
+    deadline = time.monotonic() + 120
     while len(children(proc.pid)) != 2 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert len(children(proc.pid)) == 2
     http("GET", f"{base}/healthz")
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60
+    while not any("/healthz" in line and "200" in line and "GET" in line          # the access log
+                  for line in log.read_text().splitlines()) and time.monotonic() < deadline:
+        time.sleep(0.1)
     lines = log.read_text().splitlines()  # stdout
     assert any("/healthz" in line and "200" in line and "GET" in line for line in lines)  # access log
     # control_socket_disable: no control socket where gunicorn 27 would put one
@@ -146,8 +164,8 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
     monkeypatch.delenv("METRICS_HOST", raising=False)
     monkeypatch.delenv("METRICS_PORT", raising=False)
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
-    # the public listener, then /metrics on its own (127.0.0.1:9100 by default)
-    assert conf["bind"] == ["0.0.0.0:9123", "127.0.0.1:9100"] and conf["workers"] == 3
+    # the public listener, then /metrics on its own (127.0.0.1:8011 by default)
+    assert conf["bind"] == ["0.0.0.0:9123", "127.0.0.1:8011"] and conf["workers"] == 3
     assert conf["worker_class"] == "serving.FairServingWorker" and conf["worker_connections"] == 1000
     assert conf["control_socket_disable"] is True and conf["accesslog"] == "-"
     assert conf["max_requests"] > 0 and 0 < conf["max_requests_jitter"] < conf["max_requests"]
@@ -169,7 +187,7 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
     monkeypatch.delenv("PORT")
     monkeypatch.delenv("WEB_CONCURRENCY")
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
-    assert conf["bind"] == ["127.0.0.1:8000", "127.0.0.1:9100"] and conf["workers"] == len(os.sched_getaffinity(0))
+    assert conf["bind"] == ["127.0.0.1:8000", "127.0.0.1:8011"] and conf["workers"] == len(os.sched_getaffinity(0))
     monkeypatch.setenv("WEB_CONCURRENCY", "zero")
     with pytest.raises(SystemExit):
         runpy.run_path(str(root / "gunicorn.conf.py"))

@@ -75,8 +75,9 @@ machine-readable form of the HTTP contract, `docs/api.md`.
   values, or any other). Clients should ignore or show what they don't know. Request value sets
   are closed.
 * The service also serves pages that are not part of this API: the hand calculator (`/`, files
-  under `/static/`), this document (`/openapi.yaml`) with a page to read it (`/docs`), and
-  Prometheus metrics (`/metrics`).
+  under `/static/`) and this document (`/openapi.yaml`) with a page to read it (`/docs`).
+  Prometheus metrics are not on this port (`/metrics` is a 404 here) but on a listener of their
+  own, `METRICS_HOST:METRICS_PORT` (127.0.0.1:8011 by default).
 """
 
 
