@@ -19,7 +19,7 @@ from marshmallow import ValidationError, fields
 from marshmallow.validate import Validator
 
 from .errors import MAX_PROBLEMS, Problem, ScoreError
-from .tiles import ALIASES, CODES, tile_index, tile_indices
+from .tiles import ALIASES, CODES, SUIT_ZH, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
@@ -275,7 +275,8 @@ def _space_class() -> str:
 _SPACE_CLASS = _space_class()
 _ALIAS_ALT = "|".join(re.escape(a) for a in sorted(ALIASES, key=lambda a: (-len(a), a)))
 # digits (white space may come between them and before the suit letter), honor letters, names
-TILE_STRING_PATTERN = (f"^(?:{_SPACE_CLASS}|[1-9](?:{_SPACE_CLASS}|[1-9])*[mps]|[1-8](?:{_SPACE_CLASS}|[1-8])*f"
+TILE_STRING_PATTERN = (f"^(?:{_SPACE_CLASS}|[1-9](?:{_SPACE_CLASS}|[1-9])*[mps{''.join(SUIT_ZH)}]"
+                       f"|[1-8](?:{_SPACE_CLASS}|[1-8])*f"
                        f"|[ESWNCFP]|{_ALIAS_ALT})*$")
 _TILE_DESCRIPTION = (
     "One tile: a code of docs/rules.md §1 (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, "
@@ -341,7 +342,7 @@ def _ref(name: str, nullable: bool) -> dict[str, typing.Any]:
 CHARS_PER_TILE = 8
 
 
-class Tiles(fields.Field[list[int]]):
+class Tiles(_Localized, fields.Field[list[int]]):
     """A list of tiles: an array of codes/Chinese names, or one compact string
     (``"123m 456p EE C"``), loaded as tile indices by ``ningbo_score.tiles.tile_indices``.
 
@@ -372,7 +373,7 @@ class Tiles(fields.Field[list[int]]):
         return _ref("Tiles", self.allow_none)
 
 
-class Tile(fields.Field[int]):
+class Tile(_Localized, fields.Field[int]):
     """One tile code or Chinese name, loaded as its index by ``ningbo_score.tiles.tile_index``."""
 
     def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
