@@ -13,11 +13,14 @@ import json
 import os
 import shutil
 import sys
+import typing
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 import ningbo_score
+from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ScoreAnswer, Wait, WaitsAnswer,
+                                  ScoredItem, WaitValue)
 
 #: Exit statuses (also in ``ningbo-score --help``).
 OK, NOT_ELIGIBLE, USAGE, REFUSED, UNAVAILABLE = 0, 1, 2, 3, 4
@@ -175,11 +178,11 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def item_name(item: dict[str, Any], lang: str) -> str:
+def item_name(item: ScoredItem, lang: str) -> str:
     return item["name"] if lang == "zh" else f"{item['name_en']} ({item['name']})"
 
 
-def print_score(result: dict[str, Any], lang: str) -> None:
+def print_score(result: ScoreAnswer, lang: str) -> None:
     t = TEXT[lang]
     verdict = t["eligible"] if result["eligible"] else t["not_eligible"]
     print(f"{result['tai']} {t['tai']} ({t['counted']} {result['counted_tai']}, {t['minimum']} {result['min_tai']}): "
@@ -194,14 +197,16 @@ def print_score(result: dict[str, Any], lang: str) -> None:
         print(f"{t['payments']}: " + ", ".join(
             f"{p['from']}→{p['to']} {p['amount']}" + (f" (×{p['multiplier']})" if p["multiplier"] != 1 else "")
             for p in result["payments"]))
-    print(f"{t['net']}: " + "  ".join(f"{seat} {result['net'][seat]:+d}" for seat in SEATS))
+    net = typing.cast("dict[str, int]", result["net"])
+    print(f"{t['net']}: " + "  ".join(f"{seat} {net[seat]:+d}" for seat in SEATS))
 
 
-def outcome(result: dict[str, Any], lang: str) -> str:
-    if "code" in result:
-        return f"{TEXT[lang]['refused']}: {result['code']}"
-    verdict = TEXT[lang]["eligible"] if result["eligible"] else TEXT[lang]["not_eligible"]
-    return f"{result['tai']} {TEXT[lang]['tai']}, {result['points']} ({verdict})"
+def outcome(result: ScoreAnswer | WaitValue | ProblemBody, lang: str) -> str:
+    if "code" in result:                       # a problem (a score has no code)
+        return f"{TEXT[lang]['refused']}: {typing.cast('ProblemBody', result)['code']}"
+    value = result
+    verdict = TEXT[lang]["eligible"] if value["eligible"] else TEXT[lang]["not_eligible"]
+    return f"{value['tai']} {TEXT[lang]['tai']}, {value['points']} ({verdict})"
 
 
 def display_width(text: str) -> int:
@@ -217,9 +222,13 @@ def print_table(header: list[str], rows: list[list[str]], indent: str = "  ") ->
         print((indent + "  ".join(cells)).rstrip())
 
 
-def wait_rows(waits: list[dict[str, Any]], lang: str) -> list[list[str]]:
-    return [[" ".join(w.get("same_for", [w["tile"]])), str(w.get("unseen_total", w["unseen"])),
-             outcome(w["self_draw"], lang), outcome(w["discard"], lang)] for w in waits]
+def wait_rows(waits: list[Wait] | list[AnalyzedWait], lang: str) -> list[list[str]]:
+    rows = []
+    for each in waits:
+        w = typing.cast("Wait", each)            # (an analysed wait: a wait without any_tile's fields)
+        rows.append([" ".join(w.get("same_for", [w["tile"]])), str(w.get("unseen_total", w["unseen"])),
+                     outcome(w["self_draw"], lang), outcome(w["discard"], lang)])
+    return rows
 
 
 def wait_header(discard_from: str, lang: str) -> list[str]:
@@ -227,7 +236,7 @@ def wait_header(discard_from: str, lang: str) -> list[str]:
     return [t["tile"], t["unseen"], t["self_draw"], t["discard"].format(seat=discard_from)]
 
 
-def print_waits(result: dict[str, Any], lang: str) -> None:
+def print_waits(result: WaitsAnswer, lang: str) -> None:
     t = TEXT[lang]
     if not result["waits"]:
         print(t["none"])
@@ -243,7 +252,7 @@ def shanten_text(shanten: int, lang: str) -> str:
     return f"{t['shanten']} {shanten}" + (f" ({said})" if said else "")
 
 
-def print_analysis(result: dict[str, Any], lang: str) -> None:
+def print_analysis(result: AnalyzeAnswer, lang: str) -> None:
     """``/v1/analyze``'s answer as text: before a draw, the shanten, the improving tiles and (at
     tenpai) the waits' table; after it, one row per discard, best first."""
     t = TEXT[lang]
