@@ -9,6 +9,7 @@ library has it), so the answers are those of the HTTP API.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import shutil
@@ -80,7 +81,30 @@ def default_language() -> str:
 
 
 class UsageError(Exception):
-    """A problem with the command line or its files (exit status 2)."""
+    """A problem with the command line or its files (exit status 2), in English and Chinese."""
+
+    def __init__(self, en: str, zh: str) -> None:
+        super().__init__(en)
+        self.zh = zh
+
+    def message(self, lang: str) -> str:
+        return self.zh if lang == "zh" else str(self)
+
+
+#: Python's reasons for refusing a JSON document (json.decoder), in Chinese
+_JSON_REASONS_ZH = {
+    "Expecting value": "此处应为一个 JSON 值",
+    "Expecting property name enclosed in double quotes": "此处应为双引号括起的键名",
+    "Expecting ':' delimiter": "此处应为 ':'",
+    "Expecting ',' delimiter": "此处应为 ','",
+    "Extra data": "文档结束后还有多余的内容",
+    "Unterminated string starting at": "字符串没有结束",
+    "Invalid control character at": "字符串中有未转义的控制字符",
+    "Invalid \\escape": "无效的转义",
+    "Invalid \\uXXXX escape": "无效的 \\u 转义",
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "不支持 UTF-8 字节顺序标记",
+}
+_OS_ERRORS_ZH = {errno.ENOENT: "文件不存在", errno.EACCES: "没有读取权限", errno.EISDIR: "这是一个目录"}
 
 
 # --- building a request body -------------------------------------------------------------------
@@ -118,13 +142,17 @@ def read_json(source: str) -> Any:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(f"{source}: {err}") from None
+        why = ("不是 UTF-8 文本" if isinstance(err, UnicodeDecodeError)
+               else _OS_ERRORS_ZH.get(err.errno or 0, "无法读取"))
+        raise UsageError(f"{source}: {err}", f"{source}：{why}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        name = "standard input" if source == "-" else source
+        name, name_zh = ("standard input", "标准输入") if source == "-" else (source, source)
+        reason = _JSON_REASONS_ZH.get(err.msg, "语法错误")
         raise ningbo_score.ScoreError.one(
-            "malformed_json", "", f"{name} is not JSON: {err}", f"{name} 不是 JSON：{err}") from None
+            "malformed_json", "", f"{name} is not JSON: {err}",
+            f"{name_zh} 不是 JSON（第 {err.lineno} 行第 {err.colno} 列）：{reason}") from None
 
 
 def is_json_source(hand: str) -> bool:
@@ -139,7 +167,8 @@ def request_body(args: argparse.Namespace, waiting: bool) -> Any:
     hand: dict[str, Any] = {"concealed": args.hand}
     if not waiting:
         if args.win is None:
-            raise UsageError("--win TILE is required with a compact string (the winning tile, one of the concealed)")
+            raise UsageError("--win TILE is required with a compact string (the winning tile, one of the concealed)",
+                             "给出暗牌字符串时必须用 --win 指定胡的牌（暗牌中的一张）")
         hand["winning_tile"] = args.win
     if args.meld:
         hand["melds"] = args.meld
@@ -149,7 +178,8 @@ def request_body(args: argparse.Namespace, waiting: bool) -> Any:
     if args.rules:
         body["rules"] = args.rules
     if args.caishen and args.caishen_kinds is not None:
-        raise UsageError("give --caishen (the indicator) or --caishen-kinds, not both")
+        raise UsageError("give --caishen (the indicator) or --caishen-kinds, not both",
+                         "--caishen（翻出的指示牌）与 --caishen-kinds 只能给出一个")
     if args.caishen:
         body["caishen"] = {"indicator": args.caishen}
     elif args.caishen_kinds is not None:
@@ -426,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return int(getattr(args, "status", OK))
     except UsageError as err:
-        print(f"ningbo-score: {err}", file=sys.stderr)
+        print(f"ningbo-score: {err.message(args.lang)}", file=sys.stderr)
         return USAGE
     except ningbo_score.ScoreError as err:
         print_problem(err, args.lang)

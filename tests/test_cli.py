@@ -334,3 +334,23 @@ def test_analyze_prints_a_table_before_and_after_the_draw():
     assert lines[1].split() == ["discard", "shanten", "improving", "unseen", "winning", "unseen"]
     assert lines[2].split() == ["5p", "0", "1m", "4m", "8", "0"]
     assert any(line.split()[:2] == ["7m", "1"] for line in lines[3:])
+
+
+def test_usage_errors_and_bad_files_in_chinese(tmp_path):
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"seat_wind": "E",}', encoding="utf-8")
+    cases = [
+        (["score", "123m 456p 789s 234s 55m"], 2, "--win"),                      # no winning tile
+        (["score", str(tmp_path / "missing.json")], 2, "文件不存在"),
+        (["score", "123m 456p 789s 234s 55m", "--win", "5m", "--caishen", "5p", "--caishen-kinds", "E"], 2,
+         "只能给出一个"),
+        (["score", str(bad)], 3, "第 1 行第 19 列）：此处应为双引号括起的键名"),       # the comma before }
+    ]
+    for args, status, words in cases:
+        out = cli("--lang", "zh", *args)
+        assert out.returncode == status and words in out.stderr and cjk.search(out.stderr), (args, out.stderr)
+        english = cli("--lang", "en", *args)
+        assert english.returncode == status and not cjk.search(english.stderr), (args, english.stderr)
+    stdin = cli("--lang", "zh", "score", "-", stdin="{")
+    assert stdin.returncode == 3 and "标准输入 不是 JSON" in stdin.stderr, stdin.stderr
