@@ -62,6 +62,11 @@ def message(text: typing.Any, lang: str) -> str:
 # validators (they expose .choices / .min / .max so that apispec documents them)
 
 
+def _json_text(value: typing.Any) -> str:
+    """A choice as the JSON a client writes: ``null``, ``true``, ``false``, else its text."""
+    return "null" if value is None else ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 class OneOf(Validator):
     """The value must be one of ``choices``."""
 
@@ -70,7 +75,7 @@ class OneOf(Validator):
     def __init__(self, choices: Iterable[typing.Any], error: Msg | None = None) -> None:
         self.choices = tuple(choices)
         self._set = frozenset(self.choices)
-        shown = ", ".join(str(c) for c in self.choices)
+        shown = ", ".join(_json_text(c) for c in self.choices)
         self.error = error or Msg(f"Must be one of: {shown}.", f"必须是以下之一：{shown}。")
 
     def __call__(self, value: typing.Any) -> typing.Any:

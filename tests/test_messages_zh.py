@@ -16,6 +16,7 @@ import pytest
 from marshmallow import fields as mfields
 
 import app as app_module
+import ningbo_score
 from ningbo_score import fields as nfields
 from ningbo_score.requests import ITEM_IDS, PRESET_IDS
 from ningbo_score.tiles import CODES
@@ -69,7 +70,8 @@ def _allowed_words() -> set[str]:
             for inner in (field, getattr(field, "inner", None), getattr(field, "key_field", None),
                           getattr(field, "value_field", None)):
                 for validator in getattr(inner, "validators", ()):
-                    words.update(w for c in getattr(validator, "choices", ()) for w in WORD.findall(str(c)))
+                    words.update(w for c in getattr(validator, "choices", ()) if isinstance(c, str)
+                                 for w in WORD.findall(c))
     return words
 
 
@@ -291,3 +293,14 @@ def test_every_refused_golden_request_in_both_languages(app):
         given = [case["path"], case.get("json"), case.get("raw"), case.get("content_type")]
         _check(en, zh, json.dumps(case)[:300], given)
     assert {400, 415, 422} <= statuses and len(refused) > 1500
+
+
+def test_a_choice_of_null_is_written_as_json():
+    """caishen_discard_restriction may be null: the message says `null`, as the client writes it,
+    not Python's None."""
+    body = {**examples.API_MD, "rules": {"caishen_discard_restriction": "x"}}
+    with pytest.raises(ningbo_score.ScoreError) as err:
+        ningbo_score.score(body)
+    path = "rules.caishen_discard_restriction"
+    assert err.value.errors()[path] == ["Must be one of: single_wait, any_group, null."]
+    assert err.value.errors("zh")[path] == ["必须是以下之一：single_wait, any_group, null。"]
