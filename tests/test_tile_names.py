@@ -4,10 +4,17 @@ what it most likely meant, and a number out of range is told the range.  The til
 names are those of the rule book's §1 table."""
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 
 import ningbo_score
 from ningbo_score.tiles import parse_tile, parse_tiles
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # RULES.md §1: 万 characters 1m-9m, 饼/筒 dots 1p-9p, 条/索 bamboo 1s-9s, winds 东南西北 E S W N,
 # dragons 中 发 白 C F P, flowers 春夏秋冬 1f-4f, 梅兰竹菊 5f-8f
@@ -121,3 +128,19 @@ def test_several_tiles_in_one_element():
     [(path, en, zh)] = _messages(["123m", "E"])
     assert (path, en) == ("tiles.0", "'123m' is 3 tiles, not one: give each tile on its own")
     assert "3 张牌" in zh
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js on this machine")
+def test_the_calculator_page_reads_the_same_tiles(tmp_path):
+    """static/tiles.js's quick input (the page's "type tiles" box) reads what the service reads."""
+    texts = ["1万 123筒 9条 三条 一万 东风 红中 白板 發財", "123m 456p 789s EE C 2f", "12万 3萬 4饼 5餅 6條 7索 夏"]
+    script = tmp_path / "read.js"
+    script.write_text(
+        "global.window = {};\n"
+        f"require({json.dumps(str(ROOT / 'static' / 'tiles.js'))});\n"
+        f"console.log(JSON.stringify({json.dumps(texts)}.map(t => window.NBTiles.parseCompact(t))));\n",
+        encoding="utf-8")
+    out = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    for text, read in zip(texts, json.loads(out.stdout), strict=True):
+        assert read == {"tiles": parse_tiles(text), "bad": []}, text
