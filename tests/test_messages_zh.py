@@ -130,28 +130,26 @@ def _mutations(schema, body: dict, path: tuple) -> typing.Iterator[tuple[str, tu
 
 
 def _apply(body, path, value):
+    """``body`` with ``value`` at ``path`` (``...``: the key removed), objects and arrays made on
+    the way where the body has none."""
+    if not path:
+        return value
     body = copy.deepcopy(body)
     node = body
-    for key in path[:-1]:
+    for depth, key in enumerate(path):
+        last = depth == len(path) - 1
         if isinstance(node, list):
             while len(node) <= key:
                 node.append({})
-            node = node[key]
+        elif not last and not isinstance(node.get(key), (dict, list)):
+            node[key] = [] if isinstance(path[depth + 1], int) else {}
+        if last:
+            if value is not ...:
+                node[key] = value
+            elif isinstance(node, dict):
+                node.pop(key, None)
         else:
-            if not isinstance(node.get(key), (dict, list)):
-                node[key] = [] if isinstance(path[path.index(key) + 1], int) else {}
             node = node[key]
-    if not path:
-        return value
-    if value is ...:
-        if isinstance(node, dict):
-            node.pop(path[-1], None)
-    elif isinstance(node, list):
-        while len(node) <= path[-1]:
-            node.append({})
-        node[path[-1]] = value
-    else:
-        node[path[-1]] = value
     return body
 
 
