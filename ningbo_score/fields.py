@@ -285,7 +285,7 @@ TILE_STRING_PATTERN = (f"^(?:{_SPACE_CLASS}|[1-9](?:{_SPACE_CLASS}|[1-9])*[mps{'
                        f"|[ESWNCFP]|{_ALIAS_ALT})*$")
 _TILE_DESCRIPTION = (
     "One tile: a code of docs/rules.md §1 (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, "
-    "`1f`…`8f`) or its Chinese name (`一万`, `東風`, `红中`, `春`…)."
+    "`1f`…`8f`) or its Chinese name (`一万`, `1万`, `東風`, `红中`, `春`…)."
 )
 
 
@@ -322,9 +322,10 @@ TILE_COMPONENTS: dict[str, dict[str, typing.Any]] = {
         "oneOf": [
             {"type": "array", "items": {"$ref": "#/components/schemas/Tile"}},
             {"type": "string", "pattern": TILE_STRING_PATTERN,
-             "description": "A compact string: digits followed by `m`, `p`, `s` or `f`, the honor "
-                            "letters `E S W N C F P` and Chinese names; white space is ignored.",
-             "examples": ["123m 456p EE C", "一万二万三万 东东"]},
+             "description": "A compact string: digits followed by `m`, `p`, `s` or `f` (or a suit's "
+                            "character: `123万`), the honor letters `E S W N C F P` and Chinese names; white "
+                            "space is ignored.",
+             "examples": ["123m 456p EE C", "一万二万三万 东东", "123万 456筒 东东"]},
         ],
     },
 }
