@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import ningbo_score
-from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ScoreAnswer, Wait, WaitsAnswer,
-                                  ScoredItem, WaitValue)
+from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ScoreAnswer, ScoredItem, Wait, WaitsAnswer,
+                                  WaitValue)
 
 #: Exit statuses (also in ``ningbo-score --help``).
 OK, NOT_ELIGIBLE, USAGE, REFUSED, UNAVAILABLE = 0, 1, 2, 3, 4
