@@ -63,9 +63,10 @@ def language_of(header: str | None) -> str:
     """``zh`` when an Accept-Language header prefers Chinese to English, else ``en``.
 
     Each language range counts for its primary tag (``zh-CN``, ``zh-Hans-CN`` and ``zh-TW`` are
-    Chinese) with its q-value (default 1); the language with the higher q wins, English on a tie
-    or when neither is named (``*`` counts for both).  werkzeug's ``best_match`` would prefer an
-    exact ``en`` to any ``zh-…`` range whatever their q-values."""
+    Chinese, and so is ``zh_CN``, a POSIX locale's spelling some clients send) with its q-value
+    (default 1); the language with the higher q wins, English on a tie or when neither is named
+    (``*`` counts for both).  werkzeug's ``best_match`` would prefer an exact ``en`` to any
+    ``zh-…`` range whatever their q-values."""
     if not header:
         return "en"
     best = {"en": -1.0, "zh": -1.0}
@@ -79,7 +80,7 @@ def language_of(header: str | None) -> str:
                     q = float(value)
                 except ValueError:
                     q = 0.0
-        primary = tag.strip().split("-")[0].lower()
+        primary = tag.strip().replace("_", "-").split("-")[0].lower()   # zh_CN as a locale writes it
         for lang in (("en", "zh") if primary == "*" else (primary,)):
             if lang in best and q > best[lang]:
                 best[lang] = q
@@ -89,6 +90,46 @@ def language_of(header: str | None) -> str:
 def language() -> str:
     """The request's language after its Accept-Language (:func:`language_of`)."""
     return language_of(request.headers.get("Accept-Language"))
+
+
+#: orjson's reasons for refusing a document (every one its parser gives), in Chinese
+_JSON_REASONS_ZH = {
+    "unexpected end of data": "数据意外结束",
+    "unexpected content after document": "文档结束后还有多余的内容",
+    "unexpected character, expected a JSON value": "意外的字符，此处应为一个 JSON 值",
+    "unexpected character, expected a string key": "意外的字符，此处应为字符串键",
+    "unexpected character, expected ':' after key": "意外的字符，键后面应为 ':'",
+    "unexpected character, expected ',' or ']'": "意外的字符，此处应为 ',' 或 ']'",
+    "unexpected character, expected ',' or '}'": "意外的字符，此处应为 ',' 或 '}'",
+    "unexpected control character in string": "字符串中有未转义的控制字符",
+    "trailing comma is not allowed": "不允许末尾多余的逗号",
+    "number with leading zero is not allowed": "数字不能以 0 开头",
+    "number is infinity when parsed as double": "数字太大（按双精度读为无穷大）",
+    "no digit after sign": "正负号后面没有数字",
+    "no digit after decimal point": "小数点后面没有数字",
+    "no digit after exponent sign": "指数符号后面没有数字",
+    "invalid literal, expected 'true'": "无效的字面量，应为 'true'",
+    "invalid literal, expected 'false'": "无效的字面量，应为 'false'",
+    "invalid literal, expected 'null'": "无效的字面量，应为 'null'",
+    "invalid escape in string": "字符串中有无效的转义",
+    "invalid escaped sequence in string": "字符串中有无效的转义序列",
+    "invalid high surrogate in string": "字符串中有无效的高位代理项",
+    "invalid low surrogate in string": "字符串中有无效的低位代理项",
+    "no low surrogate in string": "字符串中的高位代理项后面缺少低位代理项",
+    "invalid UTF-8 encoding in string": "字符串中有无效的 UTF-8 编码",
+    "invalid utf-8 encoding in string": "字符串中有无效的 UTF-8 编码",
+    "str is not valid UTF-8: surrogates not allowed": "不是有效的 UTF-8：不允许代理项",
+    "UTF-8 byte order mark (BOM) is not supported": "不支持 UTF-8 字节顺序标记",
+    "depth limit exceeded": "嵌套层数超过上限",
+    "Recursion limit reached": "嵌套层数超过上限",
+    "Input is a zero-length, empty document": "文档为空",
+}
+
+
+def json_reason_zh(reason: str) -> str:
+    """orjson's reason for refusing a document, in Chinese (a reason of a later orjson not in
+    the table: "语法错误", a syntax error)."""
+    return _JSON_REASONS_ZH.get(reason, "语法错误")
 
 
 def problem_response(err: ScoreError, headers: typing.Mapping[str, str] | None = None) -> Response:
@@ -197,7 +238,8 @@ def json_body(limit: int | None = None) -> typing.Any:
             shown = req.content_type or "none"
             raise problem("unsupported_media_type",
                           f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
-                          f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {shown}。")
+                          f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 "
+                          f"{req.content_type or '未给出的类型'}。")
         data = _read(_read_body, limit)
     # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
     serving.heavy_turns.take(environ, len(data), batch=limit == MAX_BATCH_BODY_BYTES)
@@ -209,7 +251,8 @@ def json_body(limit: int | None = None) -> typing.Any:
                           "请求体为空；必须是 JSON 对象。") from None
         raise problem("malformed_json",
                       f"The body is not valid JSON (line {err.lineno}, column {err.colno}): {err.msg}.",
-                      f"请求体不是有效的 JSON（第 {err.lineno} 行第 {err.colno} 列）。") from None
+                      f"请求体不是有效的 JSON（第 {err.lineno} 行第 {err.colno} 列）：{json_reason_zh(err.msg)}。"
+                      ) from None
 
 
 # --- the docs page -----------------------------------------------------------------------------
@@ -288,6 +331,16 @@ def register_error_handlers(app: Flask) -> None:
                                         "发生了意外错误，已记录。"))
 
 
+#: werkzeug's 4xx other than those http_problem words itself, in Chinese
+_HTTP_NAMES_ZH = {
+    400: "请求格式错误", 401: "未授权", 403: "禁止访问", 406: "无法提供可接受的内容类型", 408: "请求超时",
+    409: "冲突", 410: "已不存在", 411: "需要 Content-Length", 412: "前提条件不满足", 414: "地址过长",
+    416: "请求的范围无法满足", 417: "无法满足期望头的要求", 418: "我是茶壶", 421: "请求发错了服务器",
+    422: "无法处理的内容", 423: "已锁定", 424: "依赖的请求失败", 428: "需要前提条件", 429: "请求过多",
+    431: "请求头字段过大", 451: "因法律原因不可用",
+}
+
+
 def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     """Flask's and werkzeug's own errors as problems."""
     status = err.code or 500
@@ -308,7 +361,8 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
                        "请求体必须是 JSON（Content-Type: application/json）。"), headers
     if status >= 500:
         return problem("internal_error", "An unexpected error occurred.", "发生了意外错误。"), headers
-    err_obj = ScoreError.one("invalid_request", "", f"{err.name}: {err.description}", f"请求无效：{err.name}")
+    zh = _HTTP_NAMES_ZH.get(status, f"HTTP {status}")
+    err_obj = ScoreError.one("invalid_request", "", f"{err.name}: {err.description}", f"请求无效：{zh}。")
     err_obj.status = status  # keep werkzeug's 4xx status (e.g. 400 for a bad request line)
     return err_obj, headers
 

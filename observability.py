@@ -441,19 +441,27 @@ def _problem_code(response: flask.Response) -> str:
 # --- readiness ---------------------------------------------------------------------------------
 
 def readiness_checks() -> dict[str, str]:
-    checks: dict[str, str] = {}
+    """Each readiness check and its result: ``ok``, or what is wrong (in English)."""
+    return {name: en for name, (en, _) in checks_in_both_languages().items()}
+
+
+def checks_in_both_languages() -> dict[str, tuple[str, str]]:
+    """Each readiness check and its result, in English and Chinese (``ok`` in both when it passes)."""
+    checks: dict[str, tuple[str, str]] = {}
     try:
         import ningbo_score
 
-        result = ningbo_score.score(READY_HAND)
+        result = typing.cast("dict[str, object]", ningbo_score.score(READY_HAND))
         got = {key: result.get(key) for key in READY_EXPECTED}
-        checks["engine"] = "ok" if got == READY_EXPECTED else f"unexpected result {got}"
+        checks["engine"] = ("ok", "ok") if got == READY_EXPECTED else (f"unexpected result {got}",
+                                                                        f"结果与预期不符：{got}")
     except Exception as err:  # noqa: BLE001 - any failure means "not ready", reported below
-        checks["engine"] = f"{type(err).__name__}: {err}"
+        checks["engine"] = (f"{type(err).__name__}: {err}", f"出错：{type(err).__name__}: {err}")
     path = multiprocess_dir()
     if path:
         ok = os.path.isdir(path) and os.access(path, os.W_OK)
-        checks["metrics_dir"] = "ok" if ok else f"{path} is not a writable directory"
+        checks["metrics_dir"] = ("ok", "ok") if ok else (f"{path} is not a writable directory",
+                                                         f"{path} 不是可写的目录")
     return checks
 
 
@@ -593,14 +601,19 @@ def metrics_endpoint() -> flask.Response:
 
 def readyz() -> flask.Response:
     """``GET /readyz`` (a route of app.ROUTES)."""
-    checks = readiness_checks()
+    checks = checks_in_both_languages()
     body: dict[str, object]
-    if all(v == "ok" for v in checks.values()):
-        body, status, content_type = {"status": "ready", "checks": checks}, 200, "application/json"
+    if all(en == "ok" for en, _ in checks.values()):
+        body = {"status": "ready", "checks": {k: en for k, (en, _) in checks.items()}}
+        status, content_type = 200, "application/json"
     else:
-        failing = {k: [v] for k, v in checks.items() if v != "ok"}
-        body = {"type": "urn:ningbo-score:problem:not_ready", "title": "Not ready", "status": 503,
-                "detail": "The service is not ready: " + "; ".join(f"{k}: {v[0]}" for k, v in failing.items()),
+        from app import language                  # (app imports this module: not at import time)
+
+        zh = language() == "zh"
+        failing = {k: [zh_text if zh else en] for k, (en, zh_text) in checks.items() if en != "ok"}
+        said = "; ".join(f"{k}: {v[0]}" for k, v in failing.items())
+        body = {"type": "urn:ningbo-score:problem:not_ready", "title": "未就绪" if zh else "Not ready",
+                "status": 503, "detail": f"服务未就绪：{said}" if zh else f"The service is not ready: {said}",
                 "code": "not_ready", "errors": failing}
         status, content_type = 503, PROBLEM_TYPE
     return flask.Response(orjson.dumps(body), status=status, content_type=content_type,

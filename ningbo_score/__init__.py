@@ -2,7 +2,10 @@
 
 Front door (ningbo_score.api): :func:`score` takes the JSON body of ``POST /v1/score`` (loaded by
 the same marshmallow schema as the HTTP service's, ningbo_score.requests) and returns the 200
-body (:func:`waits`, :func:`analyze`: those of ``POST /v1/waits`` and ``POST /v1/analyze``);
+body, typed :class:`ScoreAnswer` (ningbo_score.answers); :func:`waits`, :func:`analyze`,
+:func:`score_batch` and the table's :func:`next_hand`, :func:`claims`, :func:`escape` and
+:func:`levels` answer as ``POST /v1/waits``, ``/v1/analyze``, ``/v1/score/batch``,
+``/v1/table/next``, ``/v1/table/claims``, ``/v1/table/escape`` and ``GET /v1/levels`` do;
 problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
 the rule book.
@@ -34,31 +37,36 @@ USING_COMPILED = _compiled_is_current()
 if USING_COMPILED:
     __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
 
-from .api import analyze, read_score, score, score_batch, waits  # noqa: E402
+from .answers import (AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer, LevelsAnswer,  # noqa: E402
+                      NextHandAnswer, Preset, ProblemBody, Rulebook, ScoreAnswer, WaitsAnswer)
+from .api import (Body, analyze, claims, escape, levels, next_hand, read_score, score, score_batch,  # noqa: E402
+                  waits)
 from .batch import MAX_BATCH  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
 from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
 
 
-def presets() -> list[dict[str, typing.Any]]:
+def presets() -> list[Preset]:
     """Every preset: id, names, source document, options and the 台 item table."""
-    return [describe_preset(p) for p in PRESETS]
+    return [typing.cast("Preset", describe_preset(p)) for p in PRESETS]
 
 
-def rulebook() -> dict[str, typing.Any]:
+def rulebook() -> Rulebook:
     """The rule book: its version (``rulebook``), what it changed (``changes``), every preset."""
-    return describe_rulebook()
+    return typing.cast("Rulebook", describe_rulebook())
 
 
-def preset(preset_id: str) -> dict[str, typing.Any]:
+def preset(preset_id: str) -> Preset:
     """One preset; KeyError if there is no such preset."""
     if preset_id not in PRESETS:
         raise KeyError(preset_id)
-    return describe_preset(preset_id)
+    return typing.cast("Preset", describe_preset(preset_id))
 
 
-__all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "presets", "preset", "rulebook",
-           "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "next_hand", "claims", "escape",
+           "levels", "presets", "preset", "rulebook", "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH",
+           "Body", "ScoreAnswer", "WaitsAnswer", "AnalyzeAnswer", "BatchAnswer", "NextHandAnswer", "ClaimsAnswer",
+           "EscapeAnswer", "LevelsAnswer", "Preset", "Rulebook", "ProblemBody"]
 
 
 def warm_up() -> None:

@@ -250,8 +250,8 @@ class MeldSchema(StrictSchema):
 TOO_MANY_MELDS = Msg(f"A hand has at most {MAX_MELDS} melds.", f"一手牌最多 {MAX_MELDS} 个副露。", "wrong_tile_count")
 TOO_MANY_CONCEALED = Msg(f"A hand holds at most {MAX_CONCEALED} concealed tiles.",
                          f"暗牌最多 {MAX_CONCEALED} 张。", "wrong_tile_count")
-TOO_MANY_FLOWERS = Msg(f"There are {MAX_FLOWERS} flowers: at most {MAX_FLOWERS} are set aside.",
-                       f"花牌只有 {MAX_FLOWERS} 张，最多补 {MAX_FLOWERS} 张。", "invalid_flowers")
+TOO_MANY_FLOWERS = Msg(f"A hand sets aside at most {MAX_FLOWERS} flowers: one each of 1f to {MAX_FLOWERS}f.",
+                       f"一手牌最多补 {MAX_FLOWERS} 张花牌：1f 到 {MAX_FLOWERS}f 各一张。", "invalid_flowers")
 
 
 def melds_field(**kwargs: typing.Any) -> List[dict[str, typing.Any]]:

@@ -373,6 +373,8 @@ def test_readyz_not_ready_when_the_engine_fails(client, monkeypatch):
     assert body["errors"] == {"engine": ["RuntimeError: engine down"]}
     assert set(body) == {"type", "title", "status", "detail", "code", "errors"}
     assert body["type"] == "urn:ningbo-score:problem:not_ready"
+    zh = client.get("/readyz", headers={"Accept-Language": "zh-CN"}).get_json()
+    assert zh["title"] == "未就绪" and zh["detail"] == "服务未就绪：engine: 出错：RuntimeError: engine down"
 
 
 def test_readyz_not_ready_when_the_engine_answers_wrong(client, monkeypatch):
@@ -389,6 +391,8 @@ def test_readyz_not_ready_when_the_metrics_dir_is_missing(client, monkeypatch, t
     r = client.get("/readyz")
     assert r.status_code == 503
     assert "not a writable directory" in r.get_json()["errors"]["metrics_dir"][0]
+    zh = client.get("/readyz", headers={"Accept-Language": "zh"}).get_json()
+    assert zh["errors"]["metrics_dir"] == [f"{tmp_path / 'missing'} 不是可写的目录"]
     (tmp_path / "missing").mkdir()
     assert client.get("/readyz").status_code == 200
 
