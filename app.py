@@ -12,6 +12,8 @@ serves, ``create_app()`` builds a fresh one (tests).
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import logging
 import re
@@ -22,6 +24,7 @@ from pathlib import Path
 import orjson
 import swagger_ui_bundle
 from flask import Flask, Request, Response, current_app, request, send_from_directory, url_for
+from flask_compress import Compress
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
@@ -43,6 +46,22 @@ MAX_BATCH_BODY_BYTES = 1024 * 1024
 SWAGGER_UI_DIR = Path(str(swagger_ui_bundle.swagger_ui_path))
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
+YAML_TYPE = "application/yaml"
+#: What Flask-Compress compresses, in the coding the client accepts (gzip, br or zstd; gzip on a
+#: tie: the fastest on answers of a few KiB, bench/README.md) once a body is COMPRESS_MIN_SIZE
+#: bytes or more: the JSON answers and problems, and openapi.yaml.  The pages and their files
+#: (/, /static/, /docs/static/) are the static files' own business (static_assets.py).
+COMPRESS_CONFIG: dict[str, typing.Any] = {
+    "COMPRESS_MIMETYPES": [JSON_TYPE, PROBLEM_TYPE, YAML_TYPE],
+    "COMPRESS_ALGORITHM": ["gzip", "br", "zstd"],
+    "COMPRESS_MIN_SIZE": 500,      # Flask-Compress's default: below it a header costs more than it saves
+    "COMPRESS_STREAMS": False,
+}
+#: The answers that do not change while the service runs (the rule book, openapi.yaml): cached by
+#: a client for 5 minutes, then revalidated by their ETag (304 when it still matches).
+CACHEABLE = "public, max-age=300"
+#: The endpoints whose 200 answer depends on Accept-Language (a problem always does).
+LOCALIZED = frozenset({"score", "scoreBatch", "waits", "analyze", "claims"})
 
 log = logging.getLogger("ningbo_score.http")
 
@@ -260,8 +279,12 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    for key, value in COMPRESS_CONFIG.items():
+        app.config.setdefault(key, value)
     register_error_handlers(app)
     register_routes(app)
+    Compress(app)
+    app.after_request(language_headers)
     static_assets.init_app(app)
     observability.init_app(app)
     app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
@@ -320,7 +343,8 @@ def healthz():
 
 
 def openapi_yaml():
-    return Response(Path(current_app.config["OPENAPI_PATH"]).read_bytes(), content_type="application/yaml")
+    path = Path(current_app.config["OPENAPI_PATH"])
+    return cacheable(*_file_and_etag(path, path.stat().st_mtime_ns), YAML_TYPE)
 
 
 def docs():
@@ -345,16 +369,49 @@ def docs_static(filename: str):
 
 
 def list_rules():
-    return json_response(ningbo_score.rulebook())
+    return cacheable(*_rules_json(None), JSON_TYPE)
 
 
 def get_rules(preset: str):
-    try:
-        found = ningbo_score.preset(preset)
-    except KeyError:
+    if preset not in schemas.PRESET_IDS:
         raise problem("not_found", f"There is no preset {preset!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
-    return json_response(found)
+                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。")
+    return cacheable(*_rules_json(preset), JSON_TYPE)
+
+
+@functools.cache
+def _rules_json(preset: str | None) -> tuple[bytes, str]:
+    """The rule book (or one preset) as JSON and its ETag, made once per process."""
+    return _with_etag(json_response(ningbo_score.rulebook() if preset is None else ningbo_score.preset(preset))
+                      .get_data())
+
+
+@functools.lru_cache(maxsize=4)
+def _file_and_etag(path: Path, _mtime_ns: int) -> tuple[bytes, str]:
+    return _with_etag(path.read_bytes())
+
+
+def _with_etag(data: bytes) -> tuple[bytes, str]:
+    return data, hashlib.sha256(data).hexdigest()[:32]
+
+
+def cacheable(data: bytes, etag: str, content_type: str) -> Response:
+    """An answer that changes only with a new release: a strong ETag, ``Cache-Control:``
+    :data:`CACHEABLE`, and 304 on a matching ``If-None-Match`` (Flask-Compress suffixes the ETag
+    of a compressed answer with its coding, ``"<hash>:gzip"``, and answers a match of that)."""
+    response = Response(data, content_type=content_type, headers={"Cache-Control": CACHEABLE})
+    response.set_etag(etag)
+    response.make_conditional(request)
+    return response
+
+
+def language_headers(response: Response) -> Response:
+    """``Content-Language`` and ``Vary: Accept-Language`` on an answer in the request's language:
+    every problem, and the 200 answers of :data:`LOCALIZED`."""
+    if response.mimetype == PROBLEM_TYPE or (request.endpoint in LOCALIZED and response.status_code == 200):
+        response.headers["Content-Language"] = language()
+        response.vary.add("Accept-Language")
+    return response
 
 
 def score():
