@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import ipaddress
 import json
 import logging
+import os
 import re
 import typing
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from flask import Flask, Request, Response, current_app, request, send_from_dire
 from flask_compress import Compress
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 import ningbo_score
 import observability
@@ -288,7 +291,51 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
     static_assets.init_app(app)
     observability.init_app(app)
     app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
+    trusted = trusted_proxies(app.config.get("FORWARDED_ALLOW_IPS", os.environ.get(FORWARDED_ALLOW_IPS, "")))
+    if trusted:
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, trusted)  # type: ignore[method-assign]
     return app
+
+
+# --- behind a proxy ----------------------------------------------------------------------------
+
+#: The environment variable naming the proxies (addresses or networks, comma-separated; ``*``:
+#: any peer) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed; unset or empty:
+#: none (gunicorn.conf.py gives gunicorn the same list).
+FORWARDED_ALLOW_IPS = "FORWARDED_ALLOW_IPS"
+
+
+def trusted_proxies(value: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network] | None:
+    """The networks of ``FORWARDED_ALLOW_IPS`` (``*``: every address), None when it names none."""
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    if "*" in parts:
+        return [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+    try:
+        return [ipaddress.ip_network(part) for part in parts] or None
+    except ValueError as err:
+        raise SystemExit(f"{FORWARDED_ALLOW_IPS}: {err}") from None
+
+
+class TrustedProxyFix:
+    """werkzeug's ProxyFix (the last ``X-Forwarded-For`` and ``X-Forwarded-Proto``: one proxy, the
+    ingress, in front) for a request whose peer is one of the trusted proxies; any other peer's
+    headers are left unread.  The client's address (``REMOTE_ADDR``, which gunicorn's access line
+    logs) and scheme (``https``: the answer then carries ``Strict-Transport-Security``) are then
+    the ones the proxy saw."""
+
+    def __init__(self, wsgi_app: typing.Callable, trusted: list[ipaddress.IPv4Network | ipaddress.IPv6Network]):
+        self.wsgi_app = wsgi_app
+        self.fixed = ProxyFix(wsgi_app, x_for=1, x_proto=1)
+        self.trusted = trusted
+
+    def __call__(self, environ: dict, start_response: typing.Callable) -> typing.Iterable[bytes]:
+        try:
+            peer = ipaddress.ip_address(environ.get("REMOTE_ADDR", ""))
+        except ValueError:
+            peer = None
+        if peer is not None and any(peer in network for network in self.trusted):
+            return self.fixed(environ, start_response)
+        return self.wsgi_app(environ, start_response)
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -8,6 +8,8 @@ Environment:
   METRICS_HOST     address of the /metrics listener (default 127.0.0.1)
   METRICS_PORT     its port (default 9100; 0: no metrics listener)
   LOG_LEVEL        gunicorn's log level (default info)
+  FORWARDED_ALLOW_IPS  the proxies (addresses or networks, comma-separated; * any) whose
+                   X-Forwarded-For and X-Forwarded-Proto are believed (default: none)
   HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT  the deadlines of serving.py, in seconds (10, 10, 20)
 """
 import copy
@@ -85,6 +87,11 @@ max_requests_jitter = 100000
 limit_request_line = 4094
 limit_request_fields = 32
 limit_request_field_size = 4094
+
+# Behind a proxy (an ingress): whose X-Forwarded-Proto gunicorn believes; app.py's
+# TrustedProxyFix reads the same list for X-Forwarded-For.  None by default (gunicorn's own
+# default would believe any loopback peer).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")
 
 # No control socket: nothing else on the host talks to the server.
 control_socket_disable = True
