@@ -513,7 +513,8 @@ class Route:
     Flask converter), its operation id and tag in openapi.yaml (None for a page of the service
     that is no part of the API, so no call of a generated client: the calculator page, the docs
     page and its assets, openapi.yaml itself, the metrics), the schemas of its request body and of
-    its 200 answer, and its handler.  The Flask endpoint is the operation id, or else the
+    its 200 answer, and its handler.  (The metrics are no route: prometheus_client serves them on
+    a listener of their own, observability.py.)  The Flask endpoint is the operation id, or else the
     handler's name."""
     method: str
     path: str
@@ -565,7 +566,6 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/docs/swagger-initializer.js", None, None, None, None, docs_init),
     Route("GET", "/docs/static/{filename:path}", None, None, None, None, docs_static),
     Route("GET", "/openapi.yaml", None, None, None, None, openapi_yaml),
-    Route("GET", "/metrics", None, None, None, None, observability.metrics_endpoint),
 )
 
 # The library's results already have exactly the shapes of the response schemas, so they are

@@ -48,12 +48,11 @@ def _address(host: str, port: int) -> str:
 _host = os.environ.get("HOST", "").strip() or "127.0.0.1"
 _port = _int_env("PORT", 8000)
 bind = [_address(_host, _port)]
-# /metrics on a listener of its own, off the public port (observability.py answers it there only).
+# /metrics on a listener of its own, off the public port and off the workers: prometheus_client's
+# HTTP server in the master (observability.when_ready, below).
 _metrics = observability.metrics_listener()
-if _metrics is not None:
-    if _metrics[1] == _port:
-        raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
-    bind.append(_address(*_metrics))
+if _metrics is not None and _metrics[1] == _port:
+    raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
 
 # Scoring is CPU-bound: one process per core.  Each is a gevent worker (serving.py): every
 # connection is a greenlet, so slow, idle and non-reading clients cost a parked greenlet each,
@@ -111,6 +110,7 @@ logconfig_dict["loggers"]["gunicorn.error"]["level"] = loglevel.upper()
 # Prometheus multiprocess bookkeeping for /metrics (PROMETHEUS_MULTIPROC_DIR); the app is
 # loaded in each worker (no preload_app), as prometheus_client's multiprocess mode needs.
 on_starting = observability.on_starting
+when_ready = observability.when_ready
 child_exit = observability.child_exit
 on_exit = observability.on_exit
 preload_app = False
@@ -132,6 +132,7 @@ def post_fork(server, worker):
 
     import ningbo_score
 
+    observability.close_metrics_listener()      # the master's socket: not the worker's to serve
     ningbo_score.warm_up()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -316,16 +316,20 @@ def test_service_monitor_scrapes_the_metrics_of_the_service(deployment):
     assert 0 < seconds["scrapeTimeout"] <= seconds["interval"]
 
 
-def test_the_app_serves_metrics_where_the_monitor_looks(container):
+def test_the_service_serves_metrics_where_the_monitor_looks(container, monkeypatch):
+    import observability
     from app import create_app
+    from werkzeug.test import Client
 
     env = env_of(container)
-    client = create_app({"METRICS_LISTENER": ("0.0.0.0", int(env["METRICS_PORT"]))}).test_client()
+    monkeypatch.setenv("METRICS_HOST", env["METRICS_HOST"])
+    monkeypatch.setenv("METRICS_PORT", env["METRICS_PORT"])
+    assert observability.metrics_listener() == ("0.0.0.0", int(env["METRICS_PORT"]))
     path = by_kind("ServiceMonitor")["spec"]["endpoints"][0]["path"]
-    answer = client.get(path, environ_overrides={"SERVER_PORT": env["METRICS_PORT"]})
+    answer = Client(observability.metrics_app()).get(path)
     assert answer.status_code == 200 and answer.mimetype == "text/plain"
     # and not on the public port
-    assert client.get(path, environ_overrides={"SERVER_PORT": env["PORT"]}).status_code == 404
+    assert create_app().test_client().get(path).status_code == 404
 
 
 def test_disruption_budget_keeps_a_pod(deployment):
@@ -408,10 +412,10 @@ def test_the_alerts_watch_series_the_service_exports():
     assert 'status=~"5.."' in alerts["NingboScoreErrorRatioHigh"]
     assert "histogram_quantile(0.99" in alerts["NingboScoreLatencyHigh"]
     # every series named is one observability.py exports (or kube-state-metrics' readiness)
-    from app import create_app
+    import observability
+    from werkzeug.test import Client
 
-    client = create_app().test_client()
-    exported = client.get("/metrics", environ_overrides={"SERVER_PORT": "9100"}).get_data(as_text=True)
+    exported = Client(observability.metrics_app()).get("/metrics").get_data(as_text=True)
     for expr in alerts.values():
         for series in re.findall(r"\b(ningbo_score_\w+|kube_\w+)\{", expr):
             assert series.startswith("kube_pod_status_ready") or f"\n{series}" in exported, series

@@ -74,7 +74,7 @@ machine-readable form of the HTTP contract, `docs/api.md`.
   what they don't know.
 * The service also serves pages that are not part of this API: the hand calculator (`/`, files
   under `/static/`), this document (`/openapi.yaml`) with a page to read it (`/docs`), and
-  Prometheus metrics (`/metrics`).
+  Prometheus metrics (`/metrics`, on a listener of their own).
 """
 
 
