@@ -21,7 +21,8 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   ``METRICS_HOST``:``METRICS_PORT``, 127.0.0.1:9100 by default), never on the public port (404
   there): prometheus_client's own HTTP server (``start_http_server``), started in the gunicorn
   master by the ``when_ready`` hook, so a scrape waits for no busy worker; it gzips the answer
-  for a client that accepts it and speaks OpenMetrics to one that asks for it (``Accept``).  It
+  for a client that accepts it and speaks OpenMetrics to one that asks for it (``Accept``), and
+  answers the metrics on any path (prometheus_client's way; ``/favicon.ico`` excepted).  It
   also writes ``process_*`` of the master and of each worker (label ``pid``, and ``process``:
   ``master`` or ``worker``) and ``python_info``.  Under gunicorn the environment variable
   ``PROMETHEUS_MULTIPROC_DIR`` names a directory shared by the workers (prometheus_client's
