@@ -8,7 +8,7 @@ export HOST PORT
 
 SHELL := /bin/bash
 
-.PHONY: run test lint install install-dev compile wheelhouse dist bench openapi lock clean
+.PHONY: run test lint install install-dev compile wheelhouse dist bench openapi lock release clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -101,6 +101,17 @@ lock:
 	$(LOCK) -o requirements.txt requirements.in && $(UNLOCAL) requirements.txt
 	$(LOCK) -o requirements-dev.txt requirements-dev.in && $(UNLOCAL) requirements-dev.txt
 	$(LOCK) -o requirements-build.txt requirements-build.in && $(UNLOCAL) requirements-build.txt
+
+# A release is the annotated git tag vX.Y.Z of ningbo_score/_version.py, made on a clean tree
+# (nothing uncommitted, nothing untracked) whose CHANGELOG.md has a "## [X.Y.Z]" section, and
+# never over an existing tag.  Push it yourself: git push origin vX.Y.Z.
+release:
+	@set -e; version=$$(sed -n 's/^__version__ = "\(.*\)"$$/\1/p' ningbo_score/_version.py); tag="v$$version"; \
+	  [ -n "$$version" ] || { echo "release: no __version__ in ningbo_score/_version.py" >&2; exit 1; }; \
+	  [ -z "$$(git status --porcelain)" ] || { echo "release: the tree is not clean (git status)" >&2; exit 1; }; \
+	  ! git rev-parse -q --verify "refs/tags/$$tag" >/dev/null || { echo "release: $$tag exists" >&2; exit 1; }; \
+	  grep -q "^## \[$$version\]" CHANGELOG.md || { echo "release: CHANGELOG.md has no [$$version]" >&2; exit 1; }; \
+	  git tag -a "$$tag" -m "ningbo-score $$version"; echo "tagged $$tag: git push origin $$tag"
 
 clean:
 	rm -rf $(VENV) dist .pytest_cache .hypothesis .mypy_cache .ruff_cache ningbo_score/_compiled build *.egg-info

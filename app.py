@@ -12,8 +12,12 @@ serves, ``create_app()`` builds a fresh one (tests).
 """
 from __future__ import annotations
 
+import functools
+import hashlib
+import ipaddress
 import json
 import logging
+import os
 import re
 import typing
 from dataclasses import dataclass
@@ -22,8 +26,10 @@ from pathlib import Path
 import orjson
 import swagger_ui_bundle
 from flask import Flask, Request, Response, current_app, request, send_from_directory, url_for
+from flask_compress import Compress
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 import ningbo_score
 import observability
@@ -43,6 +49,22 @@ MAX_BATCH_BODY_BYTES = 1024 * 1024
 SWAGGER_UI_DIR = Path(str(swagger_ui_bundle.swagger_ui_path))
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
+YAML_TYPE = "application/yaml"
+#: What Flask-Compress compresses, in the coding the client accepts (gzip, br or zstd; gzip on a
+#: tie: the fastest on answers of a few KiB, bench/README.md) once a body is COMPRESS_MIN_SIZE
+#: bytes or more: the JSON answers and problems, and openapi.yaml.  The pages and their files
+#: (/, /static/, /docs/static/) are the static files' own business (static_assets.py).
+COMPRESS_CONFIG: dict[str, typing.Any] = {
+    "COMPRESS_MIMETYPES": [JSON_TYPE, PROBLEM_TYPE, YAML_TYPE],
+    "COMPRESS_ALGORITHM": ["gzip", "br", "zstd"],
+    "COMPRESS_MIN_SIZE": 500,      # Flask-Compress's default: below it a header costs more than it saves
+    "COMPRESS_STREAMS": False,
+}
+#: The answers that do not change while the service runs (the rule book, openapi.yaml): cached by
+#: a client for 5 minutes, then revalidated by their ETag (304 when it still matches).
+CACHEABLE = "public, max-age=300"
+#: The endpoints whose 200 answer depends on Accept-Language (a problem always does).
+LOCALIZED = frozenset({"score", "scoreBatch", "waits", "analyze", "claims"})
 
 log = logging.getLogger("ningbo_score.http")
 
@@ -303,12 +325,60 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    for key, value in COMPRESS_CONFIG.items():
+        app.config.setdefault(key, value)
     register_error_handlers(app)
     register_routes(app)
+    Compress(app)
+    app.after_request(language_headers)
     static_assets.init_app(app)
     observability.init_app(app)
     app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
+    trusted = trusted_proxies(app.config.get("FORWARDED_ALLOW_IPS", os.environ.get(FORWARDED_ALLOW_IPS, "")))
+    if trusted:
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, trusted)  # type: ignore[method-assign]
     return app
+
+
+# --- behind a proxy ----------------------------------------------------------------------------
+
+#: The environment variable naming the proxies (addresses or networks, comma-separated; ``*``:
+#: any peer) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed; unset or empty:
+#: none (gunicorn.conf.py gives gunicorn the same list).
+FORWARDED_ALLOW_IPS = "FORWARDED_ALLOW_IPS"
+
+
+def trusted_proxies(value: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network] | None:
+    """The networks of ``FORWARDED_ALLOW_IPS`` (``*``: every address), None when it names none."""
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    if "*" in parts:
+        return [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+    try:
+        return [ipaddress.ip_network(part) for part in parts] or None
+    except ValueError as err:
+        raise SystemExit(f"{FORWARDED_ALLOW_IPS}: {err}") from None
+
+
+class TrustedProxyFix:
+    """werkzeug's ProxyFix (the last ``X-Forwarded-For`` and ``X-Forwarded-Proto``: one proxy, the
+    ingress, in front) for a request whose peer is one of the trusted proxies; any other peer's
+    headers are left unread.  The client's address (``REMOTE_ADDR``, which gunicorn's access line
+    logs) and scheme (``https``: the answer then carries ``Strict-Transport-Security``) are then
+    the ones the proxy saw."""
+
+    def __init__(self, wsgi_app: typing.Callable, trusted: list[ipaddress.IPv4Network | ipaddress.IPv6Network]):
+        self.wsgi_app = wsgi_app
+        self.fixed = ProxyFix(wsgi_app, x_for=1, x_proto=1)
+        self.trusted = trusted
+
+    def __call__(self, environ: dict, start_response: typing.Callable) -> typing.Iterable[bytes]:
+        try:
+            peer = ipaddress.ip_address(environ.get("REMOTE_ADDR", ""))
+        except ValueError:
+            peer = None
+        if peer is not None and any(peer in network for network in self.trusted):
+            return self.fixed(environ, start_response)
+        return self.wsgi_app(environ, start_response)
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -374,7 +444,8 @@ def healthz():
 
 
 def openapi_yaml():
-    return Response(Path(current_app.config["OPENAPI_PATH"]).read_bytes(), content_type="application/yaml")
+    path = Path(current_app.config["OPENAPI_PATH"])
+    return cacheable(*_file_and_etag(path, path.stat().st_mtime_ns), YAML_TYPE)
 
 
 def docs():
@@ -399,16 +470,49 @@ def docs_static(filename: str):
 
 
 def list_rules():
-    return json_response(ningbo_score.rulebook())
+    return cacheable(*_rules_json(None), JSON_TYPE)
 
 
 def get_rules(preset: str):
-    try:
-        found = ningbo_score.preset(preset)
-    except KeyError:
+    if preset not in schemas.PRESET_IDS:
         raise problem("not_found", f"There is no preset {preset!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
-    return json_response(found)
+                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。")
+    return cacheable(*_rules_json(preset), JSON_TYPE)
+
+
+@functools.cache
+def _rules_json(preset: str | None) -> tuple[bytes, str]:
+    """The rule book (or one preset) as JSON and its ETag, made once per process."""
+    return _with_etag(json_response(ningbo_score.rulebook() if preset is None else ningbo_score.preset(preset))
+                      .get_data())
+
+
+@functools.lru_cache(maxsize=4)
+def _file_and_etag(path: Path, _mtime_ns: int) -> tuple[bytes, str]:
+    return _with_etag(path.read_bytes())
+
+
+def _with_etag(data: bytes) -> tuple[bytes, str]:
+    return data, hashlib.sha256(data).hexdigest()[:32]
+
+
+def cacheable(data: bytes, etag: str, content_type: str) -> Response:
+    """An answer that changes only with a new release: a strong ETag, ``Cache-Control:``
+    :data:`CACHEABLE`, and 304 on a matching ``If-None-Match`` (Flask-Compress suffixes the ETag
+    of a compressed answer with its coding, ``"<hash>:gzip"``, and answers a match of that)."""
+    response = Response(data, content_type=content_type, headers={"Cache-Control": CACHEABLE})
+    response.set_etag(etag)
+    response.make_conditional(request)
+    return response
+
+
+def language_headers(response: Response) -> Response:
+    """``Content-Language`` and ``Vary: Accept-Language`` on an answer in the request's language:
+    every problem, and the 200 answers of :data:`LOCALIZED`."""
+    if response.mimetype == PROBLEM_TYPE or (request.endpoint in LOCALIZED and response.status_code == 200):
+        response.headers["Content-Language"] = language()
+        response.vary.add("Accept-Language")
+    return response
 
 
 def score():
@@ -463,7 +567,8 @@ class Route:
     Flask converter), its operation id and tag in openapi.yaml (None for a page of the service
     that is no part of the API, so no call of a generated client: the calculator page, the docs
     page and its assets, openapi.yaml itself, the metrics), the schemas of its request body and of
-    its 200 answer, and its handler.  The Flask endpoint is the operation id, or else the
+    its 200 answer, and its handler.  (The metrics are no route: prometheus_client serves them on
+    a listener of their own, observability.py.)  The Flask endpoint is the operation id, or else the
     handler's name."""
     method: str
     path: str
@@ -515,7 +620,6 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/docs/swagger-initializer.js", None, None, None, None, docs_init),
     Route("GET", "/docs/static/{filename:path}", None, None, None, None, docs_static),
     Route("GET", "/openapi.yaml", None, None, None, None, openapi_yaml),
-    Route("GET", "/metrics", None, None, None, None, observability.metrics_endpoint),
 )
 
 # The library's results already have exactly the shapes of the response schemas, so they are

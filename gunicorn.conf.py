@@ -8,6 +8,8 @@ Environment:
   METRICS_HOST     address of the /metrics listener (default 127.0.0.1)
   METRICS_PORT     its port (default 8011; 0: no metrics listener)
   LOG_LEVEL        gunicorn's log level (default info)
+  FORWARDED_ALLOW_IPS  the proxies (addresses or networks, comma-separated; * any) whose
+                   X-Forwarded-For and X-Forwarded-Proto are believed (default: none)
   HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT  the deadlines of serving.py, in seconds (10, 10, 20)
 """
 import copy
@@ -48,12 +50,11 @@ def _address(host: str, port: int) -> str:
 _host = os.environ.get("HOST", "").strip() or "127.0.0.1"
 _port = _int_env("PORT", 8000)
 bind = [_address(_host, _port)]
-# /metrics on a listener of its own, off the public port (observability.py answers it there only).
+# /metrics on a listener of its own, off the public port and off the workers: prometheus_client's
+# HTTP server in the master (observability.when_ready, below).
 _metrics = observability.metrics_listener()
-if _metrics is not None:
-    if _metrics[1] == _port:
-        raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
-    bind.append(_address(*_metrics))
+if _metrics is not None and _metrics[1] == _port:
+    raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
 
 
 def check_listeners(listeners: list[tuple[str, int, str, str]]) -> None:
@@ -118,6 +119,11 @@ limit_request_line = 4094
 limit_request_fields = 32
 limit_request_field_size = 4094
 
+# Behind a proxy (an ingress): whose X-Forwarded-Proto gunicorn believes; app.py's
+# TrustedProxyFix reads the same list for X-Forwarded-For.  None by default (gunicorn's own
+# default would believe any loopback peer).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")
+
 # No control socket: nothing else on the host talks to the server.
 control_socket_disable = True
 
@@ -136,6 +142,7 @@ logconfig_dict["loggers"]["gunicorn.error"]["level"] = loglevel.upper()
 # Prometheus multiprocess bookkeeping for /metrics (PROMETHEUS_MULTIPROC_DIR); the app is
 # loaded in each worker (no preload_app), as prometheus_client's multiprocess mode needs.
 on_starting = observability.on_starting
+when_ready = observability.when_ready
 child_exit = observability.child_exit
 on_exit = observability.on_exit
 preload_app = False
@@ -157,6 +164,7 @@ def post_fork(server, worker):
 
     import ningbo_score
 
+    observability.close_metrics_listener()      # the master's socket: not the worker's to serve
     ningbo_score.warm_up()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

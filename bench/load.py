@@ -324,9 +324,14 @@ def wait_quiet(server_pid: int, limit: float, max_wait: float, report: Report) -
         time.sleep(3.0)
 
 
+#: headers every wrk request carries (``--header``: e.g. ``Accept-Encoding: gzip`` to measure compression)
+WRK_HEADERS: list[str] = []
+
+
 def run_wrk(wrk: str, url: str, lua: Path, threads: int, connections: int, seconds: float,
             server_pid: int | None = None) -> dict:
-    cmd = [wrk, f"-t{threads}", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(lua), url]
+    cmd = [wrk, f"-t{threads}", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(lua),
+           *(arg for header in WRK_HEADERS for arg in ("-H", header)), url]
     if server_pid is not None:
         p0 = per_process_jiffies(server_pid)
         b0, s0, c0 = machine_busy(), sum(p0.values()), children_jiffies()
@@ -677,7 +682,10 @@ def main() -> int:
                     help="extra gunicorn command-line argument (repeatable), e.g. --gunicorn-arg=--threads=1; "
                          "a run with any is an experiment: its results go to bench/out/, not bench/results/")
     ap.add_argument("--results", type=Path, default=RESULTS, help="where to write (default bench/results)")
+    ap.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
+                    help="a header on every wrk request, e.g. 'Accept-Encoding: gzip' (repeatable)")
     args = ap.parse_args()
+    WRK_HEADERS[:] = args.header
     if (args.gunicorn_arg or args.no_worst) and args.results == RESULTS:
         args.results = OUT / "experiment"
     RESULTS = args.results
@@ -690,7 +698,7 @@ def main() -> int:
     results: dict = {
         "config": {"when": time.strftime("%Y-%m-%d %H:%M %Z"), "cpus": cpus, "wrk": wrk_version(wrk),
                    "threads": args.threads, "connections": args.connections, "duration_s": args.duration,
-                   "rounds": args.rounds,
+                   "rounds": args.rounds, "headers": args.header,
                    "warmup_s": args.warmup, "workers": args.workers,
                    "gunicorn_worker_class": conf.get("worker_class"), "gunicorn_threads": conf.get("threads"),
                    "gunicorn_timeout_s": conf.get("timeout"), "gunicorn_extra_args": args.gunicorn_arg,

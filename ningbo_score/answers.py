@@ -138,6 +138,10 @@ class ScoreAnswer(TypedDict):
     net: SeatAmounts
 
 
+class WinScored(ScoreAnswer):
+    outcome: Literal["scored"]
+
+
 class ProblemBody(TypedDict):
     """An error (RFC 9457 problem details)."""
 
@@ -150,6 +154,10 @@ class ProblemBody(TypedDict):
     more_errors: NotRequired[int]
 
 
+class WinRefused(ProblemBody):
+    outcome: Literal["refused"]
+
+
 class Wait(TypedDict):
     """A tile the hand waits on (with `any_tile`: a group of tiles with the same outcome)."""
 
@@ -157,8 +165,8 @@ class Wait(TypedDict):
     unseen: int
     same_for: NotRequired[list[TileCode]]
     unseen_total: NotRequired[int]
-    self_draw: ScoreAnswer | ProblemBody
-    discard: ScoreAnswer | ProblemBody
+    self_draw: WinScored | WinRefused
+    discard: WinScored | WinRefused
 
 
 class WaitsAnswer(TypedDict):
@@ -188,11 +196,15 @@ class WaitValue(TypedDict):
     reasons: list[str]
 
 
+class WinValueScored(WaitValue):
+    outcome: Literal["scored"]
+
+
 class AnalyzedWait(Improving):
     """A tile that completes the tenpai hand, with what `/v1/waits` says of it."""
 
-    self_draw: WaitValue | ProblemBody
-    discard: WaitValue | ProblemBody
+    self_draw: WinValueScored | WinRefused
+    discard: WinValueScored | WinRefused
 
 
 class HandAnalysis(TypedDict):
@@ -226,6 +238,7 @@ class BatchResult(TypedDict):
     """One item's result: its `score` (status 200) or its `problem` (the status it would have had)."""
 
     index: int
+    outcome: Literal["scored", "refused"]
     status: int
     score: NotRequired[ScoreAnswer]
     problem: NotRequired[ProblemBody]
@@ -239,7 +252,7 @@ class BatchAnswer(TypedDict):
     results: list[BatchResult]
 
 
-#: Every position's seat wind (the dealer's is `E`).
+#: Every position's seat wind (the dealer's is `E`): keys `0` to `3`, the positions.
 SeatWinds = TypedDict("SeatWinds", {
     "0": Seat,
     "1": Seat,
@@ -369,4 +382,7 @@ __all__ = [
     "Wait",
     "WaitValue",
     "WaitsAnswer",
+    "WinRefused",
+    "WinScored",
+    "WinValueScored",
 ]

@@ -337,6 +337,9 @@ class OpenAPIConverter(typing.Protocol):
 
     def resolve_nested_schema(self, schema: Schema | type[Schema]) -> dict[str, typing.Any]: ...
 
+    #: the apispec document being written (its ``components`` take a field's own components)
+    spec: typing.Any
+
 
 def _ref(name: str, nullable: bool) -> dict[str, typing.Any]:
     ref = {"$ref": f"#/components/schemas/{name}"}

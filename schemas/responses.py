@@ -19,6 +19,7 @@ PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")
 LIABILITY = ("related", "mutual", None)
 SET_SOURCES = ("concealed", "meld")
 CLAIM_RULES = ("none", "win", "intercept", "pung_kong", "chow")
+POSITIONS = ("0", "1", "2", "3")
 PROBLEM_CODES: tuple[str, ...] = tuple(dict.fromkeys(public_code(c) for c in CODES))
 assert set(WIN_BY) <= set(PAYMENT_REASONS)
 
@@ -230,8 +231,40 @@ class ProblemSchema(OutSchema):
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
 
+#: The string field that tells the two kinds of a union in an answer apart (an OpenAPI
+#: `discriminator`): a score (`scored`) or the problem that refuses it (`refused`).
+OUTCOME = "outcome"
+OUTCOMES = ("scored", "refused")
+
+
+def outcome_union(converter: OpenAPIConverter, parts: dict[str, tuple[type[Schema], str]]) -> dict[str, typing.Any]:
+    """A `oneOf` of components (``parts``: name -> (the schema, its `outcome`)), each the schema
+    with `outcome` required and constant, told apart by an OpenAPI `discriminator` on it."""
+    components = converter.spec.components
+    one_of, mapping = [], {}
+    for name, (schema, outcome) in parts.items():
+        if name not in components.schemas:
+            components.schema(name, component={
+                "description": f"{inspect_doc(schema)} `{OUTCOME}` is `{outcome}`.",
+                "allOf": [converter.resolve_nested_schema(schema), {
+                    "type": "object", "required": [OUTCOME],
+                    "properties": {OUTCOME: {"type": "string", "const": outcome}}}]})
+        mapping[outcome] = f"#/components/schemas/{name}"
+        one_of.append({"$ref": mapping[outcome]})
+    return {"oneOf": one_of, "discriminator": {"propertyName": OUTCOME, "mapping": mapping}}
+
+
+def inspect_doc(schema: type[Schema]) -> str:
+    return (schema.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+
+
 class ScoreOrProblem(fields.Field):
-    """A `/v1/score` 200 body, or the problem object that refuses that win (it has a `code`)."""
+    """A `/v1/score` 200 body, or the problem object that refuses that win (it has a `code`);
+    either with its `outcome` (`scored` or `refused`)."""
+
+    #: openapi.yaml: component name -> (schema, outcome)
+    VARIANTS: dict[str, tuple[type[Schema], str]] = {
+        "WinScored": (ScoreResponseSchema, "scored"), "WinRefused": (ProblemSchema, "refused")}
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -241,11 +274,11 @@ class ScoreOrProblem(fields.Field):
     def _serialize(self, value, attr, obj, **kwargs):
         if value is None:
             return None
-        return (self._problem if "code" in value else self._score).dump(value)
+        refused = "code" in value
+        return {**(self._problem if refused else self._score).dump(value), OUTCOME: OUTCOMES[refused]}
 
     def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
-        return {"oneOf": [converter.resolve_nested_schema(ScoreResponseSchema),
-                          converter.resolve_nested_schema(ProblemSchema)]}
+        return outcome_union(converter, self.VARIANTS)
 
 
 class WaitSchema(OutSchema):
@@ -293,15 +326,14 @@ class WaitValueSchema(OutSchema):
 
 
 class ValueOrProblem(ScoreOrProblem):
-    """A wait's value, or the problem object that refuses that win (it has a `code`)."""
+    """A wait's value, or the problem object that refuses that win (it has a `code`); either
+    with its `outcome`."""
+
+    VARIANTS = {"WinValueScored": (WaitValueSchema, "scored"), "WinRefused": (ProblemSchema, "refused")}
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._score = WaitValueSchema()
-
-    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
-        return {"oneOf": [converter.resolve_nested_schema(WaitValueSchema),
-                          converter.resolve_nested_schema(ProblemSchema)]}
 
 
 class ImprovingSchema(OutSchema):
@@ -369,15 +401,18 @@ class AnalyzeResponseSchema(_HandAnalysisSchema):
 class BatchResultSchema(OutSchema):
     """One item's result: its `score` (status 200) or its `problem` (the status it would have had)."""
 
-    #: openapi.yaml: a oneOf of a success result and a problem result, told apart by `status`
-    #: (200, or the 400 or 422 of a refused hand).  No OpenAPI `discriminator`: its property must
-    #: be a string, and `status` is the integer `/v1/score` would have answered.
+    #: openapi.yaml: a oneOf of a success result and a problem result, told apart by `outcome`
+    #: (the OpenAPI `discriminator`: a string) and by `status` (200, or the 400 or 422 of a refused
+    #: hand: the integer `/v1/score` would have answered).
     OPENAPI_VARIANTS = {
-        "BatchScoreResult": ("score", {"status": {"type": "integer", "const": 200}}),
-        "BatchProblemResult": ("problem", {"status": {"type": "integer", "minimum": 400, "maximum": 599}}),
+        "BatchScoreResult": ("score", {OUTCOME: {"type": "string", "const": "scored"},
+                                       "status": {"type": "integer", "const": 200}}),
+        "BatchProblemResult": ("problem", {OUTCOME: {"type": "string", "const": "refused"},
+                                           "status": {"type": "integer", "minimum": 400, "maximum": 599}}),
     }
 
     index = req(fields.Integer(metadata={"minimum": 0, "description": "The item's place in `requests`."}))
+    outcome = _str(*OUTCOMES, metadata={"description": "`scored` (with `score`) or `refused` (with `problem`)."})
     status = req(fields.Integer(metadata={"description": "What `POST /v1/score` would answer."}))
     score = fields.Nested(ScoreResponseSchema)
     problem = fields.Nested(ProblemSchema)
@@ -394,7 +429,12 @@ class BatchResponseSchema(OutSchema):
 # --- the table ---------------------------------------------------------------------------------
 
 class SeatWindsSchema(OutSchema):
-    """Every position's seat wind (the dealer's is `E`)."""
+    """Every position's seat wind (the dealer's is `E`): keys `0` to `3`, the positions."""
+
+    #: openapi.yaml: a map from the positions to seats (four keys of four: all of them), so that a
+    #: generated client gives a map too, not four fields it must name itself (`field_0`…)
+    OPENAPI_SCHEMA = {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Seat"},
+                      "propertyNames": {"enum": list(POSITIONS)}, "minProperties": 4}
 
     p0 = _str(*SEATS, data_key="0", attribute="0")
     p1 = _str(*SEATS, data_key="1", attribute="1")

@@ -140,7 +140,32 @@ def test_python_client_from_openapi_python_client(server, python_client):
     results = batch.sync(client=client, body=request).results
     assert [type(r).__name__ for r in results] == ["BatchScoreResult", "BatchProblemResult"]
     assert results[0].score.points == 5 and results[1].problem.status == 422
+    assert [r.outcome for r in results] == ["scored", "refused"]
 
+    # a wait's values: a typed score or a typed problem, each with its outcome
+    waits = importlib.import_module("ningbo_mahjong_scoring_api_client.api.scoring.waits")
+    body = models.WaitsRequest.from_dict(WAITING)
+    found = waits.sync(client=client, body=body).waits
+    assert [(w.tile.value, type(w.self_draw).__name__, type(w.discard).__name__) for w in found] == WAITING_VALUES
+    assert {w.discard.code for w in found} == {models.KnownProblemCode.CAISHEN_NEEDS_SELF_DRAW}
+
+    # the seat winds: a map of the positions, not field_0…field_3
+    table = importlib.import_module("ningbo_mahjong_scoring_api_client.api.table.next_hand")
+    following = table.sync(client=client, body=models.NextHandRequest.from_dict(NEXT_HAND))
+    assert following.seat_winds.to_dict() == NEXT_SEAT_WINDS
+    assert following.seat_winds["1"] == models.Seat.EAST
+
+
+#: docs/api.md's "lone caishen" (tools/examples.py): the caishen 6p (indicator 5p) pairs with any
+#: tile, so every kind wins by self-draw, and a discard would leave it beside the winning tile
+#: (ningbo's single_wait restriction): refused, ``caishen_needs_self_draw``.  With the same
+#: tiles of the same outcome are grouped: under 1m, 1p and E.
+WAITING = examples.WAITS_EXAMPLES["any_tile"][1]
+WAITING_VALUES = [(tile, "WinScored", "WinRefused") for tile in ("1m", "1p", "E")]
+#: Position 2 (not the dealer, 0) wins: the deal passes to position 1, East now; the others follow
+#: in play order: 2 South, 3 West, 0 North.
+NEXT_HAND = {"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 2}}
+NEXT_SEAT_WINDS = {"0": "N", "1": "E", "2": "S", "3": "W"}
 
 TS_EXAMPLE = """\
 import createClient from "openapi-fetch";
@@ -309,3 +334,70 @@ def test_typescript_types_refuse_an_unknown_value_in_a_request(node_tools, serve
     work = ts_types(node_tools, served_spec, tmp_path)
     out = tsc_refuses(node_tools, work, {**examples.API_MD, "rules": {"preset": FUTURE["preset"]}})
     assert FUTURE["preset"] in out, out
+
+
+TS_UNIONS = """\
+import createClient from "openapi-fetch";
+import type { components, paths } from "./api.js";
+
+declare const process: { argv: string[] };
+type Seat = components["schemas"]["Seat"];
+
+const client = createClient<paths>({ baseUrl: process.argv[2] });
+const batch = await client.POST("/v1/score/batch", { body: { requests: %(requests)s } });
+if (batch.data === undefined) throw new Error("batch refused");
+// each result narrowed on its outcome: `score` exists only on a scored one, `problem` on a refused one
+const results = batch.data.results.map((r) =>
+  r.outcome === "scored" ? { points: r.score.points, status: r.status } : { code: r.problem.code, status: r.status });
+
+const waits = await client.POST("/v1/waits", { body: %(waiting)s });
+if (waits.data === undefined) throw new Error("waits refused");
+const values = waits.data.waits.map((w) => [
+  w.tile,
+  w.self_draw.outcome === "scored" ? w.self_draw.points : w.self_draw.code,
+  w.discard.outcome === "scored" ? w.discard.points : w.discard.code,
+]);
+
+const next = await client.POST("/v1/table/next", { body: %(next)s });
+if (next.data === undefined) throw new Error("next refused");
+const east: Seat | undefined = next.data.seat_winds["1"];
+console.log(JSON.stringify({ results, values, east, winds: next.data.seat_winds }));
+"""
+
+#: Without narrowing, `score` is no property of every result: tsc must refuse this.
+TS_UNNARROWED = """\
+import type { components } from "./api.js";
+declare const r: components["schemas"]["BatchResult"];
+export const points: number = r.score.points;
+"""
+
+
+def test_typescript_narrows_the_unions_on_their_outcome(node_tools, server, served_spec, tmp_path):
+    """Batch results and a wait's values are unions told apart by `outcome` (issue 25): under
+    tsc --strict a client reads `score` or `problem` only after testing it, and the seat winds
+    are a map of the positions."""
+    work = tmp_path / "ts"
+    work.mkdir()
+    (work / "node_modules").symlink_to(NODE_DIR / "node_modules", target_is_directory=True)
+    (work / "package.json").write_text('{"type": "module", "private": true}\n')
+    run([str(node_tools / "openapi-typescript"), str(served_spec), "-o", str(work / "api.d.ts")], work)
+    (work / "unions.ts").write_text(TS_UNIONS % {
+        "requests": json.dumps([examples.API_MD, examples.WRONG_TILE_COUNT], ensure_ascii=False),
+        "waiting": json.dumps(WAITING, ensure_ascii=False), "next": json.dumps(NEXT_HAND)}, encoding="utf-8")
+    (work / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
+        "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": True,
+        "skipLibCheck": False, "outDir": "out", "types": []}, "files": ["unions.ts"]}))
+    run([str(node_tools / "tsc"), "-p", "tsconfig.json"], work)
+    answer = json.loads(run(["node", "out/unions.js", server], work, timeout=60))
+    # the worked example scores 5 points (module docstring); the 13-tile hand is a 422
+    assert answer["results"] == [{"points": EXPECTED["points"], "status": 200},
+                                 {"code": "wrong_tile_count", "status": 422}]
+    assert [v[0] for v in answer["values"]] == [tile for tile, _, _ in WAITING_VALUES]
+    assert all(isinstance(v[1], int) and v[2] == "caishen_needs_self_draw" for v in answer["values"])
+    assert answer["east"] == "E" and answer["winds"] == NEXT_SEAT_WINDS
+
+    (work / "unnarrowed.ts").write_text(TS_UNNARROWED)
+    done = subprocess.run([str(node_tools / "tsc"), "--noEmit", "--strict", "--module", "nodenext",
+                           "--moduleResolution", "nodenext", "unnarrowed.ts"], cwd=work,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0 and "'score'" in done.stdout, done.stdout

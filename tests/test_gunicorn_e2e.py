@@ -164,8 +164,8 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
     monkeypatch.delenv("METRICS_HOST", raising=False)
     monkeypatch.delenv("METRICS_PORT", raising=False)
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
-    # the public listener, then /metrics on its own (127.0.0.1:8011 by default)
-    assert conf["bind"] == ["0.0.0.0:9123", "127.0.0.1:8011"] and conf["workers"] == 3
+    # the public listener only: /metrics is prometheus_client's server in the master (when_ready)
+    assert conf["bind"] == ["0.0.0.0:9123"] and conf["workers"] == 3
     assert conf["worker_class"] == "serving.FairServingWorker" and conf["worker_connections"] == 1000
     assert conf["control_socket_disable"] is True and conf["accesslog"] == "-"
     assert conf["max_requests"] > 0 and 0 < conf["max_requests_jitter"] < conf["max_requests"]
@@ -173,21 +173,17 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
     # header bytes in all: at most 32 fields × (4094 + 2) + 4 = 131,076 (gunicorn's header buffer)
     fields, size = conf["limit_request_fields"], conf["limit_request_field_size"]
     assert conf["limit_request_line"] == 4094 and fields * (size + 2) + 4 == 131_076
-    monkeypatch.setenv("METRICS_HOST", "0.0.0.0")
-    monkeypatch.setenv("METRICS_PORT", "9200")
-    assert runpy.run_path(str(root / "gunicorn.conf.py"))["bind"] == ["0.0.0.0:9123", "0.0.0.0:9200"]
     monkeypatch.setenv("METRICS_PORT", "0")                        # no metrics listener
     assert runpy.run_path(str(root / "gunicorn.conf.py"))["bind"] == ["0.0.0.0:9123"]
     monkeypatch.setenv("METRICS_PORT", "9123")                     # the public port: refused
     with pytest.raises(SystemExit):
         runpy.run_path(str(root / "gunicorn.conf.py"))
-    monkeypatch.delenv("METRICS_HOST")
     monkeypatch.delenv("METRICS_PORT")
     monkeypatch.delenv("HOST")
     monkeypatch.delenv("PORT")
     monkeypatch.delenv("WEB_CONCURRENCY")
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
-    assert conf["bind"] == ["127.0.0.1:8000", "127.0.0.1:8011"] and conf["workers"] == len(os.sched_getaffinity(0))
+    assert conf["bind"] == ["127.0.0.1:8000"] and conf["workers"] == len(os.sched_getaffinity(0))
     monkeypatch.setenv("WEB_CONCURRENCY", "zero")
     with pytest.raises(SystemExit):
         runpy.run_path(str(root / "gunicorn.conf.py"))
@@ -320,3 +316,25 @@ def test_a_replaced_worker_gets_its_share_of_kept_alive_clients_again(server):
         stop.set()
         for t in threads:
             t.join(15)
+
+
+def test_a_taken_metrics_port_stops_the_server_with_a_clear_message():
+    """The metrics listener is prometheus_client's server in the master (when_ready): a port
+    that is taken ends gunicorn with a message naming it, before any worker starts."""
+    import subprocess
+
+    from conftest import ROOT, VENV_BIN, free_port
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(free_port()), "METRICS_PORT": str(port),
+               "WEB_CONCURRENCY": "1"}
+        done = subprocess.run([str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    # one line naming the variable to set (gunicorn.conf.py checks both ports before binding)
+    assert done.stderr == f"127.0.0.1:{port} is in use: set METRICS_PORT to a free port (e.g. METRICS_PORT={port + 1})\n", \
+        done.stderr[-2000:]
+    assert "Booting worker" not in done.stderr

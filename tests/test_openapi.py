@@ -17,7 +17,7 @@ import schemas
 from ningbo_score.rules import OPTION_KINDS
 from ningbo_score.tiles import ALIASES, CODES, parse_tiles
 from tools import examples
-from tools.gen_openapi import generate
+from tools.gen_openapi import _walk, generate
 
 from conftest import OPENAPI_FILE
 
@@ -447,6 +447,44 @@ def test_no_one_of_beside_properties(openapi_document):
                                                   {"$ref": "#/components/schemas/BatchProblemResult"}]
 
 
+def _answer_schemas(document: dict) -> set[str]:
+    """Every component an answer (a 200 or a problem) reaches through its $refs."""
+    refs = [node["$ref"].rsplit("/", 1)[1] for path in document["paths"].values() for op in path.values()
+            for answer in op["responses"].values() for node in _walk(answer.get("content", {}))
+            if "$ref" in node]
+    seen: set[str] = set()
+    while refs:
+        name = refs.pop()
+        if name not in seen:
+            seen.add(name)
+            refs += [n["$ref"].rsplit("/", 1)[1] for n in _walk(document["components"]["schemas"][name])
+                     if "$ref" in n]
+    return seen
+
+
+def test_every_union_of_objects_in_an_answer_has_a_discriminator(openapi_document):
+    """A client tells the parts of a oneOf apart by a string field (issue 25): each part
+    requires it with a constant, which the discriminator's mapping names."""
+    components = openapi_document["components"]["schemas"]
+    unions = []
+    for name in sorted(_answer_schemas(openapi_document)):
+        for node in _walk(components[name]):
+            parts = node.get("oneOf", [])
+            if len([p for p in parts if "$ref" in p]) < 2:      # `X | null` is no union of objects
+                continue
+            unions.append(name)
+            key = node["discriminator"]["propertyName"]
+            mapping = node["discriminator"]["mapping"]
+            assert sorted(mapping.values()) == sorted(p["$ref"] for p in parts), name
+            for value, ref in mapping.items():
+                part = components[ref.rsplit("/", 1)[1]]
+                pieces = part.get("allOf", [part])
+                assert any(key in piece.get("required", []) and
+                           piece.get("properties", {}).get(key) == {**piece["properties"][key], "type": "string",
+                                                                   "const": value} for piece in pieces), (name, ref)
+    assert sorted(set(unions)) == ["AnalyzedWait", "BatchResult", "Wait"], unions
+
+
 def test_variants_say_what_the_schemas_accept(contract):
     """Each variant accepts its own way and refuses the other's (the probes of the spec/schema
     agreement tests cover the rest)."""
@@ -455,9 +493,10 @@ def test_variants_say_what_the_schemas_accept(contract):
     assert contract.schema_errors(indicator, {"kinds": ["5p"]})
     assert not contract.schema_errors(kinds, {"kinds": "5p6p"})
     assert contract.schema_errors(kinds, {"indicator": "5p"})
-    score = {"index": 0, "status": 200, "score": {}}
+    score = {"index": 0, "outcome": "scored", "status": 200, "score": {}}
     assert contract.schema_errors("/components/schemas/BatchProblemResult", score)
     assert contract.schema_errors("/components/schemas/BatchScoreResult", {**score, "status": 422})
+    assert contract.schema_errors("/components/schemas/BatchScoreResult", {**score, "outcome": "refused"})
 
 
 def test_info_servers_and_operations(openapi_document):
@@ -475,13 +514,14 @@ def test_info_servers_and_operations(openapi_document):
 
 
 def test_service_pages_are_no_operations(openapi_document, client):
-    """The pages (/, /docs…, /metrics, this document) are served, but are no SDK calls: their
-    routes in app.ROUTES have no operation id, and openapi.yaml has no path for them."""
+    """The pages (/, /docs…, this document) are served, but are no SDK calls: their routes in
+    app.ROUTES have no operation id, and openapi.yaml has no path for them (nor for /metrics,
+    which is no route of the app: observability.py's own listener)."""
     import app as app_module
 
     pages = {r.path for r in app_module.ROUTES if r.operation_id is None}
-    assert {"/", "/docs", "/docs/", "/openapi.yaml", "/metrics"} <= pages
-    assert not set(openapi_document["paths"]) & pages
+    assert {"/", "/docs", "/docs/", "/openapi.yaml"} <= pages
+    assert not set(openapi_document["paths"]) & (pages | {"/metrics"})
     assert {"/healthz", "/readyz"} <= set(openapi_document["paths"])
     assert openapi_document["paths"]["/healthz"]["get"]["tags"] == ["ops"]
     for page in ("/", "/docs", "/openapi.yaml"):

@@ -145,7 +145,8 @@ def test_mypy_strict_reads_the_answers_and_refuses_a_wrong_call(tmp_path):
     assert lines[0].endswith('Revealed type is "int"'), said
     assert lines[1].endswith("""Revealed type is "Literal['E'] | Literal['S'] | Literal['W'] | Literal['N']\""""), said
     assert lines[2].endswith('Revealed type is "int"'), said
-    assert "ningbo_score.answers.ScoreAnswer" in lines[3] and "ningbo_score.answers.ProblemBody" in lines[3], said
+    # a wait's value: a score or the problem that refuses it, told apart by `outcome` (issue 25)
+    assert "ningbo_score.answers.WinScored" in lines[3] and "ningbo_score.answers.WinRefused" in lines[3], said
     errors = [line for line in lines if ": error:" in line]
     # exactly the three wrong calls: an int is no body, no such key, a list is no body
     assert len(errors) == 3, said

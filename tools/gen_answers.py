@@ -16,7 +16,7 @@ import textwrap
 import typing
 from pathlib import Path
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from ningbo_score.requests import ITEM_IDS, PRESET_IDS
 from ningbo_score.tiles import CODES, SEATS
@@ -65,6 +65,7 @@ class Generator:
         self.names.update(RENAMED)
         self.order: list[type[Schema]] = []
         self.bodies: dict[type[Schema], str] = {}
+        self.variants: dict[str, type[Schema]] = {}
 
     def name_of(self, cls: type[Schema]) -> str:
         if cls not in self.names:
@@ -92,8 +93,19 @@ class Generator:
             return "None"
         raise ValueError(f"no Python type for {spec}")
 
+    def variant(self, name: str, schema: type[Schema], outcome: str) -> type[Schema]:
+        """The component ``name`` of a union (schemas.responses.outcome_union): ``schema`` with its
+        constant `outcome`, as a schema of its own (made once)."""
+        if name not in self.variants:
+            self.variants[name] = type(name, (schema,), {r.OUTCOME: fields.String(
+                required=True, validate=validate.OneOf([outcome]))})
+        return self.variants[name]
+
     def type_of(self, field: fields.Field[typing.Any]) -> str:
-        if hasattr(field, "openapi_schema"):
+        if hasattr(field, "VARIANTS"):         # an answer's union told apart by its `outcome`
+            text = " | ".join(self.name_of(self.variant(name, schema, outcome))
+                              for name, (schema, outcome) in field.VARIANTS.items())
+        elif hasattr(field, "openapi_schema"):
             text = self.from_openapi(field.openapi_schema(_Converter(self), {}))
         elif isinstance(field, fields.Nested):
             nested = field.nested

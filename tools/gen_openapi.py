@@ -75,8 +75,8 @@ machine-readable form of the HTTP contract, `docs/api.md`.
   values, or any other). Clients should ignore or show what they don't know. Request value sets
   are closed.
 * The service also serves pages that are not part of this API: the hand calculator (`/`, files
-  under `/static/`) and this document (`/openapi.yaml`) with a page to read it (`/docs`).
-  Prometheus metrics are not on this port (`/metrics` is a 404 here) but on a listener of their
+  under `/static/`), this document (`/openapi.yaml`) with a page to read it (`/docs`), and
+  Prometheus metrics, not on this port (`/metrics` is a 404 here) but on a listener of their
   own, `METRICS_HOST:METRICS_PORT` (127.0.0.1:8011 by default).
 """
 
@@ -104,6 +104,8 @@ class Converter(OpenAPIConverter):
         doc = inspect.getdoc(type(instance))
         if doc and type(instance).__doc__:
             out["description"] = doc.split("\n\n")[0].replace("\n", " ")
+        if getattr(instance, "OPENAPI_SCHEMA", None):   # the schema says how it is written
+            out = {**copy.deepcopy(instance.OPENAPI_SCHEMA), "description": out["description"]}
         if getattr(instance, "OPENAPI_VARIANTS", None):
             out, parts = variants(out, instance.OPENAPI_VARIANTS)
             self.variant_components.update(parts)
@@ -158,7 +160,9 @@ def variants(base: dict, parts: dict[str, tuple[str, dict]]) -> tuple[dict, dict
             elif key not in group:
                 properties[key] = copy.deepcopy(prop)
         for key, constraint in more.items():
-            properties[key] = {**properties.get(key, {}), **constraint}
+            # a constant replaces the property's enum (the values it tells apart)
+            kept = {k: v for k, v in properties.get(key, {}).items() if "const" not in constraint or k != "enum"}
+            properties[key] = {**kept, **constraint}
         component: dict[str, typing.Any] = {"type": "object", "properties": properties,
                                             "required": [*base.get("required", []), field]}
         if "additionalProperties" in base:
@@ -166,6 +170,13 @@ def variants(base: dict, parts: dict[str, tuple[str, dict]]) -> tuple[dict, dict
         component["description"] = f"{base.get('description', '')} This one gives `{field}`.".strip()
         components[name] = component
     out: dict[str, typing.Any] = {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in parts]}
+    # a string property constant in every part tells them apart: the OpenAPI discriminator
+    for key in next(iter(parts.values()))[1]:
+        consts = {name: more.get(key, {}).get("const") for name, (_, more) in parts.items()}
+        if all(isinstance(v, str) for v in consts.values()):
+            out["discriminator"] = {"propertyName": key,
+                                    "mapping": {v: f"#/components/schemas/{name}" for name, v in consts.items()}}
+            break
     if "description" in base:
         out["description"] = base["description"]
     return out, components
@@ -568,6 +579,8 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
         "SetSource": (response_schemas.SET_SOURCES, "Where a set comes from: the concealed tiles or a meld."),
         "WaitShape": (response_schemas.WAITS, "The wait the winning tile completed (docs/rules.md §4)."),
         "PaymentReason": (response_schemas.PAYMENT_REASONS, "Why a payment is due."),
+        "Position": (response_schemas.POSITIONS, "A player's position at the table, `0` to `3`, as a key of "
+                                                 "`seat_winds`."),
         "Liability": (tuple(v for v in response_schemas.LIABILITY if v is not None),
                       "包 (docs/rules.md §7): a related or a mutual payer."),
     }
