@@ -3,7 +3,7 @@
 Front door (ningbo_score.api): :func:`score` takes the JSON body of ``POST /v1/score`` (loaded by
 the same marshmallow schema as the HTTP service's, ningbo_score.requests) and returns the 200
 body (:func:`waits`, :func:`analyze`: those of ``POST /v1/waits`` and ``POST /v1/analyze``;
-:func:`replay`: ``POST /v1/replay``, a hand's log checked, derived and scored);
+:func:`ningbo_score.replay.replay`: ``POST /v1/replay``, a hand's log checked, derived and scored);
 problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
 the rule book.
@@ -83,7 +83,7 @@ from .api import analyze, read_score, score, score_batch, waits  # noqa: E402
 from .batch import MAX_BATCH  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
 from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
-from .replay import replay, replay_batch, replay_loaded  # noqa: E402
+from . import replay  # noqa: E402  (the module: ningbo_score.replay.replay(body), .replay_loaded, .replay_batch)
 
 
 def presets() -> list[dict[str, typing.Any]]:
@@ -104,7 +104,7 @@ def preset(preset_id: str) -> dict[str, typing.Any]:
 
 
 __all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "presets", "preset", "rulebook",
-           "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH", "replay", "replay_loaded", "replay_batch"]
+           "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH", "replay"]
 
 
 def warm_up() -> None:
