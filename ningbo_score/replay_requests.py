@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from marshmallow import ValidationError, post_load, validates_schema
 
 from .fields import Each, Integer, List, Msg, Nested, OneOf, PresetOrObject, Range, String, Tile, Tiles
-from .hand import MAX_BASE_POINTS
-from .requests import (DEFAULT_RULES, PRESET_IDS, CaishenSchema, RulesObjectSchema, StrictSchema, optional,
-                       rules_of)
+from .hand import MAX_BASE_POINTS, MAX_CONCEALED
+from .requests import (DEFAULT_RULES, PRESET_IDS, TOO_MANY_MELD_TILES, CaishenSchema, RulesObjectSchema, StrictSchema,
+                       optional, rules_of)
 from .requests import seat as seat_field
 from .rules import Rules
 from .tiles import SEAT_INDEX
@@ -35,7 +35,7 @@ LOG_VERSIONS = (1,)
 EVENT_TYPES = ("draw", "flower", "discard", "chow", "pung", "kong", "concealed_kong", "added_kong", "win",
                "exhaustive_draw")
 CLAIM_EVENTS = ("chow", "pung", "kong")
-DECLINED_CLAIMS = ("win", "pung", "kong", "chow")
+DECLINED_CLAIMS = ("win", "kong", "pung", "chow")   # the order of ClaimType (table.CLAIM_TYPES)
 #: the members each event type has besides ``t`` (required, optional)
 _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "draw": (("seat", "tile"), ()),
@@ -88,11 +88,16 @@ class DeclinedSchema(StrictSchema):
 
     seat = seat_field(required=True, metadata={"description": "The seat that declared it."})
     claim = String(required=True, validate=OneOf(DECLINED_CLAIMS), metadata={
-        "description": "`win`, `pung`, `kong` or `chow`."})
+        "description": "`win`, `kong`, `pung` or `chow`."})
 
 
 class ReplayEventSchema(StrictSchema):
     """One event of a hand, in play order; which members it has depends on `t`."""
+
+    #: openapi.yaml (tools/gen_openapi.shapes): one component per event type, with its members
+    OPENAPI_SHAPES: typing.ClassVar[dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]] = {
+        "".join(p.capitalize() for p in t.split("_")) + "Event": ("t", t, need, may)
+        for t, (need, may) in _SHAPES.items()}
 
     t = String(required=True, validate=OneOf(EVENT_TYPES), metadata={
         "description": "`draw`, `flower`, `discard`, `chow`, `pung`, `kong` (a claim of the last discard), "
@@ -101,7 +106,7 @@ class ReplayEventSchema(StrictSchema):
         "description": "The seat acting (every event but `exhaustive_draw`)."})
     tile = optional(Tile, metadata={
         "description": "The tile (`draw`, `flower`, `discard`, `concealed_kong`, `added_kong`)."})
-    tiles = optional(Tiles, max_items=4, metadata={
+    tiles = optional(Tiles, max_items=MAX_CONCEALED, over=TOO_MANY_MELD_TILES, metadata={
         "description": "A claim's meld, the claimed discard included (`chow`, `pung`, `kong`)."})
     from_ = seat_field(data_key="from", attribute="from", required=False, allow_none=True, metadata={
         "description": "A claim's discarder (optional; must be the seat of the last discard)."})
@@ -129,8 +134,13 @@ class ReplayEventSchema(StrictSchema):
                      tuple((SEAT_INDEX[d["seat"]], d["claim"]) for d in data.get("declined") or ()))
 
 
+#: over MAX_DEAL a deal field is not read (422 wrong_tile_count, as a /v1/score hand of too many tiles)
+TOO_MANY_DEALT = Msg(f"A seat is dealt 13 tiles, not more than {MAX_DEAL}.",
+                     f"每家发 13 张牌，不能超过 {MAX_DEAL} 张。", "wrong_tile_count")
+
+
 def _deal_field(wind: str) -> Tiles:
-    return Tiles(required=True, max_items=MAX_DEAL, metadata={
+    return Tiles(required=True, max_items=MAX_DEAL, over=TOO_MANY_DEALT, metadata={
         "description": f"{wind}'s 13 dealt tiles, flowers included."})
 
 
