@@ -270,8 +270,9 @@ class Table:
                       "记录在胡牌或荒庄之前就结束了")
 
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:
-        self.fail("out_of_turn", f"it is not {SEATS[ev.seat] if ev.seat is not None else 'anyone'}'s turn to "
-                  f"{ev.t} here", f"此时不该{SEATS[ev.seat] if ev.seat is not None else ''}{ev.t}")
+        who = SEATS[ev.seat] if ev.seat is not None else "anyone"
+        self.fail("out_of_turn", f"it is not {who}'s turn to {ev.t} here",
+                  f"此时轮不到{'' if ev.seat is None else ' ' + SEATS[ev.seat] + ' '}{ev.t}")
 
     def _own_turn(self, ev: Event, after_draw: bool) -> None:
         """The turn checks of an event of the seat's own turn (a discard: ``after_draw`` False, also

@@ -569,3 +569,32 @@ def test_bounds():
     with pytest.raises(ningbo_score.ScoreError) as err:
         batch({"logs": [examples.REPLAY_DRAW] * (replay_lib.MAX_LOGS + 1)})
     assert err.value.status == 400
+
+
+# --- the command -------------------------------------------------------------------------------
+
+def test_cli_replay(tmp_path):
+    """`ningbo-score replay LOG`: docs/cli.md shows what it prints; --json is the library's
+    answer; an illegal log is exit status 3 with its event and reason on standard error."""
+    import json
+    import subprocess
+
+    from conftest import ROOT
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+        env.pop("LC_ALL", None)
+        env.pop("LC_MESSAGES", None)
+        return subprocess.run([sys.executable, "-m", "ningbo_score", *args], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+
+    (tmp_path / "hand.json").write_text(json.dumps(examples.REPLAY_HAND), encoding="utf-8")
+    (tmp_path / "bad.json").write_text(json.dumps(examples.REPLAY_OUT_OF_TURN), encoding="utf-8")
+    docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    shown = docs.split("$ ningbo-score replay hand.json\n", 1)[1].split("```", 1)[0]
+    out = cli("replay", "hand.json")
+    assert out.returncode == 0 and out.stdout == shown
+    out = cli("replay", "hand.json", "--json")
+    assert json.loads(out.stdout) == ningbo_score.replay.replay(examples.REPLAY_HAND)
+    out = cli("replay", "bad.json")
+    assert out.returncode == 3 and "illegal_event" in out.stderr and "event 6: out_of_turn" in out.stderr
