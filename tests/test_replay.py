@@ -598,3 +598,43 @@ def test_cli_replay(tmp_path):
     assert json.loads(out.stdout) == ningbo_score.replay.replay(examples.REPLAY_HAND)
     out = cli("replay", "bad.json")
     assert out.returncode == 3 and "illegal_event" in out.stderr and "event 6: out_of_turn" in out.stderr
+
+
+def test_fast_event_reader_reads_as_the_schema(generated):
+    """The events' fast reader (replay_requests._fast_event) gives what ReplayEventSchema gives,
+    or leaves the event to it; a log with one bad event is refused by the schema's message."""
+    from marshmallow import ValidationError
+
+    from ningbo_score.replay_requests import ReplayEventSchema, _fast_event
+
+    schema = ReplayEventSchema()
+    variants: list[typing.Any] = []
+    for hand in generated[:40]:
+        for ev in hand.events:
+            variants.append(ev)
+            variants.append({**ev, "seat": None}) if "seat" in ev else variants.append({**ev, "seat": "E"})
+            variants.append({**ev, "extra": 1})
+            if "tile" in ev:
+                variants += [{**ev, "tile": "5x"}, {**ev, "tile": 5}, {**ev, "tile": "五万"}, {**ev, "tiles": "123m"}]
+            if "tiles" in ev:
+                variants += [{**ev, "tiles": "1 2 3m"}, {**ev, "tiles": ["一万", "二万", "三万"]},
+                             {**ev, "tiles": "12345m 12345p 12345s"},
+                             {**ev, "declined": [{"seat": "Q", "claim": "win"}]},
+                             {**ev, "declined": [{"seat": "N", "claim": "win"}]}, {**ev, "from": "X"}]
+    variants += [[], "draw", {"t": "ron"}, {"t": None}, {"t": "win", "seat": "E", "declined": None}]
+    fast_reads = 0
+    for ev in variants:
+        try:
+            slow = schema.load(ev)
+        except ValidationError:
+            slow = None
+        fast = _fast_event(ev)
+        if fast is not None:
+            fast_reads += 1
+            assert fast == slow, ev
+        assert slow is not None or fast is None, ev
+    assert fast_reads > 2000
+    bad = {**examples.REPLAY_DRAW, "events": [*examples.REPLAY_DRAW["events"][:2], {"t": "draw", "seat": "S"}]}
+    problem = _refused(bad)
+    assert problem is not None and problem["status"] == 400 and problem["errors"] == {
+        "events.2.tile": ["A draw event needs `tile`."]}
