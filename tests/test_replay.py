@@ -638,3 +638,31 @@ def test_fast_event_reader_reads_as_the_schema(generated):
     problem = _refused(bad)
     assert problem is not None and problem["status"] == 400 and problem["errors"] == {
         "events.2.tile": ["A draw event needs `tile`."]}
+
+
+def test_hostile_logs_are_answered_like_every_bad_body(client):
+    """Deep nesting, huge tile lists and fields, 400 events of noise: a 4xx naming the field,
+    quickly, never a 5xx (docs/api.md: bounded work)."""
+    import json
+    import time
+
+    def post(data: str):
+        return client.post("/v1/replay", data=data, content_type="application/json")
+
+    started = time.perf_counter()
+    deep = json.dumps(examples.REPLAY_DRAW).replace('"events": [', '"events": [' + "[" * 10_000 + "]" * 10_000 + ", ", 1)
+    assert post(deep).get_json()["code"] == "malformed_json"
+    nested = json.dumps({**examples.REPLAY_DRAW, "events": "PLACEHOLDER"}).replace(
+        '"PLACEHOLDER"', "[" * 500 + "]" * 500)
+    answer = post(nested).get_json()
+    assert answer["code"] == "invalid_request" and "events.0" in answer["errors"]
+    huge = {**examples.REPLAY_DRAW, "deal": {**examples.REPLAY_DRAW["deal"], "S": ["1m"] * 8_000}}
+    answer = post(json.dumps(huge)).get_json()
+    assert (answer["status"], answer["code"], list(answer["errors"])) == (422, "wrong_tile_count", ["deal.S"])
+    long_tiles = {**examples.REPLAY_DRAW, "events": [{"t": "pung", "seat": "S", "tiles": "1m" * 20_000}]}
+    answer = post(json.dumps(long_tiles)).get_json()
+    assert (answer["code"], list(answer["errors"])) == ("invalid_meld", ["events.0.tiles"])
+    noise = {**examples.REPLAY_DRAW, "events": [{"t": "discard", "seat": "W", "tile": "zz", "x": 1}] * 400}
+    answer = post(json.dumps(noise)).get_json()
+    assert answer["status"] == 400 and len(answer["errors"]) <= 50 and answer["more_errors"] >= 1
+    assert time.perf_counter() - started < 5.0
