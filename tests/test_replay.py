@@ -650,7 +650,8 @@ def test_hostile_logs_are_answered_like_every_bad_body(client):
         return client.post("/v1/replay", data=data, content_type="application/json")
 
     started = time.perf_counter()
-    deep = json.dumps(examples.REPLAY_DRAW).replace('"events": [', '"events": [' + "[" * 10_000 + "]" * 10_000 + ", ", 1)
+    depth = "[" * 10_000 + "]" * 10_000
+    deep = json.dumps(examples.REPLAY_DRAW).replace('"events": [', '"events": [' + depth + ", ", 1)
     assert post(deep).get_json()["code"] == "malformed_json"
     nested = json.dumps({**examples.REPLAY_DRAW, "events": "PLACEHOLDER"}).replace(
         '"PLACEHOLDER"', "[" * 500 + "]" * 500)
