@@ -41,6 +41,21 @@ CHI_COUNTS = {"ningbo": True, "ningbo-456": True, "ningbo-bianfeng": True, "ning
               "ningbo-7baida": False}
 
 
+_ZH_NUM = "一二三四五六七八九"
+_ZH_SUIT = {"m": "万", "p": "饼", "s": "条"}
+_ZH_HONOR = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
+_ZH_FLOWER = "春夏秋冬梅兰竹菊"
+
+
+def chinese(k: str) -> str:
+    """A tile's Chinese name (API.md, "Tiles in requests")."""
+    if k in _ZH_HONOR:
+        return _ZH_HONOR[k]
+    if k[1] == "f":
+        return _ZH_FLOWER[int(k[0]) - 1]
+    return _ZH_NUM[int(k[0]) - 1] + _ZH_SUIT[k[1]]
+
+
 def next_kind(k: str) -> str:
     """RULES.md §2 indicator_and_next: 9 wraps to 1; E→S→W→N→E, C→F→P→C."""
     if k in HONORS:
@@ -125,7 +140,9 @@ class Hand:
         self.draws = 0
         self.melds: list[list[dict[str, Any]]] = [[] for _ in SEATS]
         self.flowers: list[list[str]] = [[] for _ in SEATS]
-        self.events: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []       # tiles as codes (the generator reads them back)
+        self.sent: list[dict[str, Any]] = []         # the same events as the request sends them
+        self._body: dict[str, Any] | None = None
         self.discarded_caishen = [False] * 4
         self.claims = [[0] * 4 for _ in SEATS]   # claims[claimant][discarder], counted as §7 counts them
         self.any_discard = False
@@ -249,10 +266,25 @@ class Hand:
             ev["seat"] = SEATS[seat]
         ev.update(more)
         self.events.append(ev)
+        if "tile" in ev:                  # the log as sent: the tile now and then by its Chinese name
+            self.sent.append({**ev, "tile": self.one_tile(ev["tile"])})
+        else:
+            self.sent.append(ev)
 
     def tile_form(self, tiles: list[str]) -> Any:
-        """Tiles in one of the forms /v1/score reads: an array of codes or a compact string."""
-        return " ".join(tiles) if self.rng.random() < 0.5 else list(tiles)
+        """Tiles in one of the forms /v1/score reads: an array of codes, a compact string, or
+        Chinese names (an array, or one string)."""
+        r = self.rng.random()
+        if r < 0.45:
+            return " ".join(tiles)
+        if r < 0.9:
+            return list(tiles)
+        names = [chinese(t) for t in tiles]
+        return names if r < 0.95 else " ".join(names)
+
+    def one_tile(self, t: str) -> str:
+        """One tile: its code, or now and then its Chinese name."""
+        return chinese(t) if self.rng.random() < 0.05 else t
 
     def draw(self, seat: int) -> str:
         t = self.wall.pop()
@@ -457,7 +489,7 @@ class Hand:
             s, body = wins[0]
             for other, _ in wins[1:]:
                 declined.append({"seat": SEATS[other], "claim": "win"})
-            if pungs and pungs[0] != s and rng.random() < 0.5:
+            if pungs and pungs[0] != s and pungs[0] not in [o for o, _ in wins] and rng.random() < 0.5:
                 declined.append({"seat": SEATS[pungs[0]], "claim": "pung"})
             self.won(s, body, declined)
             return None
@@ -532,6 +564,12 @@ class Hand:
             seat, source, kong_from = nxt
 
     def body(self) -> dict[str, Any]:
+        """The request (made once: its tile forms are drawn from the generator's rng)."""
+        if self._body is None:
+            self._body = self._make_body()
+        return self._body
+
+    def _make_body(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rules": self.rules, "round_wind": self.round_wind}
         if self.indicator is not None:
             out["caishen"] = {"indicator": self.indicator}
@@ -540,7 +578,7 @@ class Hand:
         if self.live != 91:
             out["live_tiles"] = self.live
         out["deal"] = {SEATS[s]: self.tile_form(self.deal[s]) for s in range(4)}
-        out["events"] = self.events
+        out["events"] = self.sent
         return out
 
 

@@ -26,7 +26,7 @@ import pytest
 import ningbo_score
 from ningbo_score import replay as replay_lib
 from ningbo_score.replay_requests import EVENT_TYPES
-from ningbo_score.tiles import parse_tiles
+from ningbo_score.tiles import parse_tile, parse_tiles
 from tools import examples
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -133,6 +133,8 @@ class Tracker:
         self.draws = 0
         for ev in body["events"][:upto]:
             t, seat = ev["t"], ev.get("seat")
+            if "tile" in ev:
+                ev = {**ev, "tile": parse_tile(ev["tile"])}
             if t == "draw":
                 self.hands[seat][ev["tile"]] += 1
                 self.seen[ev["tile"]] += 1
@@ -170,6 +172,7 @@ def _mutations(hand: replaygen.Hand, rng: random.Random) -> typing.Iterator[tupl
     """(expected reason, mutated body, expected event_index) for one valid log."""
     body = hand.body()
     events = body["events"]
+    codes = hand.events                  # the same events, tiles as codes
     n = len(events)
     kinds = replaygen.caishen_kinds(hand.preset in replaygen.NEXT_RULE, hand.indicator, hand.kinds_given)
 
@@ -250,7 +253,7 @@ def _mutations(hand: replaygen.Hand, rng: random.Random) -> typing.Iterator[tupl
             continue
         if events[i - 1]["t"] == "discard" and ev["t"] == "draw":
             # a seat other than the next holding two tiles that chow the discard
-            d, tile = events[i - 1]["seat"], events[i - 1]["tile"]
+            d, tile = events[i - 1]["seat"], codes[i - 1]["tile"]
             if tile in kinds or tile[-1] not in "mps" or len(tile) != 2:
                 continue
             state = Tracker(body, i)
@@ -278,9 +281,9 @@ def _caishen_claims(hand: replaygen.Hand) -> typing.Iterator[tuple[str, dict, in
     events = body["events"]
     kinds = replaygen.caishen_kinds(hand.preset in replaygen.NEXT_RULE, hand.indicator, hand.kinds_given)
     for i in range(1, len(events)):
-        if events[i - 1]["t"] != "discard" or events[i - 1]["tile"] not in kinds:
+        if events[i - 1]["t"] != "discard" or hand.events[i - 1]["tile"] not in kinds:
             continue
-        d, tile = events[i - 1]["seat"], events[i - 1]["tile"]
+        d, tile = events[i - 1]["seat"], hand.events[i - 1]["tile"]
         state = Tracker(body, i)
         claims = [("pung", seat, [tile] * 3) for seat in (_next(d), _next(d, 2), _next(d, 3))
                   if state.hands[seat][tile] >= 2]
@@ -610,7 +613,7 @@ def test_fast_event_reader_reads_as_the_schema(generated):
     schema = ReplayEventSchema()
     variants: list[typing.Any] = []
     for hand in generated[:40]:
-        for ev in hand.events:
+        for ev in hand.body()["events"]:
             variants.append(ev)
             variants.append({**ev, "seat": None}) if "seat" in ev else variants.append({**ev, "seat": "E"})
             variants.append({**ev, "extra": 1})
