@@ -427,6 +427,27 @@ def test_kong_fed_by():
                                        "reason": "kong_bloom", "liability": None}]
 
 
+def test_concealed_and_added_kong_melds():
+    # E konges its four 1p (暗杠, event 1), punges S's 3p (6), adds its drawn fourth 3p (加杠, 15) and
+    # wins on that replacement draw, 6m: the melds' derived shape (RULES.md §3; API.md: an added
+    # kong keeps `from` of its pung) and a kong bloom with no feeder (§10.11: an added kong's fourth
+    # tile was E's own draw, so no kong_fed_by).  台: 杠开 1, 自摸 1, 排胡 0 (45m waits two-sided), 硬胡 1
+    # = 3, under the ningbo minimum: eligible false.
+    body = {"round_wind": "E", "deal": deal(E="1p1p1p1p 3p3p 9m9m 123m 45m", S="3p 2m2m 5m5m 8m8m 6p6p 7p7p C C"),
+            "events": [d("E", "C"), {"t": "concealed_kong", "seat": "E", "tile": "1p"}, d("E", "F"), x("E", "F"),
+                       d("S", "P"), x("S", "3p"), {"t": "pung", "seat": "E", "tiles": "3p3p3p"}, x("E", "C"),
+                       d("S", "P"), x("S", "P"), d("W", "P"), x("W", "P"), d("N", "F"), x("N", "F"), d("E", "3p"),
+                       {"t": "added_kong", "seat": "E", "tile": "3p"}, d("E", "6m"), {"t": "win", "seat": "E"}]}
+    a = ningbo_score.replay.replay(body)
+    sr = a["score_request"]
+    assert sr["hand"]["melds"] == [{"type": "kong", "tiles": ["1p"] * 4, "concealed": True},
+                                   {"type": "kong", "tiles": ["3p"] * 4, "from": "S", "added": True}]
+    assert sr["hand"]["concealed"] == ["1m", "2m", "3m", "4m", "5m", "6m", "9m", "9m"]
+    assert sr["win"] == {"by": "self_draw", "kong_replacement": True}
+    assert a["evidence"] == {"win.by": 16, "win.kong_replacement": 15, "hand.melds.0": [1], "hand.melds.1": [6, 15]}
+    assert a["score"]["tai"] == 3 and a["score"]["eligible"] is False
+
+
 def _robbed(rules: str = "ningbo", e_discards_caishen: bool = False) -> dict:
     # W punges E's 7p (W holds 7p7p, and the fourth 7p), adds it on its turn: 加杠; S, holding
     # 123m 456m 789m 68p EE... robs it with 7p (closed wait).
