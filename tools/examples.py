@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import typing
 
 from observability import READY_HAND
 
@@ -259,7 +260,7 @@ ESCAPE_ERROR_EXAMPLES = {
 #: A whole hand from deal to win (docs/examples.md walks through it): N chows W's 5s (event 10) and
 #: punges W's white dragon (26), E chows N's 8m (20), and N wins on E's 4s (37): single wait, 硬胡,
 #: 白 pung, seat and round wind pung of N = 5 台.
-REPLAY_HAND = {
+REPLAY_HAND: dict[str, typing.Any] = {
     "rules": "ningbo", "round_wind": "N", "caishen": {"indicator": "9s"},
     "deal": {"E": "S 3m 3p C W W 2p 7m C 6m 1s 5p 2f", "S": "3s 1m F S 2p 8p 7m 7p 6s 8s 5m F E",
              "W": "1m 8s 9p 7p 4p 9p P 5p 6m 7m 8p 6p 2s", "N": "3s 2s N 2m 8p 8m 4s 4s 4m P E N 3m"},
