@@ -212,7 +212,8 @@ class Table:
                     add(s, "pung")
                 if claimable and held[tile] >= 3:
                     add(s, "kong")
-                add(s, "win")
+                if claimable:                  # a discarded caishen or flower is won by nobody (§2)
+                    add(s, "win")
         return out
 
     def _can_chow(self, held: list[int], tile: int) -> bool:
