@@ -530,6 +530,21 @@ def score_batch():
     return json_response(answer)
 
 
+def replay():
+    return json_response(ningbo_score.replay.replay_loaded(schemas.load(schemas.replay_request, json_body()),
+                                                           language()))
+
+
+def replay_batch():
+    # each log loaded and checked on its own; other requests run between its logs
+    items = schemas.load(schemas.replay_batch_request, json_body(MAX_BATCH_BODY_BYTES))
+    answer = ningbo_score.replay.replay_batch(items, language(), serving.between_hands(request.environ))
+    for result in answer["results"]:
+        if "problem" in result:
+            observability.record_problem(result["problem"]["code"])
+    return json_response(answer)
+
+
 def waits():
     return json_response(ningbo_score.waits(schemas.load(schemas.waits_request, json_body()), language()))
 
@@ -612,6 +627,9 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, levels),
     Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
           table_escape),
+    Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response, replay),
+    Route("POST", "/v1/replay/batch", "replayBatch", "scoring", schemas.replay_batch_request,
+          schemas.replay_batch_response, replay_batch),
     # the service's pages (no operations of openapi.yaml); Flask's own /static/ serves the
     # calculator's files
     Route("GET", "/", None, None, None, None, calculator),

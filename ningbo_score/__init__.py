@@ -6,6 +6,7 @@ body, typed :class:`ScoreAnswer` (ningbo_score.answers); :func:`waits`, :func:`a
 :func:`score_batch` and the table's :func:`next_hand`, :func:`claims`, :func:`escape` and
 :func:`levels` answer as ``POST /v1/waits``, ``/v1/analyze``, ``/v1/score/batch``,
 ``/v1/table/next``, ``/v1/table/claims``, ``/v1/table/escape`` and ``GET /v1/levels`` do;
+:func:`ningbo_score.replay.replay`: ``POST /v1/replay``, a hand's log checked, derived and scored;
 problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
 the rule book.
@@ -44,6 +45,7 @@ from .api import (Body, analyze, claims, escape, levels, next_hand, read_score, 
 from .batch import MAX_BATCH  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
 from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
+from . import replay  # noqa: E402  (the module: ningbo_score.replay.replay(body), .replay_loaded, .replay_batch)
 
 
 def presets() -> list[Preset]:
@@ -66,7 +68,7 @@ def preset(preset_id: str) -> Preset:
 __all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "next_hand", "claims", "escape",
            "levels", "presets", "preset", "rulebook", "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH",
            "Body", "ScoreAnswer", "WaitsAnswer", "AnalyzeAnswer", "BatchAnswer", "NextHandAnswer", "ClaimsAnswer",
-           "EscapeAnswer", "LevelsAnswer", "Preset", "Rulebook", "ProblemBody"]
+           "EscapeAnswer", "LevelsAnswer", "Preset", "Rulebook", "ProblemBody", "replay"]
 
 
 def warm_up() -> None:

@@ -17,7 +17,7 @@ PresetId = Literal["ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-taishu", "
 ProblemCode = Literal["malformed_json", "invalid_request", "payload_too_large", "unsupported_media_type",
     "caishen_in_meld", "invalid_meld", "wrong_tile_count", "too_many_copies", "winning_tile_not_in_hand",
     "inconsistent_win_context", "discard_win_not_allowed", "caishen_needs_self_draw", "not_a_winning_hand",
-    "not_found", "method_not_allowed", "internal_error", "not_ready"]
+    "illegal_event", "not_found", "method_not_allowed", "internal_error", "not_ready"]
 
 
 class Options(TypedDict):
@@ -152,6 +152,14 @@ class ProblemBody(TypedDict):
     code: ProblemCode
     errors: NotRequired[dict[str, list[str]]]
     more_errors: NotRequired[int]
+    event_index: NotRequired[int]
+    reason: NotRequired[Literal["event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",
+    "too_many_copies", "wall_exhausted", "tile_not_held", "caishen_flower_set_aside", "not_a_flower",
+    "chow_not_from_upper_seat", "caishen_claimed", "caishen_in_meld", "invalid_meld", "claim_priority",
+    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "hand_size", "log_not_ended"]]
+    expected: NotRequired[list[dict[str, str]]]
+    state: NotRequired[dict[str, object]]
+    score_request: NotRequired[dict[str, object]]
 
 
 class WinRefused(ProblemBody):

@@ -22,7 +22,7 @@ class BatchInput:
 SCORED, REFUSED = "scored", "refused"
 
 
-def _refused(index: int, err: ScoreError, lang: str) -> dict[str, typing.Any]:
+def refused_result(index: int, err: ScoreError, lang: str) -> dict[str, typing.Any]:
     return {"index": index, "outcome": REFUSED, "status": err.status, "problem": err.to_problem(lang)}
 
 
@@ -40,12 +40,12 @@ def score_batch(batch: BatchInput, lang: str = "en",
         if before_each is not None:
             before_each()
         if isinstance(item, ScoreError):       # refused by the schema (not raised here: raised, it
-            results.append(_refused(i, item, lang))   # would hold this frame, which holds it)
+            results.append(refused_result(i, item, lang))   # would hold this frame, which holds it)
             continue
         try:
             check(item)
             results.append({"index": i, "outcome": SCORED, "status": 200, "score": score_hand(item, lang=lang)})
         except ScoreError as e:
-            results.append(_refused(i, e, lang))
+            results.append(refused_result(i, e, lang))
     ok = sum(1 for r in results if r["status"] == 200)
     return {"ok": ok, "failed": len(results) - ok, "results": results}

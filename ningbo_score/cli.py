@@ -1,4 +1,5 @@
-"""The ``ningbo-score`` command: score a hand, list its waits, analyse it, or serve the HTTP API.
+"""The ``ningbo-score`` command: score a hand, list its waits, analyse it, replay a hand's log, or
+serve the HTTP API.
 
 A hand is given either as a compact string of its concealed tiles (docs/api.md: ``"123m 456p EE C"``,
 Chinese names too) with options for the rest, or as a JSON file holding a ``/v1/score`` (or
@@ -433,6 +434,9 @@ def parser() -> argparse.ArgumentParser:
                                   epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_hand_options(analyze, waiting=True)
     analyze.set_defaults(run=cmd_analyze)
+    replay = commands.add_parser("replay", help="check a hand's log, derive its win and score it (POST /v1/replay)",
+                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_replay_options(replay)
     serve = commands.add_parser("serve", help="run the HTTP API (gunicorn with gunicorn.conf.py, as `make run`)",
                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--host", help="address to bind (default: $HOST, else 127.0.0.1)")
@@ -461,3 +465,82 @@ def main(argv: list[str] | None = None) -> int:
     except ningbo_score.ScoreError as err:
         print_problem(err, args.lang)
         return REFUSED
+
+
+# --- replay (POST /v1/replay) ------------------------------------------------------------------
+
+REPLAY_TEXT: dict[str, dict[str, Any]] = {
+    "en": {"events": "events", "draw": "exhaustive draw (荒庄): nobody wins", "win": "{seat} wins",
+           "by": {"self_draw": "by self-draw", "discard": "on {src}'s discard", "robbing_kong": "robbing {src}'s kong"},
+           "derived": "derived", "event": "event", "events_of": "events", "next": "next hand",
+           "dealer": "dealer position {d}, round wind {w}", "illegal": "event {i}: {reason}",
+           "expected": "legal there", "state": "live tiles left {live}; tiles held {tiles}; last discard {last}"},
+    "zh": {"events": "个事件", "draw": "荒庄：无人胡牌", "win": "{seat} 胡",
+           "by": {"self_draw": "自摸", "discard": "捉 {src} 的冲", "robbing_kong": "抢 {src} 的杠"},
+           "derived": "推得", "event": "事件", "events_of": "事件", "next": "下一局",
+           "dealer": "庄家位置 {d}，圈风 {w}", "illegal": "第 {i} 个事件：{reason}",
+           "expected": "此处可行", "state": "剩余活牌 {live}；各家手牌 {tiles}；上一张打出 {last}"},
+}
+
+
+def add_replay_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("log", help="a JSON file holding a POST /v1/replay body (- for standard input)")
+    parser.add_argument("--json", action="store_true", help="print the JSON answer instead of an account")
+    parser.set_defaults(run=cmd_replay)
+
+
+def print_replay(result: dict[str, Any], lang: str) -> None:
+    t = REPLAY_TEXT[lang]
+    print(f"{result['events']} {t['events']}: " + (t["draw"] if result["outcome"] == "draw" else
+                                                   t["win"].format(seat=result["winner"])))
+    if result["outcome"] == "win":
+        request, evidence = result["score_request"], result["evidence"]
+        win = request["win"]
+        print("  " + t["by"][win["by"]].format(src=win.get("from", "")))
+        print(f"  {t['derived']}:")
+        for key, where in evidence.items():
+            shown = where if isinstance(where, int) else ", ".join(str(i) for i in where)
+            print(f"    {key} = {_derived_value(request, key)}  ({t['events_of']} {shown})")
+        print_score(result["score"], lang)
+    nxt = result["next"]
+    print(f"{t['next']}: " + t["dealer"].format(d=nxt["dealer"], w=nxt["round_wind"]))
+
+
+def _derived_value(request: dict[str, Any], key: str) -> str:
+    """The value of a derived field of the score request, by its evidence key (``win.by``,
+    ``hand.melds.0``, ``claims_from_winner.E``), shown briefly."""
+    value: Any = request
+    for part in key.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    if isinstance(value, dict):                      # a meld
+        extra = [f"from {value['from']}"] if "from" in value else []
+        extra += [flag for flag in ("concealed", "added") if value.get(flag)]
+        return " ".join([value["type"], *value["tiles"], *extra])
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        result = ningbo_score.replay.replay(read_json(args.log), args.lang)
+    except ningbo_score.ScoreError as err:
+        print_problem(err, args.lang)
+        problem = err.to_problem(args.lang)
+        if "reason" in problem:
+            t = REPLAY_TEXT[args.lang]
+            print("  " + t["illegal"].format(i=problem["event_index"], reason=problem["reason"]), file=sys.stderr)
+            legal = ", ".join(f"{e.get('seat', '')} {e['t']}".strip() for e in problem["expected"])
+            print(f"  {t['expected']}: {legal}", file=sys.stderr)
+            state = problem["state"]
+            last = state["last_discard"]
+            print("  " + t["state"].format(
+                live=state["live_tiles"], tiles=" ".join(f"{s} {n}" for s, n in state["tiles"].items()),
+                last="-" if last is None else f"{last['seat']} {last['tile']} ({last['event_index']})"),
+                file=sys.stderr)
+        elif "event_index" in problem:
+            print(f"  {REPLAY_TEXT[args.lang]['event']} {problem['event_index']}", file=sys.stderr)
+        return REFUSED
+    if args.json:
+        print_json(result)
+    else:
+        print_replay(result, args.lang)
+    return NOT_ELIGIBLE if result["outcome"] == "win" and not result["score"]["eligible"] else OK

@@ -29,6 +29,7 @@ CODES: dict[str, tuple[int, str, str]] = {
     "not_a_winning_hand": (422, "Not a winning hand", "不是胡牌"),
     "caishen_needs_self_draw": (422, "Caishen needs self-draw", "财神只能自摸"),
     "points_too_large": (422, "Invalid request", "请求无效"),  # reported as invalid_request
+    "illegal_event": (422, "Illegal event", "牌局记录违规"),  # POST /v1/replay (ningbo_score.replay)
     "not_found": (404, "Not found", "未找到"),
     "method_not_allowed": (405, "Method not allowed", "方法不允许"),
     "internal_error": (500, "Internal error", "内部错误"),
@@ -73,6 +74,8 @@ class ScoreError(Exception):
         self.code = public_code(first.code)
         self.status = CODES[first.code][0]
         self.path = first.path
+        #: more members of the problem object (POST /v1/replay: ``event_index``, ``reason``, …)
+        self.extra: dict[str, typing.Any] = {}
         super().__init__(self.detail())
 
     @classmethod
@@ -111,4 +114,6 @@ class ScoreError(Exception):
             body["errors"] = self.errors(lang)
         if len(self.problems) > MAX_PROBLEMS:
             body["more_errors"] = len(self.problems) - MAX_PROBLEMS
+        if self.extra:
+            body.update(self.extra)
         return body

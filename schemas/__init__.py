@@ -38,6 +38,15 @@ from ningbo_score.requests import (
     WaitsWinSchema,
     WinSchema,
 )
+from ningbo_score.replay_requests import (
+    REPLAY_BATCH_REQUEST,
+    REPLAY_REQUEST,
+    DealSchema,
+    DeclinedSchema,
+    ReplayBatchRequestSchema,
+    ReplayEventSchema,
+    ReplayRequestSchema,
+)
 from ningbo_score.tiles import SEATS
 
 from .responses import (
@@ -62,6 +71,9 @@ from .responses import (
     ScoreResponseSchema,
     WaitSchema,
     WaitsResponseSchema,
+    ReplayBatchResponseSchema,
+    ReplayBatchResultSchema,
+    ReplayResponseSchema,
 )
 
 score_request = SCORE_REQUEST
@@ -83,6 +95,10 @@ claims_response = ClaimsResponseSchema()
 levels_response = LevelsSchema()
 escape_request = ESCAPE_REQUEST
 escape_response = EscapeResponseSchema()
+replay_request = REPLAY_REQUEST
+replay_response = ReplayResponseSchema()
+replay_batch_request = REPLAY_BATCH_REQUEST
+replay_batch_response = ReplayBatchResponseSchema()
 
 
 __all__ = [
@@ -152,4 +168,16 @@ __all__ = [
     "validation_problem",
     "waits_request",
     "waits_response",
+    "DealSchema",
+    "DeclinedSchema",
+    "ReplayBatchRequestSchema",
+    "ReplayBatchResponseSchema",
+    "ReplayBatchResultSchema",
+    "ReplayEventSchema",
+    "ReplayRequestSchema",
+    "ReplayResponseSchema",
+    "replay_request",
+    "replay_response",
+    "replay_batch_request",
+    "replay_batch_response",
 ]

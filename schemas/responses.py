@@ -10,6 +10,7 @@ from marshmallow.validate import Range
 from ningbo_score.errors import CODES, public_code
 from ningbo_score.fields import OneOf, OpenAPIConverter, TileCode
 from ningbo_score.hand import WIN_BY
+from ningbo_score.replay import REASONS
 from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
 from ningbo_score.rules import RULEBOOK
 from ningbo_score.tiles import SEATS
@@ -227,6 +228,19 @@ class ProblemSchema(OutSchema):
         "minimum": 1, "description": "How many more problems were found than `errors` lists (present only "
                                      "when some were left off). Reading stops soon after the first 50, so "
                                      "the body may hold more still."})
+    # POST /v1/replay (code illegal_event; a refused win: event_index and score_request)
+    event_index = fields.Integer(metadata={
+        "minimum": 0, "description": "`/v1/replay`: the event refused (its index from 0; the number of events for "
+                                     "`log_not_ended`), or the win `/v1/score` refused."})
+    reason = fields.String(validate=OneOf(REASONS), metadata={
+        "description": "`/v1/replay` `illegal_event`: the rule the event breaks."})
+    expected = fields.List(fields.Dict(keys=fields.String(), values=fields.String()), metadata={
+        "description": "`/v1/replay` `illegal_event`: the events legal there, by `seat` and `t`."})
+    state = fields.Dict(metadata={
+        "description": "`/v1/replay` `illegal_event`: `live_tiles` left, each seat's concealed tile count "
+                       "(`tiles`), the `last_discard` (`seat`, `tile`, `event_index`) or null."})
+    score_request = fields.Dict(metadata={
+        "description": "`/v1/replay`, a win `/v1/score` refused: the `/v1/score` body derived."})
 
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
@@ -496,3 +510,48 @@ class EscapeResponseSchema(OutSchema):
     multiplier = req(fields.Integer(metadata={"description": "24."}))
     base_points = req(fields.Integer(metadata={"minimum": 1}))
     level = req(fields.Integer(allow_none=True, metadata={"description": "The level given, or `null`."}))
+
+
+# --- POST /v1/replay, /v1/replay/batch ---------------------------------------------------------
+
+class ReplayResponseSchema(OutSchema):
+    """A hand's log replayed: its outcome, the `/v1/score` body its win makes and that body's
+    score, the events that decided each derived field, and the next hand's table."""
+
+    outcome = _str("win", "draw", metadata={"description": "`draw`: the log ended in `exhaustive_draw` (荒庄)."})
+    events = req(fields.Integer(metadata={"minimum": 1, "description": "How many events the log has."}))
+    winner = fields.String(validate=OneOf(SEATS), metadata={"description": "The winner's seat (a win only)."})
+    score_request = fields.Dict(metadata={
+        "description": "The `/v1/score` body derived (a win only): posted to `/v1/score`, it gives `score`."})
+    score = fields.Nested(ScoreResponseSchema, metadata={"description": "The `/v1/score` answer (a win only)."})
+    evidence = req(fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
+        "description": "For each derived field that is not its default (`win.by`, `win.from`, "
+                       "`win.kong_replacement`, `win.kong_fed_by`, `win.last_tile`, `win.heavenly`, "
+                       "`win.earthly`, `win.discarded_caishen`, `claims_from_winner.<seat>`, `hand.melds.<i>`), "
+                       "the index or indices of the events that decided it; `{}` for a draw."}))
+    next = req(fields.Nested(NextHandResponseSchema, metadata={
+        "description": "The `/v1/table/next` answer for this result (positions 0-3 are this hand's E, S, W, N)."}))
+
+
+class ReplayBatchResultSchema(OutSchema):
+    """One log's result: its `replay` (status 200) or its `problem` (the status it would have had)."""
+
+    OPENAPI_VARIANTS = {
+        "ReplayBatchReplayResult": ("replay", {OUTCOME: {"type": "string", "const": "replayed"},
+                                               "status": {"type": "integer", "const": 200}}),
+        "ReplayBatchProblemResult": ("problem", {OUTCOME: {"type": "string", "const": "refused"},
+                                                 "status": {"type": "integer", "minimum": 400, "maximum": 599}}),
+    }
+
+    index = req(fields.Integer(metadata={"minimum": 0, "description": "The log's place in `logs`."}))
+    outcome = _str("replayed", "refused", metadata={
+        "description": "`replayed` (with `replay`) or `refused` (with `problem`)."})
+    status = req(fields.Integer(metadata={"description": "What `POST /v1/replay` would answer."}))
+    replay = fields.Nested(ReplayResponseSchema)
+    problem = fields.Nested(ProblemSchema)
+
+
+class ReplayBatchResponseSchema(BatchResponseSchema):
+    """One result per log, in order."""
+
+    results = req(fields.List(fields.Nested(ReplayBatchResultSchema)))

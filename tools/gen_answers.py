@@ -113,8 +113,9 @@ class Generator:
         elif isinstance(field, fields.List):
             text = f"list[{self.type_of(field.inner)}]"
         elif isinstance(field, fields.Dict):
-            assert field.value_field is not None
-            text = f"dict[str, {self.type_of(field.value_field)}]"
+            # a map of any JSON values (a problem's `state`, `score_request`) where no value field is named
+            values = "object" if field.value_field is None else self.type_of(field.value_field)
+            text = f"dict[str, {values}]"
         elif isinstance(field, (fields.Integer, fields.Boolean, fields.String)):
             choices = [c for v in field.validators for c in getattr(v, "choices", ())]
             ref = field.metadata.get("openapi_ref")

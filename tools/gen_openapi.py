@@ -30,6 +30,8 @@ import schemas
 from app import ROUTES
 from ningbo_score.fields import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
+from ningbo_score.replay import REASONS
+from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
 from ningbo_score.table import CLAIM_TYPES
 from ningbo_score.tiles import SEATS
@@ -109,7 +111,39 @@ class Converter(OpenAPIConverter):
         if getattr(instance, "OPENAPI_VARIANTS", None):
             out, parts = variants(out, instance.OPENAPI_VARIANTS)
             self.variant_components.update(parts)
+        if getattr(instance, "OPENAPI_SHAPES", None):
+            out, parts = shapes(out, instance.OPENAPI_SHAPES)
+            self.variant_components.update(parts)
         return out
+
+
+def shapes(base: dict,
+           parts: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]) -> tuple[dict, dict[str, dict]]:
+    """An object whose members depend on the value of one of them (a replay event's ``t``), as
+    ``oneOf`` one component per value (``parts``: component name -> (the telling property, its
+    value, the properties required beside it, the optional ones)); in each, the other properties
+    are left out and the required ones are not null."""
+    components: dict[str, dict] = {}
+    props = base.get("properties", {})
+    for name, (key, value, need, may) in parts.items():
+        properties = {key: {**_not_null(props[key]), "const": value}}
+        properties.pop("enum", None)
+        properties[key].pop("enum", None)
+        properties[key].pop("$ref", None)
+        properties[key]["type"] = "string"
+        for field in need:
+            properties[field] = _not_null(props[field])
+        for field in may:
+            properties[field] = copy.deepcopy(props[field])
+        component: dict[str, typing.Any] = {"type": "object", "properties": properties, "required": [key, *need]}
+        if "additionalProperties" in base:
+            component["additionalProperties"] = base["additionalProperties"]
+        component["description"] = f"{base.get('description', '')} This one is `{key}: {value}`.".strip()
+        components[name] = component
+    out: dict[str, typing.Any] = {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in parts]}
+    if "description" in base:
+        out["description"] = base["description"]
+    return out, components
 
 
 def _default_in_description(prop: dict) -> None:
@@ -259,6 +293,8 @@ LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
     "/v1/table/next": (examples.NEXT_EXAMPLES, examples.NEXT_ERROR_EXAMPLES),
     "/v1/table/claims": (examples.CLAIMS_EXAMPLES, examples.CLAIMS_ERROR_EXAMPLES),
     "/v1/table/escape": (examples.ESCAPE_EXAMPLES, examples.ESCAPE_ERROR_EXAMPLES),
+    "/v1/replay": (examples.REPLAY_EXAMPLES, examples.REPLAY_ERROR_EXAMPLES),
+    "/v1/replay/batch": (examples.REPLAY_BATCH_EXAMPLES, examples.REPLAY_BATCH_ERROR_EXAMPLES),
 }
 
 
@@ -278,13 +314,16 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         data=b"a=1", content_type="application/x-www-form-urlencoded")
-    limit = MAX_BATCH_BODY_BYTES if path == "/v1/score/batch" else MAX_BODY_BYTES
+    limit = MAX_BATCH_BODY_BYTES if path in ("/v1/score/batch", "/v1/replay/batch") else MAX_BODY_BYTES
     out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
         too_many: dict[str, list[dict[str, object]]] = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
         out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
             json=too_many)
+    if path == "/v1/replay/batch":
+        logs: dict[str, list[dict[str, object]]] = {"logs": [{}] * (MAX_LOGS + 1)}
+        out["batch_too_large"] = (f"{MAX_LOGS + 1} logs (400 invalid_request)", None) + post(json=logs)
     if path == "/v1/table/claims":
         body = examples.CLAIMS_INTERCEPT
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
@@ -404,6 +443,34 @@ def live_paths(client) -> dict[str, dict]:
                 "500": INTERNAL,
             },
         }},
+        "/v1/replay": _live_operation(
+            answers["/v1/replay"],
+            summary="Replay a hand's log: check every event, derive the win, score it",
+            description="One hand's log (the deal and every event in play order, ending in `win` or "
+                        "`exhaustive_draw`; at most 400 events) is checked event by event against the rule "
+                        "book. At the win, the `/v1/score` body its context makes (`score_request`: "
+                        "`win.by`/`from`, `kong_replacement`, `kong_fed_by`, `last_tile`, `heavenly`, "
+                        "`earthly`, `discarded_caishen`, `claims_from_winner`, the melds' `from`) is scored "
+                        "as `/v1/score` scores it (`score`); `evidence` names the events that decided each "
+                        "field; `next` is the `/v1/table/next` answer. A log that breaks a rule: 422 "
+                        "`illegal_event` with `event_index`, `reason`, `expected` and `state`; a win "
+                        "`/v1/score` refuses: its code with the win's `event_index`.",
+            request="ReplayRequest", response="ReplayResponse", ok="The hand replayed.",
+            errors={**common, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
+                                   "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
+                                   "`score_request`)."}),
+        "/v1/replay/batch": _live_operation(
+            answers["/v1/replay/batch"],
+            summary="Replay up to 50 logs in one call",
+            description="`{\"logs\": [replay request, …]}`: one result per log, in order, each the "
+                        "`/v1/replay` answer (`replay`) or its problem (`problem`, with the status "
+                        "`/v1/replay` would have answered). A bad log never fails the batch. Bodies up to "
+                        "1 MiB.",
+            request="ReplayBatchRequest", response="ReplayBatchResponse", ok="One result per log.",
+            errors={400: "Not JSON (`malformed_json`), or not `{\"logs\": [object, …]}` with at most 50 logs "
+                         "(`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`).",
+                    415: NOT_JSON_TYPE}),
         "/v1/table/escape": _live_operation(
             answers["/v1/table/escape"],
             summary="The penalty for leaving a game (逃跑)",
@@ -573,6 +640,10 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
         "WinBy": (WIN_BY, "How the hand was won: by self-draw (自摸), on a discard, or by robbing "
                                           "a kong (抢杠)."),
         "MeldType": (MELD_TYPES, "A chow (吃), a pung (碰) or a kong (杠)."),
+        "ReplayEventType": (EVENT_TYPES, "The type (`t`) of an event of a hand's log (`/v1/replay`)."),
+        "ReplayReason": (REASONS, "Why `/v1/replay` refused an event (`illegal_event`): the first rule it breaks, in "
+                                  "this order (docs/api.md)."),
+        "ReplayOutcome": (("win", "draw"), "How a replayed hand ended: a win, or an exhaustive draw (荒庄)."),
         "ClaimType": (tuple(CLAIM_TYPES), "A claim on a discard: `win` (胡), `kong` (杠), `pung` (碰) or "
                                           "`chow` (吃)."),
         "ClaimRule": (response_schemas.CLAIM_RULES, "The rule of docs/rules.md §8 that gave the discard to its taker."),
