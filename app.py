@@ -30,7 +30,7 @@ import observability
 import schemas
 import serving
 import static_assets
-from ningbo_score import ScoreError, table
+from ningbo_score import ScoreError, sessions, table
 
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
@@ -40,6 +40,10 @@ MAX_BODY_BYTES = 64 * 1024
 #: 1 MiB leaves about 5 KiB for each of 200 items (a request with every rule option and every
 #: item_tai override, pretty-printed, is under 2 KiB).
 MAX_BATCH_BODY_BYTES = 1024 * 1024
+#: ``POST /v1/sessions/settle``: up to 200 hands, each a ``/v1/score`` body (as a batch) or a
+#: ``/v1/replay`` log (a whole hand's log is about 3 KiB as compact JSON): the batch's limit, so
+#: that the server takes it as heavy work as it takes a batch (serving.HeavyTurns).
+MAX_SESSION_BODY_BYTES = MAX_BATCH_BODY_BYTES
 SWAGGER_UI_DIR = Path(str(swagger_ui_bundle.swagger_ui_path))
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
@@ -396,6 +400,12 @@ def levels():
     return json_response(table.levels())
 
 
+def sessions_settle():
+    # a session's bodies are up to the batch's limit; other requests run between its hands
+    session = schemas.load(schemas.session_request, json_body(MAX_SESSION_BODY_BYTES))
+    return json_response(sessions.settle(session, language(), serving.between_hands(request.environ)))
+
+
 def calculator():
     """The calculator page (static/index.html); its files are under /static/."""
     return send_from_directory(current_app.static_folder, "index.html")
@@ -453,6 +463,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, levels),
     Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
           table_escape),
+    Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
+          schemas.session_response, sessions_settle),
     # the service's pages (no operations of openapi.yaml); Flask's own /static/ serves the
     # calculator's files
     Route("GET", "/", None, None, None, None, calculator),

@@ -29,6 +29,8 @@ CODES: dict[str, tuple[int, str, str]] = {
     "not_a_winning_hand": (422, "Not a winning hand", "不是胡牌"),
     "caishen_needs_self_draw": (422, "Caishen needs self-draw", "财神只能自摸"),
     "points_too_large": (422, "Invalid request", "请求无效"),  # reported as invalid_request
+    "unbalanced_net": (422, "Invalid request", "请求无效"),  # reported as invalid_request
+    "dealer_sequence": (422, "Dealer sequence", "庄家轮转不符"),
     "not_found": (404, "Not found", "未找到"),
     "method_not_allowed": (405, "Method not allowed", "方法不允许"),
     "internal_error": (500, "Internal error", "内部错误"),
@@ -44,6 +46,7 @@ _PUBLIC = {
     "invalid_claims": "invalid_request",
     "caishen_winning_tile": "caishen_needs_self_draw",
     "points_too_large": "invalid_request",
+    "unbalanced_net": "invalid_request",
 }
 
 
@@ -73,6 +76,8 @@ class ScoreError(Exception):
         self.code = public_code(first.code)
         self.status = CODES[first.code][0]
         self.path = first.path
+        #: members of the problem object beside the usual ones (``hand_index`` of a session's hand)
+        self.extras: dict[str, typing.Any] = {}
         super().__init__(self.detail())
 
     @classmethod
@@ -111,4 +116,5 @@ class ScoreError(Exception):
             body["errors"] = self.errors(lang)
         if len(self.problems) > MAX_PROBLEMS:
             body["more_errors"] = len(self.problems) - MAX_PROBLEMS
+        body.update(self.extras)
         return body

@@ -15,6 +15,7 @@ from ningbo_score.requests import (
     ESCAPE_REQUEST,
     NEXT_HAND_REQUEST,
     SCORE_REQUEST,
+    SESSION_REQUEST,
     WAITS_REQUEST,
     CLAIM_TYPES,
     AnalyzeHandSchema,
@@ -60,6 +61,7 @@ from .responses import (
     PresetSchema,
     ProblemSchema,
     ScoreResponseSchema,
+    SessionSettleResponseSchema,
     WaitSchema,
     WaitsResponseSchema,
 )
@@ -83,6 +85,8 @@ claims_response = ClaimsResponseSchema()
 levels_response = LevelsSchema()
 escape_request = ESCAPE_REQUEST
 escape_response = EscapeResponseSchema()
+session_request = SESSION_REQUEST
+session_response = SessionSettleResponseSchema()
 
 
 __all__ = [
@@ -152,4 +156,7 @@ __all__ = [
     "validation_problem",
     "waits_request",
     "waits_response",
+    "SessionSettleResponseSchema",
+    "session_request",
+    "session_response",
 ]

@@ -31,6 +31,7 @@ from app import ROUTES
 from ningbo_score.fields import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
+from ningbo_score.sessions import MAX_HANDS
 from ningbo_score.table import CLAIM_TYPES
 from ningbo_score.tiles import SEATS
 from schemas import responses as response_schemas
@@ -48,6 +49,7 @@ TAGS = {
     "rules": "The rule book and its presets.",
     "table": "A live table: the next dealer, claims on a discard, levels, the escape penalty.",
     "ops": "Liveness and readiness probes (for a load balancer or Kubernetes).",
+    "sessions": "A session of hands: the rotation of the deal, the totals and who pays whom.",
 }
 DESCRIPTION = """\
 宁波麻将计分: scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who
@@ -245,6 +247,7 @@ LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
     "/v1/table/next": (examples.NEXT_EXAMPLES, examples.NEXT_ERROR_EXAMPLES),
     "/v1/table/claims": (examples.CLAIMS_EXAMPLES, examples.CLAIMS_ERROR_EXAMPLES),
     "/v1/table/escape": (examples.ESCAPE_EXAMPLES, examples.ESCAPE_ERROR_EXAMPLES),
+    "/v1/sessions/settle": (examples.SESSION_EXAMPLES, examples.SESSION_ERROR_EXAMPLES),
 }
 
 
@@ -255,7 +258,7 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         response = client.post(path, **kwargs)
         return response.status_code, response.get_json(force=True)
 
-    from app import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES
+    from app import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES, MAX_SESSION_BODY_BYTES
 
     good, bad = LIVE_EXAMPLES[path]
     out: dict[str, tuple] = {}
@@ -264,13 +267,17 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         data=b"a=1", content_type="application/x-www-form-urlencoded")
-    limit = MAX_BATCH_BODY_BYTES if path == "/v1/score/batch" else MAX_BODY_BYTES
+    limit = {"/v1/score/batch": MAX_BATCH_BODY_BYTES, "/v1/sessions/settle": MAX_SESSION_BODY_BYTES}.get(
+        path, MAX_BODY_BYTES)
     out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
         too_many: dict[str, list[dict[str, object]]] = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
         out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
             json=too_many)
+    if path == "/v1/sessions/settle":
+        hands = {**examples.SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}
+        out["too_many_hands"] = (f"{MAX_HANDS + 1} hands (400 invalid_request)", None) + post(json=hands)
     if path == "/v1/table/claims":
         body = examples.CLAIMS_INTERCEPT
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
@@ -396,6 +403,31 @@ def live_paths(client) -> dict[str, dict]:
             description="24 × the base points, given directly or as a level of `GET /v1/levels` "
                         "(docs/rules.md §8); the others gain nothing from it.",
             request="EscapeRequest", response="EscapeResponse", ok="The penalty.", errors=common),
+        "/v1/sessions/settle": _live_operation(
+            answers["/v1/sessions/settle"],
+            summary="Settle a session: rotation, running totals and the fewest transfers",
+            description="Four `players` in seating order, the `first_dealer` and the `hands` in play order "
+                        f"(at most {MAX_HANDS}): each a `/v1/replay` log (`replay`), a `/v1/score` body "
+                        "(`score`, the winner by its `seat_wind`), a `draw`, a `net` scored elsewhere (by "
+                        "seat, summing to 0) or a `penalty` (`escape`: that seat pays 24 × base points, 8 × "
+                        "base to each other seat). The deal moves after each hand as `/v1/table/next` moves "
+                        "it (docs/rules.md §8, the session's `draw_keeps_dealer`; a `net` or `penalty` moves "
+                        "it like a draw); a hand may leave its `round_wind` out, and one that contradicts the "
+                        "rotation is a 422 `dealer_sequence`. A hand's `rules` and `base_points` default to "
+                        "the session's. The answer: each hand with its dealer, seats, winner, net and running "
+                        "totals, the `totals`, the fewest `transfers` that settle them (exact; ties: the "
+                        "smallest largest transfer, then the first by (from, to) in `players` order), "
+                        "`stats` per player and the `next` hand's table. A hand that fails is its own "
+                        "endpoint's problem with `hand_index` (and, for a replay, `event_index` and "
+                        "`reason`); its field paths are within that hand's body. Bodies up to 1 MiB.",
+            request="SessionRequest", response="SessionSettleResponse", ok="The session settled.",
+            errors={400: "Not JSON (`malformed_json`), or not a session of at most "
+                         f"{MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`).",
+                    415: NOT_JSON_TYPE,
+                    422: "A hand refused by its endpoint (its code, with `hand_index`), a hand whose "
+                         "`round_wind` contradicts the rotation (`dealer_sequence`), a `net` that does not "
+                         "sum to 0 or a running total past 2^53 − 1 (`invalid_request`)."}),
     }
 
 
@@ -567,6 +599,8 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
         "PaymentReason": (response_schemas.PAYMENT_REASONS, "Why a payment is due."),
         "Liability": (tuple(v for v in response_schemas.LIABILITY if v is not None),
                       "包 (docs/rules.md §7): a related or a mutual payer."),
+        "SessionHandKind": (response_schemas.SESSION_HAND_KINDS, "How a hand of a session was given."),
+        "SessionOutcome": (response_schemas.SESSION_OUTCOMES, "How a hand of a session ended."),
     }
     for option, (_, allowed) in OPTION_KINDS.items():
         if allowed:
