@@ -71,7 +71,7 @@ def settle(request: Mapping[str, object] | SessionInput, lang: str = "en",
 
     ``before_each()``, when given, is called before each hand is scored (a server lets its other
     work run there).  A hand that fails raises its endpoint's :class:`ScoreError` with
-    ``hand_index`` among its ``extras`` (a replay's carries its ``event_index`` and ``reason``)."""
+    ``hand_index`` among its ``extra`` (a replay's carries its ``event_index`` and ``reason``)."""
     s = request if isinstance(request, SessionInput) else load(_requests.SESSION_REQUEST, request)
     names = s.players
     dealer, wind, count = s.first_dealer, "E", 1
@@ -82,13 +82,13 @@ def settle(request: Mapping[str, object] | SessionInput, lang: str = "en",
         if before_each is not None:
             before_each()
         try:
-            result = _play(kind, value, s, wind, dealer, lang)
+            result = _play(kind, value, s, (dealer, wind, count), lang)
             player_net = [result.net[(p - dealer) % 4] for p in range(4)]
             for p in range(4):
                 totals[p] += player_net[p]
             _check_totals(totals)
         except ScoreError as err:
-            err.extras["hand_index"] = index
+            err.extra["hand_index"] = index
             raise
         seats = {WINDS[k]: names[(dealer + k) % 4] for k in range(4)}
 
@@ -143,7 +143,8 @@ def _check_totals(totals: list[int]) -> None:
 # --------------------------------------------------------------------------------------------
 # One hand, by its kind.
 
-def _play(kind: str, value: typing.Any, s: SessionInput, wind: str, dealer: int, lang: str) -> _Result:
+def _play(kind: str, value: typing.Any, s: SessionInput, table: tuple[int, str, int], lang: str) -> _Result:
+    """The hand, given the table it is played at: (dealer, round wind, dealers this round)."""
     if kind == "draw":
         return _Result("draw", [0, 0, 0, 0])
     if kind == "net":
@@ -153,7 +154,7 @@ def _play(kind: str, value: typing.Any, s: SessionInput, wind: str, dealer: int,
         escaped = WINDS.index(value["escape"])
         return _Result("penalty", [-ESCAPE_MULTIPLIER * base if k == escaped else ESCAPE_SHARE * base
                                    for k in range(4)])
-    body = _filled(value, s, wind, dealer)
+    body = _filled(value, s, table, kind == "replay")
     if kind == "score":
         h = load(_requests.SCORE_REQUEST, body)
         check(h)
@@ -183,27 +184,40 @@ def _won(score: dict[str, typing.Any], seat: int, by: str, from_: int | None) ->
     return _Result("win", [net[w] for w in WINDS], seat, by, from_, score["tai"], score["eligible"])
 
 
-def _filled(value: Mapping[str, typing.Any], s: SessionInput, wind: str, dealer: int) -> dict[str, typing.Any]:
+def _filled(value: Mapping[str, typing.Any], s: SessionInput, table: tuple[int, str, int],
+            replay: bool) -> dict[str, typing.Any]:
     """A ``score`` or ``replay`` body with the session's ``rules`` and ``base_points`` where it
-    has none, and the rotation's round wind where it gives none; one that gives another round
-    wind is a 422 ``dealer_sequence``."""
+    has none, and the rotation's round wind (and for a replay, its ``dealers_this_round``) where
+    it gives none; one that gives others is a 422 ``dealer_sequence``."""
+    dealer, wind, count = table
     body = dict(value)
     given = body.get("round_wind")
     if given is None:
         body["round_wind"] = wind
     elif given != wind and given in WINDS:       # (another value: the body's own schema refuses it)
-        names = s.players
-        raise ScoreError.one(
-            "dealer_sequence", "round_wind",
-            f"round_wind is {given}, but the deal has come to the {wind} round ({names[dealer]} deals; "
-            f"docs/rules.md §8): leave round_wind out to have it filled",
-            f"round_wind 为 {given}，但按轮庄已到{_WIND_ZH[wind]}风圈（{names[dealer]} 坐庄；规则 §8）："
-            f"不填 round_wind 即自动补上")
+        raise _out_of_sequence(
+            "round_wind", f"round_wind is {given}, but the deal has come to the {wind} round",
+            f"round_wind 为 {given}，但按轮庄已到{_WIND_ZH[wind]}风圈", s.players[dealer])
+    if replay:
+        dealers = body.get("dealers_this_round")
+        if dealers is None:
+            body["dealers_this_round"] = count
+        elif dealers != count and type(dealers) is int and 1 <= dealers <= 4:
+            raise _out_of_sequence(
+                "dealers_this_round",
+                f"dealers_this_round is {dealers}, but {count} players have dealt in this round",
+                f"dealers_this_round 为 {dealers}，但本圈已有 {count} 位玩家坐庄", s.players[dealer])
     if body.get("rules") is None and s.rules_value is not None:
         body["rules"] = s.rules_value
     if body.get("base_points") is None and s.base_points is not None:
         body["base_points"] = s.base_points
     return body
+
+
+def _out_of_sequence(path: str, en: str, zh: str, dealer: str) -> ScoreError:
+    return ScoreError.one("dealer_sequence", path,
+                          f"{en} ({dealer} deals; docs/rules.md §8): leave {path} out to have it filled",
+                          f"{zh}（{dealer} 坐庄；规则 §8）：不填 {path} 即自动补上")
 
 
 # --------------------------------------------------------------------------------------------

@@ -111,7 +111,7 @@ def test_the_round_wind_changes_when_the_first_dealer_deals_again():
     given_s = settle(session(EAST_ROUND + [tsumo("E", round_wind="S")]))["hands"][7]
     assert given_s == filled
     err = refused(session(EAST_ROUND + [tsumo("E", round_wind="E")]))
-    assert (err.status, err.code, err.extras) == (422, "dealer_sequence", {"hand_index": 7})
+    assert (err.status, err.code, err.extra) == (422, "dealer_sequence", {"hand_index": 7})
     assert err.path == "round_wind"
 
 
@@ -119,7 +119,7 @@ def test_a_hand_of_the_session_that_gives_its_round_wind():
     # The first hand in the East round says so; the same hand calling itself South is refused.
     assert settle(session([tsumo("E", round_wind="E")]))["hands"][0]["round_wind"] == "E"
     err = refused(session([{"draw": True}, tsumo("E", round_wind="S")]))
-    assert (err.code, err.extras["hand_index"]) == ("dealer_sequence", 1)
+    assert (err.code, err.extra["hand_index"]) == ("dealer_sequence", 1)
     problem = err.to_problem("zh")
     assert problem["hand_index"] == 1 and "南" not in problem["detail"] and "东风圈" in problem["detail"]
 
@@ -219,7 +219,7 @@ def test_a_failing_hand_is_its_endpoints_problem_with_hand_index():
     assert list(problem["errors"]) == ["hand.concealed"]
     # /v1/score's schema: an unknown tile is its 400, at hand 0; a missing seat_wind too
     err = refused(session([{"score": {**tsumo("E")["score"], "hand": {**FLUSH, "winning_tile": "0m"}}}]))
-    assert (err.status, err.code, err.extras, err.path) == (400, "invalid_request", {"hand_index": 0},
+    assert (err.status, err.code, err.extra, err.path) == (400, "invalid_request", {"hand_index": 0},
                                                             "hand.winning_tile")
     no_seat = {"score": {k: v for k, v in tsumo("E")["score"].items() if k != "seat_wind"}}
     assert refused(session([no_seat])).path == "seat_wind"
@@ -229,7 +229,7 @@ def test_a_running_total_past_the_safe_integers_is_refused_at_its_hand():
     big = {"net": {"E": MAX_SAFE_INTEGER, "S": -MAX_SAFE_INTEGER, "W": 0, "N": 0}}
     assert settle(session([big]))["totals"]["Ann"] == MAX_SAFE_INTEGER
     err = refused(session([big, big]))
-    assert (err.status, err.code, err.extras["hand_index"]) == (422, "invalid_request", 1)
+    assert (err.status, err.code, err.extra["hand_index"]) == (422, "invalid_request", 1)
 
 
 @pytest.mark.parametrize("body,path", [
@@ -248,7 +248,7 @@ def test_a_running_total_past_the_safe_integers_is_refused_at_its_hand():
 def test_malformed_sessions_are_400(body, path):
     err = refused(body)
     assert (err.status, err.code, err.path) == (400, "invalid_request", path)
-    assert "hand_index" not in err.extras
+    assert "hand_index" not in err.extra
 
 
 def test_at_most_200_hands():
@@ -351,3 +351,63 @@ def test_fewest_transfers_against_brute_force(three):
     candidates = _all_settlements(totals, len(mine), losers_to_winners=True)
     best = min(candidates, key=lambda s: (max((a for _, _, a in s), default=0), [(f, t) for f, t, _ in s]))
     assert mine == best
+
+
+# --- replay hands ---------------------------------------------------------------------------------
+
+# A replay log: Ann (E) is dealt FLUSH without its 4m, draws 4m and wins at once: 天胡 8 + 自摸 1 +
+# 硬胡 1 + 清一色 4 + the wait (平胡, or 边/夹 by another reading: 1 台 either way) 1 = 15 台,
+# points 1 × (1 + 15) = 16 from each of the three others, E +48.
+HEAVENLY_LOG = {
+    "deal": {"E": "123m 456m 789m 23m 55m", "S": "111p 222p 333p 444p 5p", "W": "666p 777p 888p 999p 5p",
+             "N": "111s 222s 333s 444s 5s"},
+    "events": [{"t": "draw", "seat": "E", "tile": "4m"}, {"t": "win", "seat": "E"}],
+}
+# One live tile: the dealer draws it and discards it, and the wall is done (荒庄).
+DRAWN_LOG = {**HEAVENLY_LOG, "live_tiles": 1,
+             "events": [{"t": "draw", "seat": "E", "tile": "E"}, {"t": "discard", "seat": "E", "tile": "E"},
+                        {"t": "exhaustive_draw"}]}
+
+
+def test_a_replay_hand_out_of_the_rotation_is_refused_before_it_is_replayed():
+    err = refused(session([{"draw": True}, {"replay": {**HEAVENLY_LOG, "round_wind": "N"}}]))
+    assert (err.code, err.path, err.extra) == ("dealer_sequence", "round_wind", {"hand_index": 1})
+    # the deal has passed once under ningbo-taishu (a draw moves it): 2 players have dealt
+    err = refused(session([{"draw": True}, {"replay": {**HEAVENLY_LOG, "dealers_this_round": 1}}],
+                          rules="ningbo-taishu"))
+    assert (err.code, err.path, err.extra) == ("dealer_sequence", "dealers_this_round", {"hand_index": 1})
+
+
+def test_a_session_mixing_replay_logs_and_score_bodies():
+    pytest.importorskip("ningbo_score.replay")
+    hands = [
+        {"replay": HEAVENLY_LOG},       # 0 Ann deals and wins (天胡): Ann +48, the others -16; Ann again
+        tsumo("S"),                     # 1 Ann deals; Bo (S) self-draws: Bo +24, the others -8; Bo deals
+        {"replay": DRAWN_LOG},          # 2 Bo deals; the wall runs out: nobody pays; Bo again (ningbo)
+        ron("E", "S"),                  # 3 Bo deals and wins on Cy's (S) discard: Bo +14, Cy -14; Bo again
+    ]
+    answer = settle(session(hands))
+    assert [(h["kind"], h["dealer"], h["outcome"], h["winner"], h["by"], h["tai"]) for h in answer["hands"]] == [
+        ("replay", "Ann", "win", "Ann", "self_draw", 15), ("score", "Ann", "win", "Bo", "self_draw", 7),
+        ("replay", "Bo", "draw", None, None, None), ("score", "Bo", "win", "Bo", "discard", 6)]
+    assert answer["hands"][0]["net"] == by_name(48, -16, -16, -16)
+    # Ann 48 - 8 = 40; Bo -16 + 24 + 14 = 22; Cy -16 - 8 - 14 = -38; Di -16 - 8 = -24
+    assert answer["totals"] == by_name(40, 22, -38, -24)
+    # No pair sums to 0: 3 transfers.  Trees on {Cy, Di} x {Ann, Bo}: without Cy-Bo: Cy→Ann 38,
+    # Di→Ann 2, Di→Bo 22 (largest 38); without Di-Bo: Cy→Ann 16, Cy→Bo 22, Di→Ann 24 (largest
+    # 24); without Cy-Ann or Di-Ann, Bo would receive 38 or 24 and pass money on.
+    assert answer["transfers"] == [{"from": "Cy", "to": "Ann", "amount": 16}, {"from": "Cy", "to": "Bo", "amount": 22},
+                                   {"from": "Di", "to": "Ann", "amount": 24}]
+    assert answer["stats"]["Ann"] == {"wins": 1, "self_draws": 1, "dealt_in": 0, "best_tai": 15}
+    assert answer["stats"]["Bo"] == {"wins": 2, "self_draws": 1, "dealt_in": 0, "best_tai": 7}
+    assert answer["stats"]["Cy"]["dealt_in"] == 1
+    assert answer["next"]["dealer"] == "Bo"
+
+
+def test_an_illegal_replay_log_names_its_hand_and_its_event():
+    pytest.importorskip("ningbo_score.replay")
+    # South discards before the dealer has drawn: the first event is out of turn
+    log = {**HEAVENLY_LOG, "events": [{"t": "discard", "seat": "S", "tile": "5p"}]}
+    problem = refused(session([{"draw": True}, {"replay": log}])).to_problem()
+    assert (problem["status"], problem["code"], problem["hand_index"]) == (422, "illegal_event", 1)
+    assert (problem["event_index"], problem["reason"]) == (0, "out_of_turn")
