@@ -12,6 +12,7 @@ Every expected value is worked out by hand in a comment, from docs/rules.md §5-
 from __future__ import annotations
 
 import itertools
+import json
 import typing
 
 import pytest
@@ -411,3 +412,47 @@ def test_an_illegal_replay_log_names_its_hand_and_its_event():
     problem = refused(session([{"draw": True}, {"replay": log}])).to_problem()
     assert (problem["status"], problem["code"], problem["hand_index"]) == (422, "illegal_event", 1)
     assert (problem["event_index"], problem["reason"]) == (0, "out_of_turn")
+
+
+# --- the command line -----------------------------------------------------------------------
+
+def test_the_settle_command(tmp_path):
+    from test_cli import cli
+
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(session(EAST_ROUND)), encoding="utf-8")
+    out = cli("settle", str(path))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    # a header, the 7 hands of the East round above, the totals, the transfers and the next hand
+    assert lines[0].split() == ["hand", "round", "dealer", "Ann", "Bo", "Cy", "Di"]
+    assert lines[1].split() == ["0", "E", "Ann", "Ann", "self-draws,", "7", "台", "+24", "-8", "-8", "-8"]
+    assert lines[2].split() == ["1", "E", "Ann", "Bo", "on", "Cy's", "discard,", "6", "台", "0", "+14", "-14", "0"]
+    assert lines[5].split() == ["4", "E", "Cy", "draw", "0", "0", "0", "0"]
+    assert lines[8].split() == ["totals", "-6", "+22", "-24", "+8"]
+    assert lines[9:] == ["transfers: Ann → Bo 6, Cy → Bo 16, Cy → Di 8", "next: Ann deals, round S"]
+    as_json = cli("settle", str(path), "--json")
+    assert json.loads(as_json.stdout) == settle(session(EAST_ROUND))
+    zh = cli("--lang", "zh", "settle", "-", stdin=json.dumps(session([{"penalty": {"escape": "S"}}])))
+    assert "Bo 逃跑（罚分）" in zh.stdout and "转账: Bo → Ann 8, Bo → Cy 8, Bo → Di 8" in zh.stdout
+
+
+def test_the_settle_command_names_a_refused_hand(tmp_path):
+    from test_cli import cli
+
+    out = cli("settle", "-", stdin=json.dumps(session([{"draw": True}, tsumo("E", round_wind="S")])))
+    assert out.returncode == 3 and out.stdout == ""
+    assert "hand 1 is refused" in out.stderr and "dealer_sequence" in out.stderr
+
+
+def test_docs_cli_md_shows_what_settle_prints_for_the_session_of_docs_examples_md():
+    from conftest import ROOT
+    from test_cli import cli
+
+    examples = (ROOT / "docs" / "examples.md").read_text(encoding="utf-8")
+    body = examples.split("curl -s http://localhost:8000/v1/sessions/settle", 1)[1].split(" -d '", 1)[1]
+    body = body.split("' | ", 1)[0]
+    docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    printed = docs.split("$ ningbo-score settle session.json\n", 1)[1].split("```", 1)[0]
+    out = cli("settle", "-", stdin=body)
+    assert out.returncode == 0 and out.stdout == printed

@@ -262,8 +262,9 @@ def _no_round(body: dict) -> dict:
 
 
 # Ann deals first.  Bo (S) self-draws docs/api.md's hand (4 台, 5 from each); Bo deals and the
-# hand is drawn (Bo deals again); Cy (S under Bo) wins on Ann's (W) discard the 包 hand, base 2;
-# a hand scored elsewhere; Ann (N under Cy) leaves the game: 24 × 1, 8 to each other.
+# hand is drawn (Bo deals again); Cy (S under Bo) wins the 包 hand on Di's (W) discard, base 2:
+# 4 台, 2 × (1 + 4) = 10, Di pays 2 × 10 and Bo (E, 3 melds claimed from it) 2 × 10; Cy deals a
+# hand scored elsewhere (E +6); Bo (N under Cy) leaves the game: 24 × 1, 8 to each other.
 SESSION = {
     "rules": "ningbo",
     "players": ["Ann", "Bo", "Cy", "Di"],
