@@ -103,6 +103,7 @@ class Converter(OpenAPIConverter):
         doc = inspect.getdoc(type(instance))
         if doc and type(instance).__doc__:
             out["description"] = doc.split("\n\n")[0].replace("\n", " ")
+        out.update(getattr(instance, "OPENAPI_KEYWORDS", {}))      # more keywords of the object's own
         if getattr(instance, "OPENAPI_VARIANTS", None):
             out, parts = variants(out, instance.OPENAPI_VARIANTS)
             self.variant_components.update(parts)
