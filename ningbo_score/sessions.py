@@ -90,30 +90,36 @@ def settle(request: Mapping[str, object] | SessionInput, lang: str = "en",
         except ScoreError as err:
             err.extra["hand_index"] = index
             raise
-        seats = {WINDS[k]: names[(dealer + k) % 4] for k in range(4)}
-
-        def name(seat: int | None, _dealer: int = dealer) -> str | None:
-            return None if seat is None else names[(_dealer + seat) % 4]
-
         if result.winner is not None and result.eligible:
             _count_win(stats, result, dealer)
         hands.append({
-            "index": index, "kind": kind, "dealer": names[dealer], "round_wind": wind, "seats": seats,
-            "outcome": result.outcome, "winner": name(result.winner), "by": result.by, "from": name(result.from_),
-            "tai": result.tai, "eligible": result.eligible,
+            "index": index, "kind": kind, "dealer": names[dealer], "round_wind": wind,
+            "seats": _seats(names, dealer), "outcome": result.outcome,
+            "winner": _player(names, dealer, result.winner), "by": result.by,
+            "from": _player(names, dealer, result.from_), "tai": result.tai, "eligible": result.eligible,
             "net": dict(zip(names, player_net)), "totals": dict(zip(names, totals)),
         })
         winner = None if result.winner is None else (dealer + result.winner) % 4
         after = next_hand(NextHandInput(dealer, wind, count, winner, winner is None, s.rules))
-        dealer, wind, count = after["dealer"], after["round_wind"], after["dealers_this_round"]  # type: ignore[assignment]
+        dealer, wind, count = (typing.cast(int, after["dealer"]), typing.cast(str, after["round_wind"]),
+                               typing.cast(int, after["dealers_this_round"]))
     return {
         "hands": hands,
         "totals": dict(zip(names, totals)),
         "transfers": [{"from": names[f], "to": names[t], "amount": a} for f, t, a in fewest_transfers(totals)],
         "stats": dict(zip(names, stats)),
-        "next": {"dealer": names[dealer], "round_wind": wind,
-                 "seats": {WINDS[k]: names[(dealer + k) % 4] for k in range(4)}},
+        "next": {"dealer": names[dealer], "round_wind": wind, "seats": _seats(names, dealer)},
     }
+
+
+def _seats(names: Sequence[str], dealer: int) -> dict[str, str]:
+    """Each seat wind's player when ``dealer`` (a position) deals."""
+    return {WINDS[k]: names[(dealer + k) % 4] for k in range(4)}
+
+
+def _player(names: Sequence[str], dealer: int, seat: int | None) -> str | None:
+    """The player at ``seat`` (E = 0) when ``dealer`` deals."""
+    return None if seat is None else names[(dealer + seat) % 4]
 
 
 def _count_win(stats: list[dict[str, typing.Any]], result: _Result, dealer: int) -> None:
