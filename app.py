@@ -458,13 +458,13 @@ ROUTES: tuple[Route, ...] = (
           score_batch),
     Route("POST", "/v1/table/next", "nextHand", "table", schemas.next_hand_request, schemas.next_hand_response,
           table_next),
+    Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
+          schemas.session_response, sessions_settle),
     Route("POST", "/v1/table/claims", "claims", "table", schemas.claims_request, schemas.claims_response,
           table_claims),
     Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, levels),
     Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
           table_escape),
-    Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
-          schemas.session_response, sessions_settle),
     # the service's pages (no operations of openapi.yaml); Flask's own /static/ serves the
     # calculator's files
     Route("GET", "/", None, None, None, None, calculator),

@@ -395,11 +395,6 @@ def parser() -> argparse.ArgumentParser:
                                   epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_hand_options(analyze, waiting=True)
     analyze.set_defaults(run=cmd_analyze)
-    settle = commands.add_parser("settle", help="settle a session: who deals, running totals, who pays whom",
-                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    settle.add_argument("session", help="a JSON file holding a /v1/sessions/settle body ('-': standard input)")
-    settle.add_argument("--json", action="store_true", help="print the API's JSON answer instead of the table")
-    settle.set_defaults(run=cmd_settle)
     serve = commands.add_parser("serve", help="run the HTTP API (gunicorn with gunicorn.conf.py, as `make run`)",
                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--host", help="address to bind (default: $HOST, else 127.0.0.1)")
@@ -407,6 +402,11 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, help="worker processes (default: $WEB_CONCURRENCY, else one a core)")
     serve.add_argument("--root", help="the checkout holding app.py and gunicorn.conf.py (default: see below)")
     serve.set_defaults(run=cmd_serve)
+    settle = commands.add_parser("settle", help="settle a session: who deals, running totals, who pays whom",
+                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    settle.add_argument("session", help="a JSON file holding a /v1/sessions/settle body ('-': standard input)")
+    settle.add_argument("--json", action="store_true", help="print the API's JSON answer instead of the table")
+    settle.set_defaults(run=cmd_settle)
     return top
 
 

@@ -61,13 +61,15 @@ from .responses import (
     PresetSchema,
     ProblemSchema,
     ScoreResponseSchema,
-    SessionSettleResponseSchema,
     WaitSchema,
     WaitsResponseSchema,
+    SessionSettleResponseSchema,
 )
 
 score_request = SCORE_REQUEST
 score_response = ScoreResponseSchema()
+session_request = SESSION_REQUEST
+session_response = SessionSettleResponseSchema()
 preset_list = PresetListSchema()
 preset_one = PresetSchema()
 health = HealthSchema()
@@ -85,8 +87,6 @@ claims_response = ClaimsResponseSchema()
 levels_response = LevelsSchema()
 escape_request = ESCAPE_REQUEST
 escape_response = EscapeResponseSchema()
-session_request = SESSION_REQUEST
-session_response = SessionSettleResponseSchema()
 
 
 __all__ = [
@@ -128,6 +128,9 @@ __all__ = [
     "RulesObjectSchema",
     "ScoreRequestSchema",
     "ScoreResponseSchema",
+    "SessionSettleResponseSchema",
+    "session_request",
+    "session_response",
     "TableClaimSchema",
     "TableClaimsRequestSchema",
     "WaitSchema",
@@ -156,7 +159,4 @@ __all__ = [
     "validation_problem",
     "waits_request",
     "waits_response",
-    "SessionSettleResponseSchema",
-    "session_request",
-    "session_response",
 ]

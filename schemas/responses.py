@@ -238,13 +238,13 @@ class ProblemSchema(OutSchema):
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
         "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body): at most 50 "
                        "problems, the first in the order of docs/rules.md §10.15."})
+    hand_index = fields.Integer(metadata={
+        "minimum": 0, "description": "`POST /v1/sessions/settle`: the index of the hand that failed (the "
+                                     "problem is that hand's, as its own endpoint answers it)."})
     more_errors = fields.Integer(metadata={
         "minimum": 1, "description": "How many more problems were found than `errors` lists (present only "
                                      "when some were left off). Reading stops soon after the first 50, so "
                                      "the body may hold more still."})
-    hand_index = fields.Integer(metadata={
-        "minimum": 0, "description": "`POST /v1/sessions/settle`: the index of the hand that failed (the "
-                                     "problem is that hand's, as its own endpoint answers it)."})
 
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
@@ -410,73 +410,6 @@ class BatchResponseSchema(OutSchema):
     results = req(fields.List(fields.Nested(BatchResultSchema)))
 
 
-# --- the table ---------------------------------------------------------------------------------
-
-class SeatWindsSchema(OutSchema):
-    """Every position's seat wind (the dealer's is `E`)."""
-
-    p0 = _str(*SEATS, data_key="0", attribute="0")
-    p1 = _str(*SEATS, data_key="1", attribute="1")
-    p2 = _str(*SEATS, data_key="2", attribute="2")
-    p3 = _str(*SEATS, data_key="3", attribute="3")
-
-
-class NextHandResponseSchema(OutSchema):
-    """The table of the next hand: send `dealer`, `round_wind` and `dealers_this_round` back with
-    that hand's `result` to get the one after."""
-
-    dealer = req(fields.Integer(metadata={"minimum": 0, "maximum": 3, "description": "The next dealer's position."}))
-    round_wind = _str(*SEATS)
-    dealers_this_round = req(fields.Integer(metadata={"minimum": 1, "maximum": 4}))
-    seat_winds = req(fields.Nested(SeatWindsSchema))
-    dealer_changed = req(fields.Boolean())
-    round_changed = req(fields.Boolean(metadata={"description": "The round wind advanced."}))
-
-
-class ClaimSchema(OutSchema, TableClaimSchema):
-    """A seat's claim on the discard (as in the request)."""
-
-    class Meta(OutSchema.Meta, TableClaimSchema.Meta):
-        """The options of both (each has only ``unknown = RAISE``)."""
-
-
-class ClaimsResponseSchema(OutSchema):
-    """The claim that takes the discard (docs/rules.md §8)."""
-
-    taker = req(fields.Nested(ClaimSchema, allow_none=True, metadata={"description": "`null`: nobody claims."}))
-    rule = _str(*CLAIM_RULES, metadata={
-        "description": "`intercept`: several wins, the first in play order after the discarder takes it (截胡)."})
-    reason = _str(metadata={"description": "Why, in the language of `Accept-Language`."})
-    overridden = req(fields.List(fields.Nested(ClaimSchema), metadata={
-        "description": "The other claims, in play order after the discarder."}))
-
-
-class LevelSchema(OutSchema):
-    """A level (级别)."""
-
-    level = req(fields.Integer(metadata={"minimum": 0}))
-    name = _str(metadata={"description": "Chinese name."})
-    name_en = _str(metadata={"description": "English gloss."})
-    threshold = req(fields.Integer(metadata={"minimum": 0, "description": "积分 (points) a player needs."}))
-    base_points = req(fields.Integer(metadata={"minimum": 1, "description": "对局分 of a game at this level."}))
-
-
-class LevelsSchema(OutSchema):
-    """The level table of the 456 rules."""
-
-    source = _str(metadata={"description": "The source document."})
-    levels = req(fields.List(fields.Nested(LevelSchema)))
-
-
-class EscapeResponseSchema(OutSchema):
-    """The penalty for leaving a game: 24 × base points."""
-
-    penalty = req(fields.Integer(metadata={"minimum": 24, "description": "`multiplier` × `base_points`."}))
-    multiplier = req(fields.Integer(metadata={"description": "24."}))
-    base_points = req(fields.Integer(metadata={"minimum": 1}))
-    level = req(fields.Integer(allow_none=True, metadata={"description": "The level given, or `null`."}))
-
-
 # --- POST /v1/sessions/settle ------------------------------------------------------------------
 
 SESSION_HAND_KINDS = HAND_KINDS
@@ -558,3 +491,71 @@ class SessionSettleResponseSchema(OutSchema):
     stats = req(fields.Dict(keys=fields.String(), values=fields.Nested(SessionStatsSchema), metadata={
         "description": "Each player's stats."}))
     next = req(fields.Nested(SessionNextSchema))
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+class SeatWindsSchema(OutSchema):
+    """Every position's seat wind (the dealer's is `E`)."""
+
+    p0 = _str(*SEATS, data_key="0", attribute="0")
+    p1 = _str(*SEATS, data_key="1", attribute="1")
+    p2 = _str(*SEATS, data_key="2", attribute="2")
+    p3 = _str(*SEATS, data_key="3", attribute="3")
+
+
+class NextHandResponseSchema(OutSchema):
+    """The table of the next hand: send `dealer`, `round_wind` and `dealers_this_round` back with
+    that hand's `result` to get the one after."""
+
+    dealer = req(fields.Integer(metadata={"minimum": 0, "maximum": 3, "description": "The next dealer's position."}))
+    round_wind = _str(*SEATS)
+    dealers_this_round = req(fields.Integer(metadata={"minimum": 1, "maximum": 4}))
+    seat_winds = req(fields.Nested(SeatWindsSchema))
+    dealer_changed = req(fields.Boolean())
+    round_changed = req(fields.Boolean(metadata={"description": "The round wind advanced."}))
+
+
+class ClaimSchema(OutSchema, TableClaimSchema):
+    """A seat's claim on the discard (as in the request)."""
+
+    class Meta(OutSchema.Meta, TableClaimSchema.Meta):
+        """The options of both (each has only ``unknown = RAISE``)."""
+
+
+class ClaimsResponseSchema(OutSchema):
+    """The claim that takes the discard (docs/rules.md §8)."""
+
+    taker = req(fields.Nested(ClaimSchema, allow_none=True, metadata={"description": "`null`: nobody claims."}))
+    rule = _str(*CLAIM_RULES, metadata={
+        "description": "`intercept`: several wins, the first in play order after the discarder takes it (截胡)."})
+    reason = _str(metadata={"description": "Why, in the language of `Accept-Language`."})
+    overridden = req(fields.List(fields.Nested(ClaimSchema), metadata={
+        "description": "The other claims, in play order after the discarder."}))
+
+
+class LevelSchema(OutSchema):
+    """A level (级别)."""
+
+    level = req(fields.Integer(metadata={"minimum": 0}))
+    name = _str(metadata={"description": "Chinese name."})
+    name_en = _str(metadata={"description": "English gloss."})
+    threshold = req(fields.Integer(metadata={"minimum": 0, "description": "积分 (points) a player needs."}))
+    base_points = req(fields.Integer(metadata={"minimum": 1, "description": "对局分 of a game at this level."}))
+
+
+class LevelsSchema(OutSchema):
+    """The level table of the 456 rules."""
+
+    source = _str(metadata={"description": "The source document."})
+    levels = req(fields.List(fields.Nested(LevelSchema)))
+
+
+class EscapeResponseSchema(OutSchema):
+    """The penalty for leaving a game: 24 × base points."""
+
+    penalty = req(fields.Integer(metadata={"minimum": 24, "description": "`multiplier` × `base_points`."}))
+    multiplier = req(fields.Integer(metadata={"description": "24."}))
+    base_points = req(fields.Integer(metadata={"minimum": 1}))
+    level = req(fields.Integer(allow_none=True, metadata={"description": "The level given, or `null`."}))
+
