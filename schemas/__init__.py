@@ -57,13 +57,13 @@ from .responses import (
     LevelSchema,
     LevelsSchema,
     NextHandResponseSchema,
+    SessionSettleResponseSchema,
     PresetListSchema,
     PresetSchema,
     ProblemSchema,
     ScoreResponseSchema,
     WaitSchema,
     WaitsResponseSchema,
-    SessionSettleResponseSchema,
 )
 
 score_request = SCORE_REQUEST

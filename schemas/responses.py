@@ -558,4 +558,3 @@ class EscapeResponseSchema(OutSchema):
     multiplier = req(fields.Integer(metadata={"description": "24."}))
     base_points = req(fields.Integer(metadata={"minimum": 1}))
     level = req(fields.Integer(allow_none=True, metadata={"description": "The level given, or `null`."}))
-

@@ -245,10 +245,10 @@ LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
     "/v1/waits": (examples.WAITS_EXAMPLES, examples.WAITS_ERROR_EXAMPLES),
     "/v1/analyze": (examples.ANALYZE_EXAMPLES, examples.ANALYZE_ERROR_EXAMPLES),
     "/v1/score/batch": (examples.BATCH_EXAMPLES, examples.BATCH_ERROR_EXAMPLES),
+    "/v1/sessions/settle": (examples.SESSION_EXAMPLES, examples.SESSION_ERROR_EXAMPLES),
     "/v1/table/next": (examples.NEXT_EXAMPLES, examples.NEXT_ERROR_EXAMPLES),
     "/v1/table/claims": (examples.CLAIMS_EXAMPLES, examples.CLAIMS_ERROR_EXAMPLES),
     "/v1/table/escape": (examples.ESCAPE_EXAMPLES, examples.ESCAPE_ERROR_EXAMPLES),
-    "/v1/sessions/settle": (examples.SESSION_EXAMPLES, examples.SESSION_ERROR_EXAMPLES),
 }
 
 
@@ -259,7 +259,7 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         response = client.post(path, **kwargs)
         return response.status_code, response.get_json(force=True)
 
-    from app import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES, MAX_SESSION_BODY_BYTES
+    from app import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES
 
     good, bad = LIVE_EXAMPLES[path]
     out: dict[str, tuple] = {}
@@ -268,21 +268,24 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         data=b"a=1", content_type="application/x-www-form-urlencoded")
-    limit = {"/v1/score/batch": MAX_BATCH_BODY_BYTES, "/v1/sessions/settle": MAX_SESSION_BODY_BYTES}.get(
-        path, MAX_BODY_BYTES)
+    limit = MAX_BATCH_BODY_BYTES if path == "/v1/score/batch" else MAX_BODY_BYTES
     out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
         too_many: dict[str, list[dict[str, object]]] = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
         out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
             json=too_many)
-    if path == "/v1/sessions/settle":
-        hands = {**examples.SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}
-        out["too_many_hands"] = (f"{MAX_HANDS + 1} hands (400 invalid_request)", None) + post(json=hands)
     if path == "/v1/table/claims":
         body = examples.CLAIMS_INTERCEPT
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
             json=body, headers={"Accept-Language": "zh"})
+    if path == "/v1/sessions/settle":
+        from app import MAX_SESSION_BODY_BYTES
+
+        out["payload_too_large"] = (f"A body over {_size(MAX_SESSION_BODY_BYTES)}", None) + post(
+            data=b" " * (MAX_SESSION_BODY_BYTES + 1), content_type="application/json")
+        hands = {**examples.SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}
+        out["too_many_hands"] = (f"{MAX_HANDS + 1} hands (400 invalid_request)", None) + post(json=hands)
     return out
 
 
