@@ -57,7 +57,7 @@ pays whom, under the presets of the rule book (`docs/rules.md` in the project, v
 answer that echoes rules says `"rulebook": 2`) or your own options. This document is the
 machine-readable form of the HTTP contract, `docs/api.md`.
 
-* JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch`),
+* JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch` and `POST /v1/sessions/settle`),
   `Content-Type: application/json`.
 * Tiles are codes (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, `1f`…`8f`), Chinese names
   (`一万`, `東風`, `红中`, `春`…), or one compact string such as `"123m 456p EE C"`.
