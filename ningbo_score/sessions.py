@@ -21,11 +21,10 @@ import typing
 from dataclasses import dataclass
 from itertools import combinations
 
-from . import requests as _requests     # (the request schemas; requests imports this module's types)
-from .engine import score_hand
+from . import api as _api                # (/v1/score's code; both import requests, which imports
+from . import requests as _requests     # this module's types: the modules, read at call time)
 from .errors import Problem, ScoreError
 from .fields import load
-from .hand import check
 from .rules import MAX_SAFE_INTEGER, Rules
 from .table import _WIND_ZH, ESCAPE_MULTIPLIER, WINDS, NextHandInput, next_hand
 
@@ -162,10 +161,8 @@ def _play(kind: str, value: typing.Any, s: SessionInput, table: tuple[int, str, 
                                    for k in range(4)])
     body = _filled(value, s, table, kind == "replay")
     if kind == "score":
-        h = load(_requests.SCORE_REQUEST, body)
-        check(h)
-        score = score_hand(h, lang=lang)
-        return _won(score, h.seat, h.by, h.win_from)
+        h = _api.read_score(body)
+        return _won(_api.score(h, lang), h.seat, h.by, h.win_from)
     answer = _replay()(body, lang)
     if answer["outcome"] != "win":
         return _Result("draw", [0, 0, 0, 0])
