@@ -36,7 +36,7 @@ import observability
 import schemas
 import serving
 import static_assets
-from ningbo_score import ScoreError, table
+from ningbo_score import ScoreError, sessions, table
 
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
@@ -46,6 +46,10 @@ MAX_BODY_BYTES = 64 * 1024
 #: 1 MiB leaves about 5 KiB for each of 200 items (a request with every rule option and every
 #: item_tai override, pretty-printed, is under 2 KiB).
 MAX_BATCH_BODY_BYTES = 1024 * 1024
+#: ``POST /v1/sessions/settle``: up to 200 hands, each a ``/v1/score`` body (as a batch) or a
+#: ``/v1/replay`` log (a whole hand's log is about 3 KiB as compact JSON): the batch's limit, so
+#: that the server takes it as heavy work as it takes a batch (serving.HeavyTurns).
+MAX_SESSION_BODY_BYTES = MAX_BATCH_BODY_BYTES
 SWAGGER_UI_DIR = Path(str(swagger_ui_bundle.swagger_ui_path))
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
@@ -569,6 +573,12 @@ def levels():
     return json_response(table.levels())
 
 
+def sessions_settle():
+    # a session's bodies are up to the batch's limit; other requests run between its hands
+    session = schemas.load(schemas.session_request, json_body(MAX_SESSION_BODY_BYTES))
+    return json_response(sessions.settle(session, language(), serving.between_hands(request.environ)))
+
+
 def calculator():
     """The calculator page (static/index.html); its files are under /static/."""
     return send_from_directory(current_app.static_folder, "index.html")
@@ -622,6 +632,8 @@ ROUTES: tuple[Route, ...] = (
           score_batch),
     Route("POST", "/v1/table/next", "nextHand", "table", schemas.next_hand_request, schemas.next_hand_response,
           table_next),
+    Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
+          schemas.session_response, sessions_settle),
     Route("POST", "/v1/table/claims", "claims", "table", schemas.claims_request, schemas.claims_response,
           table_claims),
     Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, levels),

@@ -16,8 +16,8 @@ ItemId = Literal["pai_hu", "ping_hu", "edge_wait", "closed_wait", "single_wait",
 PresetId = Literal["ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-taishu", "ningbo-7baida"]
 ProblemCode = Literal["malformed_json", "invalid_request", "payload_too_large", "unsupported_media_type",
     "caishen_in_meld", "invalid_meld", "wrong_tile_count", "too_many_copies", "winning_tile_not_in_hand",
-    "inconsistent_win_context", "discard_win_not_allowed", "caishen_needs_self_draw", "not_a_winning_hand",
-    "illegal_event", "not_found", "method_not_allowed", "internal_error", "not_ready"]
+    "dealer_sequence", "inconsistent_win_context", "discard_win_not_allowed", "caishen_needs_self_draw",
+    "not_a_winning_hand", "illegal_event", "not_found", "method_not_allowed", "internal_error", "not_ready"]
 
 
 class Options(TypedDict):
@@ -151,6 +151,7 @@ class ProblemBody(TypedDict):
     detail: str
     code: ProblemCode
     errors: NotRequired[dict[str, list[str]]]
+    hand_index: NotRequired[int]
     more_errors: NotRequired[int]
     event_index: NotRequired[int]
     reason: NotRequired[Literal["event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",

@@ -23,6 +23,7 @@ from typing import Any
 import ningbo_score
 from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ScoreAnswer, ScoredItem, Wait, WaitsAnswer,
                                   WaitValue)
+from ningbo_score import sessions
 
 #: Exit statuses (also in ``ningbo-score --help``).
 OK, NOT_ELIGIBLE, USAGE, REFUSED, UNAVAILABLE = 0, 1, 2, 3, 4
@@ -48,6 +49,7 @@ EXAMPLES = (
     "ningbo-score score hand.json --json | head -c 40",
     "ningbo-score waits '23m 678m 99s' --seat S --meld pung:CCC:E --meld kong:1111s:concealed",
     "ningbo-score analyze '23m 678m 99s 5p' --seat S --meld pung:CCC:E --meld kong:1111s:concealed",
+    "ningbo-score settle session.json",
     "ningbo-score serve --port 8000",
 )
 
@@ -341,6 +343,67 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return OK
 
 
+#: the words of ``settle``'s table
+SETTLE_TEXT = {
+    "en": {"hand": "hand", "round": "round", "dealer": "dealer", "totals": "totals", "transfers": "transfers",
+           "none": "nobody owes anything", "next": "next: {dealer} deals, round {wind}",
+           "self_draw": "{winner} self-draws", "discard": "{winner} on {from_}'s discard",
+           "robbing_kong": "{winner} robs {from_}'s kong", "tai": ", {tai} 台", "not_eligible": " (not eligible)",
+           "draw": "draw", "net": "scored elsewhere", "penalty": "{player} leaves (penalty)",
+           "failed": "hand {index} is refused"},
+    "zh": {"hand": "局", "round": "圈", "dealer": "庄家", "totals": "合计", "transfers": "转账",
+           "none": "无人欠款", "next": "下一局：{dealer} 坐庄，圈风 {wind}",
+           "self_draw": "{winner} 自摸", "discard": "{winner} 胡 {from_} 放冲",
+           "robbing_kong": "{winner} 抢 {from_} 的杠",
+           "tai": " {tai} 台", "not_eligible": "（不够起胡）", "draw": "流局", "net": "另行计分",
+           "penalty": "{player} 逃跑（罚分）", "failed": "第 {index} 局被拒"},
+}
+
+
+def hand_summary(hand: dict[str, Any], lang: str) -> str:
+    """One hand of a settled session in a few words."""
+    t = SETTLE_TEXT[lang]
+    if hand["outcome"] == "win":
+        text = t[hand["by"]].format(winner=hand["winner"], from_=hand["from"]) + t["tai"].format(tai=hand["tai"])
+        return text + ("" if hand["eligible"] else t["not_eligible"])
+    if hand["outcome"] == "penalty":
+        return t["penalty"].format(player=min(hand["net"], key=hand["net"].__getitem__))
+    return t[hand["outcome"]]
+
+
+def print_session(result: dict[str, Any], lang: str) -> None:
+    """A settled session: a row per hand (its net per player) and the totals, then the transfers."""
+    t = SETTLE_TEXT[lang]
+    players = list(result["totals"])
+    rows = [[str(h["index"]), h["round_wind"], h["dealer"], hand_summary(h, lang)]
+            + [f"{h['net'][p]:+d}" if h["net"][p] else "0" for p in players] for h in result["hands"]]
+    rows.append([t["totals"], "", "", ""] + [f"{v:+d}" if v else "0" for v in result["totals"].values()])
+    header = [t["hand"], t["round"], t["dealer"], ""] + players
+    widths = [max(display_width(row[i]) for row in [header] + rows) for i in range(len(header))]
+    for row in [header] + rows:
+        cells = [c + " " * (w - display_width(c)) if i < 4 else " " * (w - display_width(c)) + c
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip())
+    transfers = ", ".join(f"{x['from']} → {x['to']} {x['amount']}" for x in result["transfers"])
+    print(f"{t['transfers']}: {transfers or t['none']}")
+    print(t["next"].format(dealer=result["next"]["dealer"], wind=result["next"]["round_wind"]))
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    try:
+        result = sessions.settle(read_json(args.session), args.lang)
+    except ningbo_score.ScoreError as err:
+        if "hand_index" in err.extra:
+            print(f"ningbo-score: {SETTLE_TEXT[args.lang]['failed'].format(index=err.extra['hand_index'])}",
+                  file=sys.stderr)
+        raise
+    if args.json:
+        print_json(result)
+    else:
+        print_session(result, args.lang)
+    return OK
+
+
 def service_root(given: str | None) -> Path:
     """The checkout that holds the service (app.py and gunicorn.conf.py): --root, else
     NINGBO_SCORE_ROOT, else the current directory, else the one above this package (an editable
@@ -444,6 +507,11 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, help="worker processes (default: $WEB_CONCURRENCY, else one a core)")
     serve.add_argument("--root", help="the checkout holding app.py and gunicorn.conf.py (default: see below)")
     serve.set_defaults(run=cmd_serve)
+    settle = commands.add_parser("settle", help="settle a session: who deals, running totals, who pays whom",
+                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    settle.add_argument("session", help="a JSON file holding a /v1/sessions/settle body ('-': standard input)")
+    settle.add_argument("--json", action="store_true", help="print the API's JSON answer instead of the table")
+    settle.set_defaults(run=cmd_settle)
     return top
 
 

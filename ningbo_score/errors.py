@@ -23,6 +23,8 @@ CODES: dict[str, tuple[int, str, str]] = {
     "too_many_copies": (422, "Too many copies", "牌张数超出"),
     "winning_tile_not_in_hand": (422, "Winning tile not in hand", "胡的牌不在手牌中"),
     "invalid_claims": (422, "Invalid request", "请求无效"),  # reported as invalid_request
+    "unbalanced_net": (422, "Invalid request", "请求无效"),  # reported as invalid_request (a session's net hand)
+    "dealer_sequence": (422, "Dealer sequence", "庄家轮转不符"),  # POST /v1/sessions/settle
     "inconsistent_win_context": (422, "Inconsistent win context", "胡牌情形自相矛盾"),
     "discard_win_not_allowed": (422, "Discard win not allowed", "不允许捉冲"),
     "caishen_winning_tile": (422, "Caishen needs self-draw", "财神只能自摸"),
@@ -45,6 +47,7 @@ _PUBLIC = {
     "invalid_claims": "invalid_request",
     "caishen_winning_tile": "caishen_needs_self_draw",
     "points_too_large": "invalid_request",
+    "unbalanced_net": "invalid_request",
 }
 
 

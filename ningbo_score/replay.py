@@ -593,7 +593,7 @@ class Table:
         if log.base_points is not None:
             body["base_points"] = log.base_points
         try:
-            scored = api.score(body, self.lang)
+            scored = dict(api.score(body, self.lang))
         except ScoreError as err:
             err.extra = {"event_index": i, "score_request": body}
             raise

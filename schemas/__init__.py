@@ -15,6 +15,7 @@ from ningbo_score.requests import (
     ESCAPE_REQUEST,
     NEXT_HAND_REQUEST,
     SCORE_REQUEST,
+    SESSION_REQUEST,
     WAITS_REQUEST,
     CLAIM_TYPES,
     AnalyzeHandSchema,
@@ -65,6 +66,7 @@ from .responses import (
     LevelSchema,
     LevelsSchema,
     NextHandResponseSchema,
+    SessionSettleResponseSchema,
     PresetListSchema,
     PresetSchema,
     ProblemSchema,
@@ -78,6 +80,8 @@ from .responses import (
 
 score_request = SCORE_REQUEST
 score_response = ScoreResponseSchema()
+session_request = SESSION_REQUEST
+session_response = SessionSettleResponseSchema()
 preset_list = PresetListSchema()
 preset_one = PresetSchema()
 health = HealthSchema()
@@ -140,6 +144,9 @@ __all__ = [
     "RulesObjectSchema",
     "ScoreRequestSchema",
     "ScoreResponseSchema",
+    "SessionSettleResponseSchema",
+    "session_request",
+    "session_response",
     "TableClaimSchema",
     "TableClaimsRequestSchema",
     "WaitSchema",

@@ -13,6 +13,7 @@ from ningbo_score.hand import WIN_BY
 from ningbo_score.replay import REASONS
 from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
 from ningbo_score.rules import RULEBOOK
+from ningbo_score.sessions import HAND_KINDS
 from ningbo_score.tiles import SEATS
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
@@ -224,6 +225,9 @@ class ProblemSchema(OutSchema):
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
         "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body): at most 50 "
                        "problems, the first in the order of docs/rules.md §10.15."})
+    hand_index = fields.Integer(metadata={
+        "minimum": 0, "description": "`POST /v1/sessions/settle`: the index of the hand that failed (the "
+                                     "problem is that hand's, as its own endpoint answers it)."})
     more_errors = fields.Integer(metadata={
         "minimum": 1, "description": "How many more problems were found than `errors` lists (present only "
                                      "when some were left off). Reading stops soon after the first 50, so "
@@ -438,6 +442,89 @@ class BatchResponseSchema(OutSchema):
     ok = req(fields.Integer(metadata={"minimum": 0, "description": "Results with status 200."}))
     failed = req(fields.Integer(metadata={"minimum": 0, "description": "Results with a problem."}))
     results = req(fields.List(fields.Nested(BatchResultSchema)))
+
+
+# --- POST /v1/sessions/settle ------------------------------------------------------------------
+
+SESSION_HAND_KINDS = HAND_KINDS
+SESSION_OUTCOMES = ("win", "draw", "net", "penalty")
+
+
+def _by_player(description: str, **kwargs) -> fields.Dict:
+    return req(fields.Dict(keys=fields.String(), values=fields.Integer(**kwargs), metadata={
+        "description": description}))
+
+
+class SessionSeatsSchema(OutSchema):
+    """Who sits where in a hand: each seat wind's player (`E` deals)."""
+
+    E = _str()
+    S = _str()
+    W = _str()
+    N = _str()
+
+
+class SessionHandResultSchema(OutSchema):
+    """One hand: who dealt, the seats, how it ended, what each player won and the running totals."""
+
+    index = req(fields.Integer(metadata={"minimum": 0, "description": "The hand's place in `hands`."}))
+    kind = _str(*SESSION_HAND_KINDS, metadata={"description": "How it was given."})
+    dealer = _str(metadata={"description": "The player who dealt it."})
+    round_wind = _str(*SEATS)
+    seats = req(fields.Nested(SessionSeatsSchema))
+    outcome = _str(*SESSION_OUTCOMES, metadata={
+        "description": "`win` (a `score`, or a `replay` ending in a win), `draw` (a `draw`, or a `replay` "
+                       "ending in 荒庄), `net`, `penalty`."})
+    winner = req(fields.String(allow_none=True, metadata={"description": "The winner; `null` but for a win."}))
+    by = req(fields.String(validate=OneOf((*WIN_BY, None)), allow_none=True, metadata={
+        "description": "How it was won; `null` but for a win."}))
+    from_ = req(fields.String(data_key="from", attribute="from", allow_none=True, metadata={
+        "description": "The discarder or the robbed player; `null` for a self-draw and but for a win."}))
+    tai = req(fields.Integer(allow_none=True, metadata={"description": "The win's 台; `null` but for a win."}))
+    eligible = req(fields.Boolean(allow_none=True, metadata={
+        "description": "Whether the win reaches the minimum (not: it pays nothing, and counts in no stats); "
+                       "`null` but for a win."}))
+    net = _by_player("Each player's gain in this hand; sums to 0.")
+    totals = _by_player("Each player's running total after this hand.")
+
+
+class SessionTransferSchema(OutSchema):
+    """One transfer that settles the session."""
+
+    from_ = _str(data_key="from", attribute="from", metadata={"description": "A player who lost."})
+    to = _str(metadata={"description": "A player who won."})
+    amount = req(fields.Integer(metadata={"minimum": 1}))
+
+
+class SessionStatsSchema(OutSchema):
+    """A player's wins over the `score` and `replay` hands (eligible wins only)."""
+
+    wins = req(fields.Integer(metadata={"minimum": 0}))
+    self_draws = req(fields.Integer(metadata={"minimum": 0}))
+    dealt_in = req(fields.Integer(metadata={"minimum": 0, "description": "Discards of this player that fed a win."}))
+    best_tai = req(fields.Integer(allow_none=True, metadata={"description": "The best 台 of its wins; `null`: none."}))
+
+
+class SessionNextSchema(OutSchema):
+    """The next hand's table."""
+
+    dealer = _str()
+    round_wind = _str(*SEATS)
+    seats = req(fields.Nested(SessionSeatsSchema))
+
+
+class SessionSettleResponseSchema(OutSchema):
+    """The session settled: each hand, the totals, the fewest transfers, stats and the next hand."""
+
+    hands = req(fields.List(fields.Nested(SessionHandResultSchema)))
+    totals = _by_player("Each player's total over the session; sums to 0.")
+    transfers = req(fields.List(fields.Nested(SessionTransferSchema), metadata={
+        "description": "The fewest transfers that settle `totals`, from losers to winners; among the fewest, "
+                       "the one whose largest is smallest, then the first by (from, to) in `players` order. "
+                       "Sorted so."}))
+    stats = req(fields.Dict(keys=fields.String(), values=fields.Nested(SessionStatsSchema), metadata={
+        "description": "Each player's stats."}))
+    next = req(fields.Nested(SessionNextSchema))
 
 
 # --- the table ---------------------------------------------------------------------------------

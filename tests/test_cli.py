@@ -20,6 +20,7 @@ import pytest
 
 import ningbo_score
 from conftest import ROOT, free_port, wait_until_up
+from tools import examples as tool_examples
 
 # docs/api.md's worked example: seat S, caishen indicator 5p (the kind 5p; none in the hand), melds
 # 中中中 from E and a concealed kong of 1s, flower 2f, self-drawn 4m completing 2-3-4m.
@@ -244,10 +245,12 @@ def _help_examples() -> list[str]:
 
 def test_every_help_example_runs_as_written(tmp_path):
     """Each example of --help, run by a shell in a folder holding hand.json (docs/api.md's worked
-    example, as the examples assume); serve's on a free port instead of its 8000."""
+    example, as the examples assume) and session.json (docs/api.md's session); serve's on a free
+    port instead of its 8000."""
     examples = _help_examples()
     assert len(examples) >= 6 and any("hand.json --lang zh" in e for e in examples)
     (tmp_path / "hand.json").write_text(json.dumps(WORKED_BODY), encoding="utf-8")
+    (tmp_path / "session.json").write_text(json.dumps(tool_examples.SESSION), encoding="utf-8")  # docs/api.md's session
     env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8", "HOME": str(tmp_path)}
     env.pop("LC_ALL", None)
     define = f'set -o pipefail; ningbo-score() {{ {shlex.quote(sys.executable)} -m ningbo_score "$@"; }}\n'

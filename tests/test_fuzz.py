@@ -60,6 +60,7 @@ HTTP_CODES: dict[str, set[int]] = {
     "not_found": {404},
     "method_not_allowed": {405},
     "illegal_event": {422},                 # a replay log that breaks a rule (POST /v1/replay)
+    "dealer_sequence": {422},          # POST /v1/sessions/settle: a hand out of the rotation
 }
 
 FIELDS = ["rules", "preset", "seat_wind", "round_wind", "caishen", "indicator", "kinds", "hand", "concealed",

@@ -335,6 +335,6 @@ def test_a_taken_metrics_port_stops_the_server_with_a_clear_message():
                               env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     # one line naming the variable to set (gunicorn.conf.py checks both ports before binding)
-    assert done.stderr == f"127.0.0.1:{port} is in use: set METRICS_PORT to a free port (e.g. METRICS_PORT={port + 1})\n", \
-        done.stderr[-2000:]
+    said = f"127.0.0.1:{port} is in use: set METRICS_PORT to a free port (e.g. METRICS_PORT={port + 1})\n"
+    assert done.stderr == said, done.stderr[-2000:]
     assert "Booting worker" not in done.stderr

@@ -208,6 +208,42 @@ BATCH_ERROR_EXAMPLES = {
     "invalid_request": ("`requests` is not an array (400)", {"requests": API_MD}),
 }
 
+# --- POST /v1/sessions/settle -----------------------------------------------------------------
+
+def _no_round(body: dict) -> dict:
+    """A /v1/score body without its round_wind: the session fills in the rotation's."""
+    return {k: v for k, v in body.items() if k != "round_wind"}
+
+
+# Ann deals first.  Bo (S) self-draws docs/api.md's hand (4 台, 5 from each); Bo deals and the
+# hand is drawn (Bo deals again); Cy (S under Bo) wins the 包 hand on Di's (W) discard, base 2:
+# 4 台, 2 × (1 + 4) = 10, Di pays 2 × 10 and Bo (E, 3 melds claimed from it) 2 × 10; Cy deals a
+# hand scored elsewhere (E +6); Bo (N under Cy) leaves the game: 24 × 1, 8 to each other.
+SESSION = {
+    "rules": "ningbo",
+    "players": ["Ann", "Bo", "Cy", "Di"],
+    "first_dealer": "Ann",
+    "hands": [
+        {"score": _no_round(API_MD)},
+        {"draw": True},
+        {"score": _no_round(DISCARD_LIABILITY)},
+        {"net": {"E": 6, "S": -2, "W": -2, "N": -2}},
+        {"penalty": {"escape": "N"}},
+    ],
+}
+SESSION_EXAMPLES = {
+    "session": ("Two wins, a draw, a hand scored elsewhere and an escape", SESSION),
+}
+SESSION_ERROR_EXAMPLES = {
+    "dealer_sequence": ("A hand in the South round while the East round is on (422)",
+                        {**SESSION, "hands": [SESSION["hands"][0], {"score": {**API_MD, "round_wind": "S"}}]}),
+    "wrong_tile_count": ("A hand refused as /v1/score refuses it, with its hand_index (422)",
+                         {**SESSION, "hands": [{"draw": True}, {"score": WRONG_TILE_COUNT}]}),
+    "invalid_request": ("A hand that is both a draw and a penalty (400)",
+                        {**SESSION, "hands": [{"draw": True, "penalty": {"escape": "W"}}]}),
+}
+
+
 # --- POST /v1/table/next ----------------------------------------------------------------------
 
 NEXT_OTHER_WINS = {"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 2}}

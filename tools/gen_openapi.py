@@ -33,6 +33,7 @@ from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.replay import REASONS
 from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
+from ningbo_score.sessions import MAX_HANDS
 from ningbo_score.table import CLAIM_TYPES
 from ningbo_score.tiles import SEATS
 from schemas import responses as response_schemas
@@ -50,6 +51,7 @@ TAGS = {
     "rules": "The rule book and its presets.",
     "table": "A live table: the next dealer, claims on a discard, levels, the escape penalty.",
     "ops": "Liveness and readiness probes (for a load balancer or Kubernetes).",
+    "sessions": "A session of hands: the rotation of the deal, the totals and who pays whom.",
 }
 DESCRIPTION = """\
 宁波麻将计分: scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who
@@ -57,7 +59,7 @@ pays whom, under the presets of the rule book (`docs/rules.md` in the project, v
 answer that echoes rules says `"rulebook": 3`) or your own options. This document is the
 machine-readable form of the HTTP contract, `docs/api.md`.
 
-* JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch`),
+* JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch` and `POST /v1/sessions/settle`),
   `Content-Type: application/json`.
 * Tiles are codes (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, `1f`…`8f`), Chinese names
   (`一万`, `東風`, `红中`, `春`…), or one compact string such as `"123m 456p EE C"`.
@@ -108,6 +110,7 @@ class Converter(OpenAPIConverter):
             out["description"] = doc.split("\n\n")[0].replace("\n", " ")
         if getattr(instance, "OPENAPI_SCHEMA", None):   # the schema says how it is written
             out = {**copy.deepcopy(instance.OPENAPI_SCHEMA), "description": out["description"]}
+        out.update(getattr(instance, "OPENAPI_KEYWORDS", {}))      # more keywords of the object's own
         if getattr(instance, "OPENAPI_VARIANTS", None):
             out, parts = variants(out, instance.OPENAPI_VARIANTS)
             self.variant_components.update(parts)
@@ -290,6 +293,7 @@ LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
     "/v1/waits": (examples.WAITS_EXAMPLES, examples.WAITS_ERROR_EXAMPLES),
     "/v1/analyze": (examples.ANALYZE_EXAMPLES, examples.ANALYZE_ERROR_EXAMPLES),
     "/v1/score/batch": (examples.BATCH_EXAMPLES, examples.BATCH_ERROR_EXAMPLES),
+    "/v1/sessions/settle": (examples.SESSION_EXAMPLES, examples.SESSION_ERROR_EXAMPLES),
     "/v1/table/next": (examples.NEXT_EXAMPLES, examples.NEXT_ERROR_EXAMPLES),
     "/v1/table/claims": (examples.CLAIMS_EXAMPLES, examples.CLAIMS_ERROR_EXAMPLES),
     "/v1/table/escape": (examples.ESCAPE_EXAMPLES, examples.ESCAPE_ERROR_EXAMPLES),
@@ -328,6 +332,13 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         body = examples.CLAIMS_INTERCEPT
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
             json=body, headers={"Accept-Language": "zh"})
+    if path == "/v1/sessions/settle":
+        from app import MAX_SESSION_BODY_BYTES
+
+        out["payload_too_large"] = (f"A body over {_size(MAX_SESSION_BODY_BYTES)}", None) + post(
+            data=b" " * (MAX_SESSION_BODY_BYTES + 1), content_type="application/json")
+        hands = {**examples.SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}
+        out["too_many_hands"] = (f"{MAX_HANDS + 1} hands (400 invalid_request)", None) + post(json=hands)
     return out
 
 
@@ -477,6 +488,31 @@ def live_paths(client) -> dict[str, dict]:
             description="24 × the base points, given directly or as a level of `GET /v1/levels` "
                         "(docs/rules.md §8); the others gain nothing from it.",
             request="EscapeRequest", response="EscapeResponse", ok="The penalty.", errors=common),
+        "/v1/sessions/settle": _live_operation(
+            answers["/v1/sessions/settle"],
+            summary="Settle a session: rotation, running totals and the fewest transfers",
+            description="Four `players` in seating order, the `first_dealer` and the `hands` in play order "
+                        f"(at most {MAX_HANDS}): each a `/v1/replay` log (`replay`), a `/v1/score` body "
+                        "(`score`, the winner by its `seat_wind`), a `draw`, a `net` scored elsewhere (by "
+                        "seat, summing to 0) or a `penalty` (`escape`: that seat pays 24 × base points, 8 × "
+                        "base to each other seat). The deal moves after each hand as `/v1/table/next` moves "
+                        "it (docs/rules.md §8, the session's `draw_keeps_dealer`; a `net` or `penalty` moves "
+                        "it like a draw); a hand may leave its `round_wind` out, and one that contradicts the "
+                        "rotation is a 422 `dealer_sequence`. A hand's `rules` and `base_points` default to "
+                        "the session's. The answer: each hand with its dealer, seats, winner, net and running "
+                        "totals, the `totals`, the fewest `transfers` that settle them (exact; ties: the "
+                        "smallest largest transfer, then the first by (from, to) in `players` order), "
+                        "`stats` per player and the `next` hand's table. A hand that fails is its own "
+                        "endpoint's problem with `hand_index` (and, for a replay, `event_index` and "
+                        "`reason`); its field paths are within that hand's body. Bodies up to 1 MiB.",
+            request="SessionRequest", response="SessionSettleResponse", ok="The session settled.",
+            errors={400: "Not JSON (`malformed_json`), or not a session of at most "
+                         f"{MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`).",
+                    415: NOT_JSON_TYPE,
+                    422: "A hand refused by its endpoint (its code, with `hand_index`), a hand whose "
+                         "`round_wind` contradicts the rotation (`dealer_sequence`), a `net` that does not "
+                         "sum to 0 or a running total past 2^53 − 1 (`invalid_request`)."}),
     }
 
 
@@ -654,6 +690,8 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
                                                  "`seat_winds`."),
         "Liability": (tuple(v for v in response_schemas.LIABILITY if v is not None),
                       "包 (docs/rules.md §7): a related or a mutual payer."),
+        "SessionHandKind": (response_schemas.SESSION_HAND_KINDS, "How a hand of a session was given."),
+        "SessionOutcome": (response_schemas.SESSION_OUTCOMES, "How a hand of a session ended."),
     }
     for option, (_, allowed) in OPTION_KINDS.items():
         if allowed:
