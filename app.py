@@ -31,6 +31,7 @@ import schemas
 import serving
 import static_assets
 from ningbo_score import ScoreError, table
+from ningbo_score.errors import shown
 
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
@@ -250,7 +251,9 @@ DOCS_INIT_JS = """window.onload = function () {
 # --- the app -----------------------------------------------------------------------------------
 
 def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
-    app = Flask(__name__)
+    # no static route of Flask's own: /static/ is WhiteNoise's, over a set of files fixed at
+    # start (static_assets.py); any other path under it is a 404
+    app = Flask(__name__, static_folder=None)
     # No redirect to a cleaned-up path: werkzeug builds its Location from the Host header, so
     # `GET //v1//rules` with `Host: evil.example` went to http://evil.example/v1/rules.  Such a
     # path is a 404 now (and /docs, /docs/ are both rules of their own).
@@ -293,14 +296,16 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     status = err.code or 500
     headers: dict[str, str] = {}
     if status == 404:
-        return problem("not_found", f"There is nothing at {request.path}.", f"{request.path} 不存在。"), headers
+        path = shown(request.path)
+        return problem("not_found", f"There is nothing at {path}.", f"{path} 不存在。"), headers
     if status == 405:
         allowed = sorted(getattr(err, "valid_methods", None) or [])
         if isinstance(err, MethodNotAllowed) and allowed:
             headers["Allow"] = ", ".join(allowed)
-        shown = ", ".join(allowed)
-        return problem("method_not_allowed", f"{request.method} is not allowed on {request.path}; allowed: {shown}.",
-                       f"{request.path} 不支持 {request.method}；可用：{shown}。"), headers
+        allowed_text = ", ".join(allowed)
+        path = shown(request.path)
+        return problem("method_not_allowed", f"{request.method} is not allowed on {path}; allowed: {allowed_text}.",
+                       f"{path} 不支持 {request.method}；可用：{allowed_text}。"), headers
     if status == 413:
         return _too_large(request.max_content_length), headers
     if status == 415:
@@ -352,8 +357,9 @@ def get_rules(preset: str):
     try:
         found = ningbo_score.preset(preset)
     except KeyError:
-        raise problem("not_found", f"There is no preset {preset!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
+        name = shown(preset)
+        raise problem("not_found", f"There is no preset {name}; presets: {', '.join(schemas.PRESET_IDS)}.",
+                      f"没有规则 {name}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
     return json_response(found)
 
 
@@ -397,8 +403,9 @@ def levels():
 
 
 def calculator():
-    """The calculator page (static/index.html); its files are under /static/."""
-    return send_from_directory(current_app.static_folder, "index.html")
+    """The calculator page (static/index.html, made at start by static_assets); its files are
+    under /static/."""
+    return static_assets.page()
 
 
 # --- the route table ---------------------------------------------------------------------------
@@ -453,8 +460,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, levels),
     Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
           table_escape),
-    # the service's pages (no operations of openapi.yaml); Flask's own /static/ serves the
-    # calculator's files
+    # the service's pages (no operations of openapi.yaml); WhiteNoise serves the calculator's
+    # files under /static/ (static_assets.py)
     Route("GET", "/", None, None, None, None, calculator),
     Route("GET", "/docs", None, None, None, None, docs),
     Route("GET", "/docs/", None, None, None, None, docs),

@@ -38,6 +38,14 @@ _RANK = {code: i for i, code in enumerate(CODES)}
 #: The most problems one answer lists (docs/api.md, "Additions for rule book 2"); the readers stop
 #: soon after finding this many (ningbo_score.fields, ningbo_score.requests).
 MAX_PROBLEMS = 50
+#: The most characters of a client's text (an unknown key, a path) an answer shows; the rest is
+#: cut (:func:`shown`), so that no answer is bigger than the body that caused it.
+MAX_SHOWN = 64
+
+
+def shown(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` as an answer may show it: at most ``limit`` characters, ``…`` for the rest."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 # Internal sub-codes that exist only to place a problem in the §10.15 order.
 _PUBLIC = {
     "invalid_flowers": "invalid_request",

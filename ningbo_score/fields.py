@@ -18,7 +18,7 @@ import typing
 from marshmallow import ValidationError, fields
 from marshmallow.validate import Validator
 
-from .errors import MAX_PROBLEMS, Problem, ScoreError
+from .errors import MAX_PROBLEMS, Problem, ScoreError, shown
 from .tiles import ALIASES, CODES, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
@@ -482,7 +482,8 @@ def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, ty
 
     ``{"hand": {"melds": {0: {"tiles": ["…"]}}}}`` gives ``("hand.melds.0.tiles", "…")``;
     ``_schema`` (an error of an object as a whole) stands for the object's own path, and the
-    body itself has the path ``""``.
+    body itself has the path ``""``.  A key is shown cut short (``errors.shown``): a client's
+    60 KB key is not echoed.
     """
     out: list[tuple[str, typing.Any]] = []
 
@@ -497,7 +498,7 @@ def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, ty
                 if key == "_schema":
                     walk(value, path)
                 else:
-                    walk(value, f"{path}.{key}" if path else str(key))
+                    walk(value, f"{path}.{shown(str(key))}" if path else shown(str(key)))
         elif isinstance(node, (list, tuple)):
             for value in node:
                 walk(value, path)
