@@ -188,17 +188,19 @@ def json_body(limit: int | None = None) -> typing.Any:
         # the usual request, read without parsing its Content-Type or wrapping its stream
         size = int(length)
         if limit is not None and size > limit:
-            raise _too_large(limit)
+            raise _too_large(limit)             # unread: the connection closes after the answer
+        serving.send_continue(environ)
         data = _read(_read_length(environ["wsgi.input"]), size)
     else:
         if limit is not None and req.content_length is not None and req.content_length > limit:
             raise _too_large(limit)
         charset = req.mimetype_params.get("charset", "utf-8").lower()
         if not _is_json_type(req.mimetype) or charset not in ("utf-8", "utf8"):
-            shown = req.content_type or "none"
+            given = shown(req.content_type or "none")
             raise problem("unsupported_media_type",
-                          f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
-                          f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {shown}。")
+                          f"The body must be JSON in UTF-8 (Content-Type: application/json), not {given}.",
+                          f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {given}。")
+        serving.send_continue(environ)
         data = _read(_read_body, limit)
     # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
     serving.heavy_turns.take(environ, len(data), batch=limit == MAX_BATCH_BODY_BYTES)

@@ -32,6 +32,17 @@ cooperative) with these bounds:
   a batch counts as its number of hands, not as one request; a heavy request whose client has
   gone is dropped before it starts or between two hands (the answer is never sent; the access
   log shows 499).
+- **Write deadline.**  An answer must be written within :data:`WRITE_TIMEOUT_S` plus its size
+  over :data:`MIN_WRITE_RATE` (:func:`write_deadline`); past it the connection is closed.
+- **Unread bodies.**  A body the app did not read to its end (a GET's, one over the cap) closes
+  the connection after the answer (``Connection: close``; gunicorn would drain it with no
+  deadline); ``100 Continue`` is sent only when the app is about to read a body it takes
+  (:func:`send_continue`), never for one over the cap.
+- **Strict HTTP** (RFC 9112, :func:`check_request`): HTTP/1.0 and 1.1 only (else 505), exactly
+  one Host on HTTP/1.1 (else 400), no transfer coding but ``chunked`` alone (else 501); a
+  chunked body has at most :data:`MAX_CHUNKS` chunks, size lines of at most
+  :data:`MAX_CHUNK_LINE_BYTES` and no chunk over :data:`MAX_CHUNK_BYTES` (400 at once).  No
+  ``Server`` header.
 - **Lingering close.**  A connection closed after its answer first ends its sending side and
   reads what the client still sends (at most :data:`LINGER_S`, :data:`LINGER_BYTES`), so a
   client still sending a refused body gets the answer instead of a reset.
@@ -59,7 +70,9 @@ import gevent.monkey
 from gevent.pool import Pool
 import orjson
 from gevent.server import StreamServer
+from gunicorn.http import body as gunicorn_body
 from gunicorn.http import errors as http_errors
+from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import BadRequest
@@ -76,8 +89,8 @@ def _seconds_env(name: str, default: float) -> float:
         value = float(raw) if raw else default
     except ValueError:
         raise SystemExit(f"{name} must be a number of seconds, not {raw!r}") from None
-    if not value > 0:
-        raise SystemExit(f"{name} must be more than 0 s, not {raw!r}")
+    if not 0 < value < 86400:           # also refuses inf and nan
+        raise SystemExit(f"{name} must be more than 0 s and less than a day, not {raw!r}")
     return value
 
 
@@ -85,9 +98,21 @@ def _seconds_env(name: str, default: float) -> float:
 HEADER_TIMEOUT_S = _seconds_env("HEADER_TIMEOUT", 10.0)
 IO_TIMEOUT_S = _seconds_env("IO_TIMEOUT", 10.0)
 BODY_TIMEOUT_S = _seconds_env("BODY_TIMEOUT", 20.0)
+#: an answer must be written within WRITE_TIMEOUT_S plus its size over MIN_WRITE_RATE (bytes a
+#: second): 10 s for a small answer, 42 s for a 1 MiB one
+WRITE_TIMEOUT_S = _seconds_env("WRITE_TIMEOUT", 10.0)
+MIN_WRITE_RATE = 32 * 1024
 KEEPALIVE_REQUESTS = 100
 LINGER_S = 2.0
 LINGER_BYTES = 2 * 1024 * 1024
+#: read at most this much at a time while lingering, yielding between reads (a gevent read
+#: that finds data waiting does not yield)
+LINGER_READ_BYTES = 64 * 1024
+#: a chunked body: at most this many chunks, each size line at most this long (wire bytes of
+#: a 1 MiB body at most about 1 MiB + 4,096 × 66), no chunk longer than the largest body
+MAX_CHUNKS = 4096
+MAX_CHUNK_LINE_BYTES = 64
+MAX_CHUNK_BYTES = 1024 * 1024
 #: how often the worker's main loop looks whether it was told to stop (and beats its heartbeat)
 STOP_POLL_S = 0.05
 
@@ -255,12 +280,145 @@ def _nothing() -> None:
     return None
 
 
+# --- HTTP as RFC 9112 has it, with bounded framing ---------------------------------------------
+
+class VersionNotSupported(http_errors.ParseException):
+    """An HTTP version other than 1.0 and 1.1 (gunicorn takes HTTP/1.2 and answers in it): 505."""
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
+
+    def __str__(self) -> str:
+        return f"HTTP/{self.version[0]}.{self.version[1]} is not supported (HTTP/1.1 and HTTP/1.0 are)"
+
+
+class BadHost(http_errors.ParseException):
+    """An HTTP/1.1 request without a Host header, or with more than one (RFC 9112 §3.2): 400."""
+
+    def __str__(self) -> str:
+        return "an HTTP/1.1 request has exactly one Host header"
+
+
+class BadTransferCoding(http_errors.UnsupportedTransferCoding):
+    """A Transfer-Encoding other than ``chunked`` alone (``gzip, chunked`` was passed on): 501."""
+
+    def __str__(self) -> str:
+        return "the only transfer coding taken is chunked, alone"
+
+
+class BadChunking(http_errors.InvalidChunkSize):
+    """A chunk larger than any body a route takes, more than :data:`MAX_CHUNKS` chunks, or a
+    chunk size line over :data:`MAX_CHUNK_LINE_BYTES`: 400 at once, not a wait for the bytes."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def __str__(self) -> str:
+        return self.why
+
+
+def check_request(req: typing.Any) -> None:
+    """Refuse what gunicorn lets through and RFC 9112 does not."""
+    if req.version not in ((1, 0), (1, 1)):
+        raise VersionNotSupported(req.version)
+    hosts = sum(1 for name, _ in req.headers if name == "HOST")
+    if hosts > 1 or (req.version == (1, 1) and hosts == 0):
+        raise BadHost()
+    codings = [value for name, value in req.headers if name == "TRANSFER-ENCODING"]
+    if codings and (len(codings) > 1 or codings[0].strip().lower() != "chunked"):
+        raise BadTransferCoding(codings[0])
+
+
+def body_finished(body: typing.Any) -> bool:
+    """Has the app read ``body`` (gunicorn's ``wsgi.input``) to its end?  A body left unread
+    closes the connection after the answer: draining it (gunicorn's way) has no deadline."""
+    if body is None or not hasattr(body, "reader"):
+        return True
+    if body.buf.tell():
+        return False
+    reader = body.reader
+    if isinstance(reader, gunicorn_body.LengthReader):
+        return reader.length == 0
+    if isinstance(reader, gunicorn_body.ChunkedReader):
+        return reader.parser is None and not reader.buf.tell()
+    return bool(getattr(reader, "finished", False))
+
+
+def _bounded_chunks() -> None:
+    """gunicorn's chunked reader with the bounds of :class:`BadChunking` (installed once, in a
+    worker)."""
+    reader = gunicorn_body.ChunkedReader
+    if getattr(reader, "ningbo_bounded", False):
+        return
+    parse_size, read_into = reader.parse_chunk_size, reader.read_into
+
+    def counted_read_into(self: typing.Any, unreader: typing.Any, buf: bytearray) -> None:
+        before = len(buf)
+        read_into(self, unreader, buf)
+        self.ningbo_read += len(buf) - before
+
+    def parse_chunk_size(self: typing.Any, unreader: typing.Any, data: typing.Any = None) -> typing.Any:
+        self.limit_chunk_size_line = MAX_CHUNK_LINE_BYTES
+        self.ningbo_chunks = getattr(self, "ningbo_chunks", 0) + 1
+        if self.ningbo_chunks > MAX_CHUNKS:
+            raise BadChunking(f"more than {MAX_CHUNKS} chunks")
+        self.ningbo_read = 0
+        size, rest = parse_size(self, unreader, data)
+        # the size line's length: what was there and read, less what follows it and its CRLF
+        if size and len(data or b"") + self.ningbo_read - len(rest) - 2 > MAX_CHUNK_LINE_BYTES:
+            raise BadChunking(f"a chunk size line over {MAX_CHUNK_LINE_BYTES} bytes")
+        if size > MAX_CHUNK_BYTES:
+            raise BadChunking(f"a chunk of {size} bytes, over the largest body taken ({MAX_CHUNK_BYTES})")
+        return size, rest
+
+    reader.read_into = counted_read_into
+    reader.parse_chunk_size = parse_chunk_size
+    reader.ningbo_bounded = True
+
+
+def _no_server_header() -> None:
+    """No ``Server`` header on any answer (gunicorn always sends its name and version)."""
+    response = gunicorn_wsgi.Response
+    if getattr(response, "ningbo_no_server", False):
+        return
+    default_headers = response.default_headers
+
+    def headers(self: typing.Any) -> list[str]:
+        return [h for h in default_headers(self) if not h.startswith("Server:")]
+
+    response.default_headers = headers
+    response.ningbo_no_server = True
+
+
+class WriteTimeout(BaseException):
+    """The answer was not written within its deadline (:func:`write_deadline`).  Not an
+    Exception, as gevent's Timeout is not: gunicorn's handler would log it as an error."""
+
+
+def write_deadline(length: int | None) -> float:
+    """Seconds allowed for writing an answer of ``length`` bytes (unknown: as for 1 MiB)."""
+    return WRITE_TIMEOUT_S + (length if length is not None else 1024 * 1024) / MIN_WRITE_RATE
+
+
+#: the WSGI environ key of a request's ``Expect: 100-continue``, answered only when the app reads
+CONTINUE_ENV = "ningbo_score.expects_continue"
+
+
+def send_continue(environ: typing.MutableMapping[str, typing.Any]) -> None:
+    """``100 Continue`` to a client that asked for it, sent when the app is about to read a body
+    it takes (never for one over the cap: gunicorn sent it before the app ran)."""
+    if environ.pop(CONTINUE_ENV, False):
+        environ[SOCKET_ENV].sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+
+
 # --- gunicorn's own errors as problem+json --------------------------------------------------------
 
 def server_problem(exc: BaseException) -> tuple[int, str, str]:
     """(status, reason phrase, English detail) for an exception gunicorn meets before or around
     the app: the same statuses as gunicorn's own error page (workers/base.py)."""
     e = http_errors
+    if isinstance(exc, VersionNotSupported):
+        return 505, "HTTP Version Not Supported", f"{exc}."
     if isinstance(exc, e.LimitRequestLine):
         return 414, "URI Too Long", f"The request line is too long: {exc}."
     if isinstance(exc, e.LimitRequestHeaders):
@@ -307,12 +465,13 @@ def linger(sock: socket.socket) -> None:
     with gevent.Timeout(LINGER_S, False):
         while left > 0:
             try:
-                data = sock.recv(min(65536, left))
+                data = sock.recv(min(LINGER_READ_BYTES, left))
             except OSError:
                 return
             if not data:
                 return
             left -= len(data)
+            gevent.sleep(YIELD_S)       # data waiting: the read did not yield
 
 
 class _ListenerName(typing.NamedTuple):
@@ -330,6 +489,31 @@ class ServingWorker(GeventWorker):
         super().__init__(*args, **kwargs)
         self.connection = gevent.local.local()    # per connection (one greenlet each): served
         self.servers: list[StreamServer] = []
+
+    def init_process(self) -> None:
+        _bounded_chunks()
+        _no_server_header()
+        super().init_process()
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        app: typing.Callable = self.wsgi      # type: ignore[has-type]
+        self.wsgi = partial(self.serve, app)
+
+    def serve(self, app: typing.Callable, environ: dict[str, typing.Any], start_response: typing.Any) -> typing.Any:
+        """The app, between gunicorn and it: ``100 Continue`` only when the app reads the body;
+        an unread body closes the connection after the answer; the answer's write deadline."""
+        if getattr(self.connection, "expects_continue", False):
+            environ[CONTINUE_ENV] = True
+        result = app(environ, start_response)
+        resp = getattr(start_response, "__self__", None)     # gunicorn's Response
+        if resp is not None:
+            if not body_finished(environ.get("wsgi.input")):
+                resp.force_close()
+            timer = gevent.Timeout(write_deadline(resp.response_length), WriteTimeout)
+            timer.start()
+            self.connection.write_timer = timer
+        return result
 
     # -- timeouts --------------------------------------------------------------------------------
 
@@ -349,12 +533,25 @@ class ServingWorker(GeventWorker):
 
     def handle_request(self, listener_name: typing.Any, req: typing.Any, sock: socket.socket, addr: typing.Any):
         self.connection.served = True
+        check_request(req)
         if req.req_number >= KEEPALIVE_REQUESTS:
             req.force_close()
+        # gunicorn would send 100 Continue before the app runs, also for a body over the cap
+        self.connection.expects_continue = req._expected_100_continue
+        req._expected_100_continue = False
         try:
-            kept = super().handle_request(listener_name, req, sock, addr)
+            try:
+                kept = super().handle_request(listener_name, req, sock, addr)
+            finally:
+                timer = getattr(self.connection, "write_timer", None)
+                if timer is not None:
+                    timer.close()
+                    self.connection.write_timer = None
         except TimeoutError:
             self.log.info("Closing a connection: the client stopped reading or sending for %s s", IO_TIMEOUT_S)
+            raise StopIteration() from None
+        except WriteTimeout:
+            self.log.info("Closing a connection: the answer was not read within its write deadline")
             raise StopIteration() from None
         except StopIteration:
             linger(sock)               # the answer asked to close the connection

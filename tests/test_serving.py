@@ -22,7 +22,8 @@ from tools import examples
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import handgen  # noqa: E402
 
-DEADLINES = {"HEADER_TIMEOUT": "1", "IO_TIMEOUT": "1", "BODY_TIMEOUT": "2", "GUNICORN_CMD_ARGS": "--keep-alive 1"}
+DEADLINES = {"HEADER_TIMEOUT": "1", "IO_TIMEOUT": "1", "BODY_TIMEOUT": "2", "WRITE_TIMEOUT": "1",
+             "GUNICORN_CMD_ARGS": "--keep-alive 1"}
 POST_ROUTES = sorted(rule.rule for rule in create_app().url_map.iter_rules() if "POST" in rule.methods)
 
 
@@ -418,3 +419,134 @@ def test_an_error_no_greenlet_caught_is_a_json_log_line():
         hub.print_exception = saved
     ((message, exc_info),) = worker.log.calls
     assert message.startswith("Unhandled error in") and exc_info[0] is ZeroDivisionError
+
+
+# --- unread bodies, 100 Continue, strict HTTP, bounded framing (issue 26) -------------------------
+
+def test_an_unread_body_closes_the_connection_after_the_answer(server):
+    """A body the app does not read (a GET's, one over the cap) is not drained on a kept-alive
+    connection (gunicorn's drain has no deadline): the answer says Connection: close, and the
+    rest of the body is read for at most serving.LINGER_S / LINGER_BYTES."""
+    addr, _, _ = server
+    over = b"x" * (64 * 1024 + 1)
+    cases = [
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" + b"j" * 1000,
+        post("/v1/score", over, close=False)[:300],                # 413 before the body is in
+    ]
+    for data in cases:
+        with connect(addr) as s:
+            s.sendall(data)
+            s.settimeout(5)
+            started = time.monotonic()
+            reply = read_all(s)                  # the server closes (the client never sends the rest)
+            status, headers, _ = answer(reply)
+            assert headers["connection"] == "close", headers
+            assert status in (200, 413)
+            assert time.monotonic() - started < serving.LINGER_S + 1.5
+
+
+def test_a_body_read_whole_keeps_the_connection(server):
+    addr, _, _ = server
+    body = json.dumps(examples.API_MD).encode()
+    with connect(addr) as s:
+        s.sendall(post("/v1/score", body, close=False) + post("/v1/score", body))
+        replies = read_all(s)
+    assert replies.count(b"HTTP/1.1 200 OK") == 2 and b"Connection: keep-alive" in replies
+
+
+def test_100_continue_only_for_a_body_the_app_reads(server):
+    addr, _, _ = server
+    body = json.dumps(examples.API_MD).encode()
+    with connect(addr) as s:
+        s.sendall(post("/v1/score", body, extra="Expect: 100-continue\r\n")[:-len(body)])
+        assert s.recv(100).startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
+        s.sendall(body)
+        assert b"HTTP/1.1 200 OK" in read_all(s)
+    head = (b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 70000\r\nExpect: 100-continue\r\n\r\n")
+    with connect(addr) as s:
+        s.sendall(head)
+        status, headers, body_ = answer(read_all(s))
+    assert status == 413 and headers["connection"] == "close" and b"100 Continue" not in body_
+
+
+@pytest.mark.parametrize("request_bytes, status", [
+    (b"GET /healthz HTTP/1.2\r\nHost: x\r\n\r\n", 505),
+    (b"GET /healthz HTTP/1.9\r\nHost: x\r\n\r\n", 505),
+    (b"GET /healthz HTTP/1.1\r\n\r\n", 400),                                       # no Host
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+    (b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+     b"Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501),
+    (b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+     b"Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501),
+])
+def test_strict_http(server, request_bytes, status):
+    addr, _, _ = server
+    status_, headers, body = exchange(addr, request_bytes)
+    assert status_ == status, body
+    assert headers["content-type"] == "application/problem+json"
+    assert json.loads(body)["status"] == status
+    assert "HTTP/1.2" not in read_status_line(addr, request_bytes)
+
+
+def read_status_line(addr, data: bytes) -> str:
+    with connect(addr) as s:
+        s.sendall(data)
+        return read_all(s).split(b"\r\n", 1)[0].decode()
+
+
+def test_http_1_0_without_host_is_served(server):
+    addr, _, _ = server
+    status, _, _ = exchange(addr, b"GET /healthz HTTP/1.0\r\n\r\n")
+    assert status == 200
+
+
+def test_no_server_header(server):
+    addr, _, _ = server
+    for data in (b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                 b"GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                 b"GET /static/calc.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"):
+        status, headers, _ = exchange(addr, data)
+        assert "server" not in headers, (status, headers)
+
+
+@pytest.mark.parametrize("framing, why", [
+    (b"FFFFFFFFFFFF\r\n{}", "over the largest body"),                 # a 281 TB chunk announced
+    (b"2\r\n{}\r\n" + b"0" * 100 + b"1\r\n \r\n0\r\n\r\n", "size line over"),   # a long size line
+    (b"1\r\n{\r\n" + b"1\r\n \r\n" * 5000 + b"1\r\n}\r\n0\r\n\r\n", f"more than {serving.MAX_CHUNKS} chunks"),
+])
+def test_chunked_framing_is_bounded(server, framing, why):
+    """A chunk size past any body, a long size line or too many chunks: a 400 at once, not a
+    wait for the announced bytes (the body deadline) or 6 MB on the wire for a 1 MiB body."""
+    addr, _, _ = server
+    started = time.monotonic()
+    problem = assert_problem(*exchange(addr, chunked_head("/v1/score") + framing), 400)
+    assert why in problem["detail"], problem
+    assert time.monotonic() - started < 1.0
+
+
+def test_an_answer_nobody_reads_is_dropped_at_its_write_deadline(server):
+    """Answers pipelined to a client that reads nothing: the writes stop within the write
+    deadline (here WRITE_TIMEOUT=1 s + the answer's size over serving.MIN_WRITE_RATE), the
+    connection is closed."""
+    addr, _, _ = server
+    spec = b"GET /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n"
+    with connect(addr) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.sendall(spec * 60)                       # 60 answers of ~225 KB: far past any buffer
+        time.sleep(12)                             # one answer's deadline: 1 + 225 KB / 32 KiB/s ≈ 8 s
+        got, s_closed = 0, False
+        s.settimeout(2)
+        try:
+            while part := s.recv(1 << 20):
+                got += len(part)
+            s_closed = True
+        except (ConnectionResetError, TimeoutError):
+            s_closed = True
+    assert s_closed and got < 60 * 200_000
+
+
+def test_write_deadline():
+    assert serving.write_deadline(0) == serving.WRITE_TIMEOUT_S
+    # 1 MiB at 32 KiB/s: 32 s more
+    assert serving.write_deadline(1024 * 1024) == serving.WRITE_TIMEOUT_S + 32
