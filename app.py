@@ -176,7 +176,8 @@ def _read(read: typing.Callable[[typing.Any], bytes | bytearray], arg: typing.An
 
 def json_body(limit: int | None = None) -> typing.Any:
     """The request's JSON body: 413 past the limit (the app's ``MAX_CONTENT_LENGTH`` unless the
-    route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed."""
+    route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed or if an object
+    repeats a key (:func:`repeated_key`)."""
     # the request itself, not its proxy: read often here (flask types the proxy as the Request)
     req: Request = request._get_current_object()  # type: ignore[attr-defined]
     if limit is not None:
@@ -205,7 +206,7 @@ def json_body(limit: int | None = None) -> typing.Any:
     # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
     serving.heavy_turns.take(environ, len(data), batch=limit == MAX_BATCH_BODY_BYTES)
     try:
-        return orjson.loads(data)
+        body = orjson.loads(data)
     except orjson.JSONDecodeError as err:
         if not data.strip():
             raise problem("malformed_json", "The body is empty; it must be a JSON object.",
@@ -213,6 +214,63 @@ def json_body(limit: int | None = None) -> typing.Any:
         raise problem("malformed_json",
                       f"The body is not valid JSON (line {err.lineno}, column {err.colno}): {err.msg}.",
                       f"请求体不是有效的 JSON（第 {err.lineno} 行第 {err.colno} 列）。") from None
+    repeated = repeated_key(data, body)
+    if repeated is not None:
+        raise problem("malformed_json", f"The body repeats the key {repeated} in an object; each key at most once.",
+                      f"请求体的对象中重复了键 {repeated}；每个键最多出现一次。")
+    return body
+
+
+def _count_keys(value: typing.Any) -> int:
+    """How many keys the objects of a parsed body have in all (no recursion: a deeply nested
+    body is no RecursionError)."""
+    if type(value) is not dict and type(value) is not list:
+        return 0
+    count, stack = 0, [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        if type(item) is dict:
+            count += len(item)
+            item = item.values()
+        for v in item:
+            kind = type(v)
+            if kind is dict or kind is list:
+                push(v)
+    return count
+
+
+def _first_repeat(pairs: list[tuple[str, typing.Any]]) -> dict[str, typing.Any]:
+    seen: dict[str, typing.Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Repeated(key)
+        seen[key] = value
+    return seen
+
+
+class _Repeated(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def repeated_key(data: bytes | bytearray, body: typing.Any) -> str | None:
+    """A key some object of the JSON text ``data`` (parsed as ``body``) has twice, shown cut
+    short, or None.  orjson keeps the last of repeated keys, and a proxy that keeps the first
+    would see another request.  Every key of the text is followed by one ``:`` outside strings,
+    so when the text has no more colons than ``body`` has keys, no key repeats (a count of
+    bytes, ~1 µs a KiB); else (a repeat, or colons inside strings) the standard library reads
+    it again and tells."""
+    if data.count(b":") <= _count_keys(body):
+        return None
+    try:
+        json.loads(data, object_pairs_hook=_first_repeat)
+    except _Repeated as rep:
+        return shown(json.dumps(rep.key, ensure_ascii=False))
+    except ValueError:        # what orjson took and the standard library does not: no repeat seen
+        return None
+    return None
 
 
 # --- the docs page -----------------------------------------------------------------------------

@@ -170,8 +170,9 @@ class RulesObjectSchema(StrictSchema):
         "description": "The `P` tiles take the face of the caishen kind."})
     min_tai = optional(Integer, validate=Range(min=0, max=MAX_SAFE_INTEGER), metadata={
         "description": "The least counted 台 a winning hand needs."})
-    required_patterns = optional(List, String(validate=OneOf(ITEM_IDS)), metadata={
-        "description": "Item ids of which a winning hand must have one; `[]` = none."})
+    required_patterns = optional(List, String(validate=OneOf(ITEM_IDS)), max_items=len(ITEM_IDS), unique=True,
+                                 metadata={"description": "Item ids of which a winning hand must have one; `[]` = "
+                                                          "none. Each at most once."})
     discard_wins = optional(Boolean, metadata={"description": "Whether a discard may be won on."})
     caishen_discard_restriction = String(
         validate=OneOf(("single_wait", "any_group", None)), required=False, allow_none=True, metadata={
@@ -193,9 +194,13 @@ class RulesObjectSchema(StrictSchema):
         "description": "三财神 is a bonus: not counted toward `min_tai` (only `ningbo-bianfeng`)."})
     draw_keeps_dealer = optional(Boolean, metadata={
         "description": "After a draw (流局) the dealer deals again; off: the next seat deals."})
-    item_tai = optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
+    item_tai = optional(Dict, max_keys=len(ITEM_IDS), keys=String(validate=OneOf(ITEM_IDS)),
                         values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
                             "description": "New 台 per occurrence for any item of docs/rules.md §5; 0 drops it."})
+
+
+#: the most caishen kinds a hand can have: every one of the 34 kinds and the 8 flowers
+MAX_CAISHEN_KINDS = 34 + MAX_FLOWERS
 
 
 class CaishenSchema(StrictSchema):
@@ -207,7 +212,9 @@ class CaishenSchema(StrictSchema):
 
     indicator = optional(Tile, metadata={
         "description": "The flipped tile; the kinds follow from it by the preset's `caishen_rule`."})
-    kinds = optional(Tiles, metadata={"description": "The caishen kinds, given directly; `[]` = none."})
+    kinds = optional(Tiles, max_items=MAX_CAISHEN_KINDS, metadata={
+        "description": f"The caishen kinds, given directly (a repeat counts once); `[]` = none. At most "
+                       f"{MAX_CAISHEN_KINDS} (the 34 kinds and the 8 flowers), else 400 before any is read."})
 
     @validates_schema
     def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
@@ -496,12 +503,18 @@ class TableClaimSchema(StrictSchema):
         "description": "`win` (胡), `kong` (杠), `pung` (碰) or `chow` (吃)."})
 
 
+#: the most claims read: up to it, a seat claiming twice is the library's 422 invalid_claims,
+#: which names the claims; past it the array is refused (400) before any claim is read
+MAX_CLAIM_ITEMS = 4 * len(SEATS)
+
+
 class TableClaimsRequestSchema(StrictSchema):
     """The body of `POST /v1/table/claims`: a discard and the claims on it."""
 
     discarder = seat(required=True, metadata={"description": "The seat that discarded."})
-    claims = List(Nested(TableClaimSchema), required=True, metadata={
-        "description": "One claim per seat at most; `[]` = nobody claims."})
+    claims = List(Nested(TableClaimSchema), required=True, max_items=MAX_CLAIM_ITEMS, metadata={
+        "description": f"One claim per seat at most; `[]` = nobody claims. More than {MAX_CLAIM_ITEMS}: 400 "
+                       "before any is read."})
 
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ClaimsInput:
