@@ -32,6 +32,7 @@ import serving
 import static_assets
 from ningbo_score import ScoreError, table
 from ningbo_score.errors import shown
+from ningbo_score.hand import Hand
 
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
@@ -204,7 +205,7 @@ def json_body(limit: int | None = None) -> typing.Any:
         serving.send_continue(environ)
         data = _read(_read_body, limit)
     # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
-    serving.heavy_turns.take(environ, len(data), batch=limit == MAX_BATCH_BODY_BYTES)
+    serving.heavy_turns.take(environ, len(data), heavy=limit == MAX_BATCH_BODY_BYTES)
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as err:
@@ -230,10 +231,11 @@ def _count_keys(value: typing.Any) -> int:
     pop, push = stack.pop, stack.append
     while stack:
         item = pop()
+        items: typing.Iterable[typing.Any] = item
         if type(item) is dict:
             count += len(item)
-            item = item.values()
-        for v in item:
+            items = item.values()
+        for v in items:
             kind = type(v)
             if kind is dict or kind is list:
                 push(v)
@@ -438,12 +440,34 @@ def score_batch():
     return json_response(answer)
 
 
+#: a hand whose waits or analysis is expensive: this many caishen kinds or caishen tiles in hand
+#: (every wait is scored twice, each scoring trying the caishen's placements)
+HEAVY_CAISHEN_KINDS = 3
+HEAVY_CAISHEN_TILES = 4
+
+
+def heavy_hand(hand: Hand) -> bool:
+    kinds = hand.caishen_kinds
+    return len(kinds) >= HEAVY_CAISHEN_KINDS or sum(t in kinds for t in hand.concealed) >= HEAVY_CAISHEN_TILES
+
+
+def _turns(hand: Hand) -> typing.Callable[[], None] | None:
+    """For an expensive hand: wait for a heavy turn, then yield between its waits (as a batch
+    between its hands); None for any other."""
+    if not heavy_hand(hand):
+        return None
+    serving.heavy_turns.take(request.environ, 0, heavy=True)
+    return serving.between_hands(request.environ)
+
+
 def waits():
-    return json_response(ningbo_score.waits(schemas.load(schemas.waits_request, json_body()), language()))
+    hand = schemas.load(schemas.waits_request, json_body())
+    return json_response(ningbo_score.waits(hand, language(), _turns(hand)))
 
 
 def analyze():
-    return json_response(ningbo_score.analyze(schemas.load(schemas.analyze_request, json_body()), language()))
+    loaded = schemas.load(schemas.analyze_request, json_body())
+    return json_response(ningbo_score.analyze(loaded, language(), _turns(loaded.hand)))
 
 
 def table_next():

@@ -27,8 +27,10 @@ cooperative) with these bounds:
   served again and again while the worker's other connections wait: at 32 kept-alive
   connections that made the p99 about 1.5 s with a p50 of 1.4 ms (bench/README.md).
 - **Heavy work shared.**  Scoring is CPU work, and a greenlet runs until it waits: heavy
-  requests (a batch, a body over :data:`HEAVY_BODY_BYTES`) take turns, at most
-  :data:`HEAVY_AT_ONCE` at once, and a batch yields between its hands (:class:`HeavyTurns`), so
+  requests (a batch, a body over :data:`HEAVY_BODY_BYTES`, waits or an analysis of an expensive
+  hand: app.py's ``heavy_hand``) take turns, at most
+  :data:`HEAVY_AT_ONCE` at once, and a batch yields between its hands, waits and analyses
+  between the waits they value (:class:`HeavyTurns`), so
   a batch counts as its number of hands, not as one request; a heavy request whose client has
   gone is dropped before it starts or between two hands (the answer is never sent; the access
   log shows 499).
@@ -230,8 +232,10 @@ class HeavyTurns:
         self.at_once = at_once
         self._slots: typing.Any = None      # made in the worker process, on first use
 
-    def take(self, environ: typing.MutableMapping[str, typing.Any], body_bytes: int, batch: bool = False) -> None:
-        if not (batch or body_bytes > HEAVY_BODY_BYTES) or not cooperative() or environ.get(TURN_ENV):
+    def take(self, environ: typing.MutableMapping[str, typing.Any], body_bytes: int, heavy: bool = False) -> None:
+        """Wait for a turn if the request is heavy: ``heavy`` (a batch, an expensive hand) or a
+        body over :data:`HEAVY_BODY_BYTES`."""
+        if not (heavy or body_bytes > HEAVY_BODY_BYTES) or not cooperative() or environ.get(TURN_ENV):
             return
         if self._slots is None:
             self._slots = gevent.lock.BoundedSemaphore(self.at_once)

@@ -36,17 +36,21 @@ def score(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
     return score_hand(h, lang=lang)
 
 
-def waits(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
-    """The waits of the hand before its winning tile: the body of ``POST /v1/waits`` in."""
+def waits(request: typing.Any, lang: str = "en",
+          before_each: typing.Callable[[], None] | None = None) -> dict[str, typing.Any]:
+    """The waits of the hand before its winning tile: the body of ``POST /v1/waits`` in.
+    ``before_each()``, when given, is called before each wait is valued (as in :func:`score_batch`)."""
     h = request if isinstance(request, Hand) else load(WAITS_REQUEST, request)
-    return _waits.waits(h, lang)
+    return _waits.waits(h, lang, before_each)
 
 
-def analyze(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
+def analyze(request: typing.Any, lang: str = "en",
+            before_each: typing.Callable[[], None] | None = None) -> dict[str, typing.Any]:
     """The analysis of a hand (shanten, improving tiles, discards, waits' values): the body of
-    ``POST /v1/analyze`` (or its loaded :class:`~ningbo_score.analysis.AnalyzeInput`) in."""
+    ``POST /v1/analyze`` (or its loaded :class:`~ningbo_score.analysis.AnalyzeInput`) in;
+    ``before_each`` as in :func:`waits`."""
     loaded = request if isinstance(request, analysis.AnalyzeInput) else load(ANALYZE_REQUEST, request)
-    return analysis.analyze(loaded, lang)
+    return analysis.analyze(loaded, lang, before_each)
 
 
 def score_batch(request: typing.Any, lang: str = "en",

@@ -550,3 +550,48 @@ def test_write_deadline():
     assert serving.write_deadline(0) == serving.WRITE_TIMEOUT_S
     # 1 MiB at 32 KiB/s: 32 s more
     assert serving.write_deadline(1024 * 1024) == serving.WRITE_TIMEOUT_S + 32
+
+
+ALL_KINDS = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p",
+             "9p", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "E", "S", "W", "N", "C", "F", "P"]
+#: the issue's 308 B body: every kind a caishen, 14 tiles to analyse (each discard's 34 waits)
+EVERY_KIND_CAISHEN = {"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "13m 567m 789m EEE SS 9s"},
+                      "caishen": {"kinds": ALL_KINDS}}
+
+
+def test_which_hands_are_heavy():
+    from app import heavy_hand
+    from ningbo_score.api import analysis, load
+    from ningbo_score.requests import ANALYZE_REQUEST
+
+    def hand(**body):
+        loaded: analysis.AnalyzeInput = load(ANALYZE_REQUEST, {**EVERY_KIND_CAISHEN, **body})
+        return loaded.hand
+
+    assert heavy_hand(hand())                                              # 34 kinds
+    assert heavy_hand(hand(caishen={"kinds": ["1m", "2m", "3m"]}))         # 3 kinds
+    assert heavy_hand(hand(caishen={"kinds": ["E", "S"]}))                 # EEE SS: 5 caishen in hand
+    assert not heavy_hand(hand(caishen={"kinds": ["E"]}))                  # EEE: 3 in hand
+    assert not heavy_hand(hand(caishen={"kinds": ["S"]}))
+    assert not heavy_hand(hand(caishen=None))
+
+
+def test_expensive_analyses_take_turns(server):
+    """Four connections analysing the every-kind-caishen hand over and over: each takes a heavy
+    turn and yields between its waits, so /healthz is answered meanwhile."""
+    addr, _, _ = server
+    body = json.dumps(EVERY_KIND_CAISHEN).encode()
+    hogs = [connect(addr, timeout=60) for _ in range(4)]
+    try:
+        for s in hogs:
+            s.sendall(post("/v1/analyze", body, close=False) * 3)
+        time.sleep(0.2)
+        for _ in range(5):
+            status, took = get(addr)
+            assert status == 200 and took < 1.0, took
+        hogs[0].settimeout(30)
+        status, _, _ = answer(hogs[0].recv(1 << 16))
+        assert status == 200
+    finally:
+        for s in hogs:
+            s.close()
