@@ -45,6 +45,11 @@ cooperative) with these bounds:
   chunked body has at most :data:`MAX_CHUNKS` chunks, size lines of at most
   :data:`MAX_CHUNK_LINE_BYTES` and no chunk over :data:`MAX_CHUNK_BYTES` (400 at once).  No
   ``Server`` header.
+- **Connection slots.**  A connection waits for its first byte as a *silent* one; when a
+  listener's free slots are down to a twentieth, the oldest silent tenth are closed
+  (:meth:`ServingWorker.make_room`), so idle sockets can't hold every slot.  A worker accepts
+  up to :data:`MAX_ACCEPT` connections at each look at its listener.  A connection closed at
+  its write deadline is reset (its unsent bytes dropped, :func:`reset`).
 - **Lingering close.**  A connection closed after its answer first ends its sending side and
   reads what the client still sends (at most :data:`LINGER_S`, :data:`LINGER_BYTES`), so a
   client still sending a refused body gets the answer instead of a reset.
@@ -61,6 +66,7 @@ from __future__ import annotations
 import errno
 import os
 import socket
+import struct
 import time
 import typing
 from functools import partial
@@ -69,6 +75,7 @@ import gevent
 import gevent.local
 import gevent.lock
 import gevent.monkey
+import gevent.socket
 from gevent.pool import Pool
 import orjson
 from gevent.server import StreamServer
@@ -117,6 +124,16 @@ MAX_CHUNK_LINE_BYTES = 64
 MAX_CHUNK_BYTES = 1024 * 1024
 #: how often the worker's main loop looks whether it was told to stop (and beats its heartbeat)
 STOP_POLL_S = 0.05
+#: connection slots: when a listener has no more than this share of its slots free, the
+#: connections that have not sent a byte yet are closed, the oldest first, this share of the
+#: slots at a time (idle sockets can't hold every slot: a client that sends goes first)
+EVICT_AT_SHARE = 20          # 1/20 of the slots free
+EVICT_SHARE = 10             # 1/10 of the slots closed
+EVICT_MIN_AGE_S = 1.0        # a connection silent for less is not closed (its first bytes may be coming)
+#: connections a worker accepts at each look at its listening socket (gunicorn's gevent worker
+#: takes 1 with several workers; then 400 connections of pipelined requests left a new
+#: connection in the listen queue for seconds: fair_worker.py shares them among the workers)
+MAX_ACCEPT = 16
 
 #: the WSGI environ key of the client socket under gunicorn
 SOCKET_ENV = "gunicorn.socket"
@@ -478,6 +495,19 @@ def linger(sock: socket.socket) -> None:
             gevent.sleep(YIELD_S)       # data waiting: the read did not yield
 
 
+def reset(sock: socket.socket) -> None:
+    """Close ``sock`` with a reset when it is closed (SO_LINGER 0): the kernel drops what is
+    still unsent, instead of keeping it for a client that does not read."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass
+
+
+class Evicted(Exception):
+    """A connection that had sent nothing, closed to free its slot (:meth:`ServingWorker.make_room`)."""
+
+
 class _ListenerName(typing.NamedTuple):
     """A closed listening socket's address, for the connections taken from its queue."""
     name: typing.Any
@@ -493,6 +523,8 @@ class ServingWorker(GeventWorker):
         super().__init__(*args, **kwargs)
         self.connection = gevent.local.local()    # per connection (one greenlet each): served
         self.servers: list[StreamServer] = []
+        #: the greenlets of connections that have not sent a byte yet, oldest first
+        self.silent: dict[typing.Any, float] = {}     # greenlet: when it started waiting
 
     def init_process(self) -> None:
         _bounded_chunks()
@@ -531,9 +563,52 @@ class ServingWorker(GeventWorker):
         self.connection.served = False
         self.fair_step(self.servers)
         try:
-            AsyncWorker.handle(self, listener, client, addr)  # not GeventWorker's: it clears the timeout
+            if self.first_byte(client):
+                AsyncWorker.handle(self, listener, client, addr)  # not GeventWorker's: it clears the timeout
+            else:
+                reset(client)
+                client.close()
         finally:
             self.fair_step(self.servers)
+
+    # -- connection slots ----------------------------------------------------------------------------
+
+    def first_byte(self, client: socket.socket) -> bool:
+        """Wait, at most :data:`HEADER_TIMEOUT_S`, for the connection's first byte, as one of
+        the silent connections :meth:`make_room` closes first.  False: closed without a byte."""
+        self.make_room()
+        poller = _poll_original()
+        poller.register(client.fileno(), 0x1)      # POLLIN: sent already (the usual case)
+        if poller.poll(0):
+            return True
+        me = gevent.getcurrent()
+        self.silent[me] = time.monotonic()
+        try:
+            gevent.socket.wait_read(client.fileno(), timeout=HEADER_TIMEOUT_S, timeout_exc=Evicted())
+            return True
+        except Evicted:
+            return False
+        finally:
+            self.silent.pop(me, None)
+
+    def make_room(self) -> None:
+        """When a listener's free slots are down to 1/:data:`EVICT_AT_SHARE`, close the oldest
+        1/:data:`EVICT_SHARE` of the connections that have sent nothing for
+        :data:`EVICT_MIN_AGE_S` or more."""
+        for server in self.servers:
+            pool = server.pool
+            if pool.free_count() > pool.size // EVICT_AT_SHARE or not self.silent:
+                continue
+            old, closed = time.monotonic() - EVICT_MIN_AGE_S, 0
+            for _ in range(max(1, pool.size // EVICT_SHARE)):
+                victim = next(iter(self.silent), None)
+                if victim is None or self.silent[victim] > old:
+                    break
+                del self.silent[victim]
+                gevent.kill(victim, Evicted)
+                closed += 1
+            if closed:
+                self.log.info("Connection slots nearly full: closed %d connections that had sent nothing", closed)
 
     def handle_request(self, listener_name: typing.Any, req: typing.Any, sock: socket.socket, addr: typing.Any):
         self.connection.served = True
@@ -556,6 +631,7 @@ class ServingWorker(GeventWorker):
             raise StopIteration() from None
         except WriteTimeout:
             self.log.info("Closing a connection: the answer was not read within its write deadline")
+            reset(sock)            # what is still in the send buffer is dropped, not kept for the client
             raise StopIteration() from None
         except StopIteration:
             linger(sock)               # the answer asked to close the connection
@@ -592,8 +668,7 @@ class ServingWorker(GeventWorker):
             s.setblocking(1)
             pool = Pool(self.worker_connections)
             server = StreamServer(s, handle=partial(self.handle, s), spawn=pool)
-            if self.cfg.workers > 1:
-                server.max_accept = 1
+            server.max_accept = MAX_ACCEPT
             server.start()
             self.servers.append(server)
         self.fair_start()
@@ -605,6 +680,7 @@ class ServingWorker(GeventWorker):
                 self.notify()
                 beat = now
             self.fair_step(self.servers)
+            self.make_room()            # a full pool accepts nothing: no new connection would call it
             gevent.sleep(STOP_POLL_S if self.fair_accepting else fair_worker.RECHECK_S)
 
         self.close_listeners()
