@@ -680,19 +680,20 @@ def server_established(port: int) -> int:
 
 def scenario_slow_readers(addr, duration: float, probe_timeout: float, master, report, n: int = 50) -> bool:
     """H2: ``n`` connections asking for /openapi.yaml (226 KB) 30 times each, pipelined, reading
-    1 KiB a second: more than the socket buffers hold, so the server's writes wait on them; the
-    write deadline (10 s + 226 KB at 32 KiB/s ≈ 17 s an answer) must close them."""
+    8 KiB a second (a 64 KiB receive buffer): more than the socket buffers hold, so the server's
+    writes wait on them, yet progress comes every few seconds (the 10 s socket timeout never
+    fires); the write deadline (10 s + 226 KB at 32 KiB/s ≈ 17 s an answer) must close them."""
     host = f"{addr[0]}:{addr[1]}"
     data = f"GET /openapi.yaml HTTP/1.1\r\nHost: {host}\r\n\r\n".encode() * 30
 
     def run(crowd: Crowd) -> None:
         with socket.create_connection(addr, timeout=5) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
             s.sendall(data)
             crowd.count("connections")
             while not crowd.stop.is_set():
                 try:
-                    if not s.recv(1024):
+                    if not s.recv(8192):
                         break
                 except TimeoutError:
                     continue
@@ -703,7 +704,7 @@ def scenario_slow_readers(addr, duration: float, probe_timeout: float, master, r
         crowd.stop.wait(duration + 10)           # one connection each
     crowd = Crowd()
     crowd.add(n, run)
-    report(f"\n## slow readers: {n} connections of 30 pipelined /openapi.yaml read at 1 KiB/s, {duration:g} s")
+    report(f"\n## slow readers: {n} connections of 30 pipelined /openapi.yaml read at 8 KiB/s, {duration:g} s")
     seen: list[tuple[float, int]] = []
     started = time.monotonic()
 
