@@ -19,7 +19,7 @@ import fair_worker  # noqa: E402
 import observability  # noqa: E402
 
 
-def _int_env(name: str, default: int, minimum: int = 1) -> int:
+def _int_env(name: str, default: int, minimum: int = 1, maximum: int | None = None) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -29,6 +29,8 @@ def _int_env(name: str, default: int, minimum: int = 1) -> int:
         raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
     if value < minimum:
         raise SystemExit(f"{name} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise SystemExit(f"{name} must be at most {maximum}, not {value}")
     return value
 
 
@@ -44,7 +46,7 @@ def _address(host: str, port: int) -> str:
 
 
 _host = os.environ.get("HOST", "").strip() or "127.0.0.1"
-_port = _int_env("PORT", 8000)
+_port = _int_env("PORT", 8000, maximum=65535)
 bind = [_address(_host, _port)]
 # /metrics on a listener of its own, off the public port (observability.py answers it there only).
 _metrics = observability.metrics_listener()

@@ -48,7 +48,9 @@ cooperative) with these bounds:
 - **Connection slots.**  A connection waits for its first byte as a *silent* one; when a
   listener's free slots are down to a twentieth, the oldest silent tenth are closed
   (:meth:`ServingWorker.make_room`), so idle sockets can't hold every slot.  A worker accepts
-  up to :data:`MAX_ACCEPT` connections at each look at its listener.  A connection closed at
+  up to :data:`MAX_ACCEPT` connections at each look at its listener, and serves at most
+  :data:`KEPT_ALIVE_AT_ONCE` kept-alive requests at once (a new connection's first request
+  takes no turn), so pipelined requests can't starve new connections.  A connection closed at
   its write deadline is reset (its unsent bytes dropped, :func:`reset`).
 - **Lingering close.**  A connection closed after its answer first ends its sending side and
   reads what the client still sends (at most :data:`LINGER_S`, :data:`LINGER_BYTES`), so a
@@ -134,6 +136,12 @@ EVICT_MIN_AGE_S = 1.0        # a connection silent for less is not closed (its f
 #: takes 1 with several workers; then 400 connections of pipelined requests left a new
 #: connection in the listen queue for seconds: fair_worker.py shares them among the workers)
 MAX_ACCEPT = 16
+#: kept-alive requests (a connection's second and later) served at once in a worker; the others
+#: wait their turn, first come first served, so that a loop of the worker over its ready
+#: connections stays short and a new connection's first request (which takes no turn) is
+#: served within a few of them (400 connections of 100 pipelined requests each: probes waited
+#: seconds)
+KEPT_ALIVE_AT_ONCE = 32
 
 #: the WSGI environ key of the client socket under gunicorn
 SOCKET_ENV = "gunicorn.socket"
@@ -523,6 +531,7 @@ class ServingWorker(GeventWorker):
         super().__init__(*args, **kwargs)
         self.connection = gevent.local.local()    # per connection (one greenlet each): served
         self.servers: list[StreamServer] = []
+        self.kept_alive_turns = gevent.lock.BoundedSemaphore(KEPT_ALIVE_AT_ONCE)
         #: the greenlets of connections that have not sent a byte yet, oldest first
         self.silent: dict[typing.Any, float] = {}     # greenlet: when it started waiting
 
@@ -618,10 +627,16 @@ class ServingWorker(GeventWorker):
         # gunicorn would send 100 Continue before the app runs, also for a body over the cap
         self.connection.expects_continue = req._expected_100_continue
         req._expected_100_continue = False
+        turn = self.kept_alive_turns if req.req_number > 1 else None
         try:
             try:
+                if turn is not None:
+                    turn.acquire()
+                    gevent.sleep(YIELD_S)   # handed over by a callback: let the worker poll first
                 kept = super().handle_request(listener_name, req, sock, addr)
             finally:
+                if turn is not None:
+                    turn.release()
                 timer = getattr(self.connection, "write_timer", None)
                 if timer is not None:
                     timer.close()

@@ -680,7 +680,7 @@ def server_established(port: int) -> int:
 
 def scenario_slow_readers(addr, duration: float, probe_timeout: float, master, report, n: int = 50) -> bool:
     """H2: ``n`` connections asking for /openapi.yaml (226 KB) 30 times each, pipelined, reading
-    8 KiB a second (a 64 KiB receive buffer): more than the socket buffers hold, so the server's
+    4 KiB a second (a 16 KiB receive buffer): more than the socket buffers hold, so the server's
     writes wait on them, yet progress comes every few seconds (the 10 s socket timeout never
     fires); the write deadline (10 s + 226 KB at 32 KiB/s ≈ 17 s an answer) must close them."""
     host = f"{addr[0]}:{addr[1]}"
@@ -688,12 +688,12 @@ def scenario_slow_readers(addr, duration: float, probe_timeout: float, master, r
 
     def run(crowd: Crowd) -> None:
         with socket.create_connection(addr, timeout=5) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
             s.sendall(data)
             crowd.count("connections")
             while not crowd.stop.is_set():
                 try:
-                    if not s.recv(8192):
+                    if not s.recv(4096):
                         break
                 except TimeoutError:
                     continue
@@ -704,7 +704,7 @@ def scenario_slow_readers(addr, duration: float, probe_timeout: float, master, r
         crowd.stop.wait(duration + 10)           # one connection each
     crowd = Crowd()
     crowd.add(n, run)
-    report(f"\n## slow readers: {n} connections of 30 pipelined /openapi.yaml read at 8 KiB/s, {duration:g} s")
+    report(f"\n## slow readers: {n} connections of 30 pipelined /openapi.yaml read at 4 KiB/s, {duration:g} s")
     seen: list[tuple[float, int]] = []
     started = time.monotonic()
 
@@ -885,7 +885,8 @@ def main() -> int:
                         args.no_install)
         addr, master, log = server.addr, server.master(), server.log_path
     try:
-        report(f"# bench/attack.py on {addr[0]}:{addr[1]} ({'make run' if server else args.url}"
+        how = ("gunicorn as make run execs it" if args.no_install else "make run") if server else args.url
+        report(f"# bench/attack.py on {addr[0]}:{addr[1]} ({how}"
                f"{', GUNICORN_CMD_ARGS=' + args.gunicorn_args if args.gunicorn_args else ''}), "
                f"{args.workers if server else '?'} workers, {os.cpu_count()} cores, "
                f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")

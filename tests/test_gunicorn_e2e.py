@@ -302,3 +302,22 @@ def test_a_replaced_worker_gets_its_share_of_kept_alive_clients_again(server):
         stop.set()
         for t in threads:
             t.join(15)
+
+
+@pytest.mark.parametrize("env, line", [
+    ({"PORT": "70000"}, "PORT must be at most 65535, not 70000"),
+    ({"PORT": "eighty"}, "PORT must be an integer, not 'eighty'"),
+    ({"IO_TIMEOUT": "inf"}, "IO_TIMEOUT must be more than 0 s and less than a day, not 'inf'"),
+    ({"WRITE_TIMEOUT": "nan"}, "WRITE_TIMEOUT must be more than 0 s and less than a day, not 'nan'"),
+])
+def test_a_bad_setting_is_one_line_at_start(env, line):
+    """issue 26: a bad setting stops the start with one line naming it, not a traceback."""
+    import subprocess
+
+    from conftest import ROOT, VENV_BIN
+
+    result = subprocess.run([str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", "--check-config", "app:app"],
+                            cwd=ROOT, env={**os.environ, "METRICS_PORT": "0", **env}, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1] == line and "Traceback" not in result.stderr

@@ -369,7 +369,7 @@ def test_a_batch_is_answered_whole_when_its_client_stays(server):
 def test_turns_outside_gevent_do_nothing():
     # the Flask test client and any plain WSGI server: no waiting, a function that does nothing
     environ: dict = {}
-    serving.heavy_turns.take(environ, 10 * serving.HEAVY_BODY_BYTES, batch=True)
+    serving.heavy_turns.take(environ, 10 * serving.HEAVY_BODY_BYTES, heavy=True)
     assert serving.TURN_ENV not in environ
     assert serving.between_hands(environ)() is None
     assert not serving.client_gone({})
