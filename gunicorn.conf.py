@@ -7,6 +7,7 @@ Environment:
   WORKER_CONNECTIONS connections a worker holds at most (default 1000)
   METRICS_HOST     address of the /metrics listener (default 127.0.0.1)
   METRICS_PORT     its port (default 9100; 0: no metrics listener)
+  HEALTH_PORT      a port of its own for GET /healthz, answered by the master (default 0: none)
   LOG_LEVEL        gunicorn's log level (default info)
   HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT  the deadlines of serving.py, in seconds (10, 10, 20)
 """
@@ -54,6 +55,20 @@ if _metrics is not None:
     if _metrics[1] == _port:
         raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
     bind.append(_address(*_metrics))
+
+# Liveness beside the serving port: GET /healthz answered by a thread of the master, which a
+# busy serving port can't starve (serving.start_liveness), on HOST:HEALTH_PORT.
+_health_port = _int_env("HEALTH_PORT", 0, minimum=0, maximum=65535)
+if _health_port and _health_port in (_port, (_metrics or ("", -1))[1]):
+    raise SystemExit(f"HEALTH_PORT must differ from PORT and METRICS_PORT ({_health_port})")
+
+
+def when_ready(server):
+    if _health_port:
+        import serving
+
+        serving.start_liveness(server, _host, _health_port)
+
 
 # Scoring is CPU-bound: one process per core.  Each is a gevent worker (serving.py): every
 # connection is a greenlet, so slow, idle and non-reading clients cost a parked greenlet each,

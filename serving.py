@@ -750,3 +750,54 @@ class FairServingWorker(fair_worker.FairShare, ServingWorker):
     """:class:`ServingWorker`, accepting only while it holds no more than its share of the
     connections (fair_worker.py)."""
 
+
+
+# --- liveness beside the serving port ------------------------------------------------------------
+
+def liveness_status(server: typing.Any) -> tuple[int, bytes]:
+    """(status, body) of the master's ``/healthz``: 200 while a worker beat its heartbeat within
+    gunicorn's ``timeout`` (a stuck worker is then about to be replaced), else 503."""
+    now = time.monotonic()
+    fresh = 0
+    for worker in list(server.WORKERS.values()):
+        try:
+            fresh += now - worker.tmp.last_update() < server.timeout
+        except (OSError, ValueError):
+            continue
+    body = {"status": "ok" if fresh else "no live worker", "workers": fresh}
+    return (200 if fresh else 503), orjson.dumps(body)
+
+
+def start_liveness(server: typing.Any, host: str, port: int) -> None:
+    """``GET /healthz`` on ``host:port``, answered by a thread of gunicorn's master: a serving
+    port kept busy (every worker's connections, a CPU-bound loop) can't starve it, and it tells
+    whether the workers beat their heartbeat (:func:`liveness_status`).  Called from
+    gunicorn.conf.py's ``when_ready`` when ``HEALTH_PORT`` is set."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status, body = liveness_status(server) if self.path == "/healthz" else (404, b'{"status":"not found"}')
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def send_response(self, code: int, message: str | None = None) -> None:
+            self.send_response_only(code, message)          # no Server header
+            self.send_header("Date", self.date_time_string())
+
+        def log_message(self, format: str, *args: typing.Any) -> None:
+            return None
+
+    class Listener(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+
+    listener = Listener((host, port), Handler)
+    listener.timeout = 2
+    threading.Thread(target=listener.serve_forever, name="liveness", daemon=True).start()
+    server.log.info("Liveness at http://%s:%s/healthz", host, port)

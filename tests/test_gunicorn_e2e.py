@@ -321,3 +321,33 @@ def test_a_bad_setting_is_one_line_at_start(env, line):
                             text=True, timeout=60)
     assert result.returncode != 0
     assert result.stderr.strip().splitlines()[-1] == line and "Traceback" not in result.stderr
+
+
+def test_liveness_beside_the_serving_port(tmp_path):
+    """HEALTH_PORT: GET /healthz answered by the master, also while every worker is busy."""
+    import socket as socket_module
+    import urllib.request
+
+    from conftest import free_port, gunicorn_server
+
+    health = free_port()
+    env = {"HEALTH_PORT": str(health), "WEB_CONCURRENCY": "1"}
+    with gunicorn_server(env, log_path=tmp_path / "g.log") as (base, _):
+        port = int(base.rsplit(":", 1)[1])
+        with urllib.request.urlopen(f"http://127.0.0.1:{health}/healthz", timeout=5) as r:
+            assert r.status == 200 and json.loads(r.read()) == {"status": "ok", "workers": 1}
+            assert "Server" not in r.headers
+        # the one worker busy: a heavy analysis a few times over on one connection
+        body = json.dumps({"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "13m 567m 789m EEE SS 9s"},
+                           "caishen": {"kinds": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "E"]}})
+        head = (f"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n{body}").encode()
+        with socket_module.create_connection(("127.0.0.1", port), timeout=30) as busy:
+            busy.sendall(head * 4)
+            with urllib.request.urlopen(f"http://127.0.0.1:{health}/healthz", timeout=5) as r:
+                assert r.status == 200
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{health}/other", timeout=5)
+            raise AssertionError("not a 404")
+        except urllib.error.HTTPError as err:
+            assert err.code == 404
