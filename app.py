@@ -169,7 +169,7 @@ def _read(read: typing.Callable[[typing.Any], bytes | bytearray], arg: typing.An
     """``read(arg)`` within the server's body deadline (408 past it), a body that cannot be read
     (malformed chunked framing, cut short, a stalled or reset socket) refused as a 4xx problem."""
     try:
-        with serving.body_deadline():
+        with serving.body_deadline(), serving.turn_given_up(request.environ):
             return read(arg)
     except serving.READ_ERRORS as err:
         raise serving.body_problem(err) from None

@@ -48,9 +48,10 @@ cooperative) with these bounds:
 - **Connection slots.**  A connection waits for its first byte as a *silent* one; when a
   listener's free slots are down to a twentieth, the oldest silent tenth are closed
   (:meth:`ServingWorker.make_room`), so idle sockets can't hold every slot.  A worker accepts
-  up to :data:`MAX_ACCEPT` connections at each look at its listener, and serves at most
-  :data:`KEPT_ALIVE_AT_ONCE` kept-alive requests at once (a new connection's first request
-  takes no turn), so pipelined requests can't starve new connections.  A connection closed at
+  up to :data:`MAX_ACCEPT` connections at each look at its listener, and runs the app for at
+  most :data:`KEPT_ALIVE_AT_ONCE` kept-alive requests at once (a new connection's first request
+  takes no turn; none is held while a body is read or an answer written), so pipelined
+  requests can't starve new connections.  A connection closed at
   its write deadline is reset (its unsent bytes dropped, :func:`reset`).
 - **Lingering close.**  A connection closed after its answer first ends its sending side and
   reads what the client still sends (at most :data:`LINGER_S`, :data:`LINGER_BYTES`), so a
@@ -136,12 +137,13 @@ EVICT_MIN_AGE_S = 1.0        # a connection silent for less is not closed (its f
 #: takes 1 with several workers; then 400 connections of pipelined requests left a new
 #: connection in the listen queue for seconds: fair_worker.py shares them among the workers)
 MAX_ACCEPT = 16
-#: kept-alive requests (a connection's second and later) served at once in a worker; the others
-#: wait their turn, first come first served, so that a loop of the worker over its ready
+#: kept-alive requests (a connection's second and later) the app runs at once in a worker; the
+#: others wait their turn, first come first served, so that a loop of the worker over its ready
 #: connections stays short and a new connection's first request (which takes no turn) is
 #: served within a few of them (400 connections of 100 pipelined requests each: probes waited
-#: seconds)
-KEPT_ALIVE_AT_ONCE = 32
+#: seconds).  A turn is not held while the body is read (turn_given_up) nor while the answer
+#: is written: slow clients hold none.
+KEPT_ALIVE_AT_ONCE = 16
 
 #: the WSGI environ key of the client socket under gunicorn
 SOCKET_ENV = "gunicorn.socket"
@@ -429,6 +431,40 @@ def write_deadline(length: int | None) -> float:
     return WRITE_TIMEOUT_S + (length if length is not None else 1024 * 1024) / MIN_WRITE_RATE
 
 
+#: the WSGI environ key of the kept-alive turn a request holds while the app runs
+KEPT_TURN_ENV = "ningbo_score.kept_alive_turn"
+
+
+def take_turn(environ: typing.MutableMapping[str, typing.Any], turns: typing.Any) -> None:
+    """Wait for one of ``turns`` (a kept-alive request's, :data:`KEPT_ALIVE_AT_ONCE`)."""
+    turns.acquire()
+    environ[KEPT_TURN_ENV] = turns
+    gevent.sleep(YIELD_S)           # handed over by a callback: let the worker poll its sockets first
+
+
+def give_turn(environ: typing.MutableMapping[str, typing.Any]) -> typing.Any:
+    turns = environ.pop(KEPT_TURN_ENV, None)
+    if turns is not None:
+        turns.release()
+    return turns
+
+
+class turn_given_up:
+    """A context in which the request holds no kept-alive turn (reading its body: a slow body
+    must not hold a turn the others wait for); the turn is taken again after it."""
+
+    def __init__(self, environ: typing.MutableMapping[str, typing.Any]) -> None:
+        self.environ = environ
+        self.turns: typing.Any = None
+
+    def __enter__(self) -> None:
+        self.turns = give_turn(self.environ)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.turns is not None:
+            take_turn(self.environ, self.turns)
+
+
 #: the WSGI environ key of a request's ``Expect: 100-continue``, answered only when the app reads
 CONTINUE_ENV = "ningbo_score.expects_continue"
 
@@ -550,7 +586,12 @@ class ServingWorker(GeventWorker):
         an unread body closes the connection after the answer; the answer's write deadline."""
         if getattr(self.connection, "expects_continue", False):
             environ[CONTINUE_ENV] = True
-        result = app(environ, start_response)
+        if getattr(self.connection, "kept_alive", False):
+            take_turn(environ, self.kept_alive_turns)
+        try:
+            result = app(environ, start_response)
+        finally:
+            give_turn(environ)          # the answer is written without it (a slow reader holds none)
         resp = getattr(start_response, "__self__", None)     # gunicorn's Response
         if resp is not None:
             if not body_finished(environ.get("wsgi.input")):
@@ -627,16 +668,11 @@ class ServingWorker(GeventWorker):
         # gunicorn would send 100 Continue before the app runs, also for a body over the cap
         self.connection.expects_continue = req._expected_100_continue
         req._expected_100_continue = False
-        turn = self.kept_alive_turns if req.req_number > 1 else None
+        self.connection.kept_alive = req.req_number > 1
         try:
             try:
-                if turn is not None:
-                    turn.acquire()
-                    gevent.sleep(YIELD_S)   # handed over by a callback: let the worker poll first
                 kept = super().handle_request(listener_name, req, sock, addr)
             finally:
-                if turn is not None:
-                    turn.release()
                 timer = getattr(self.connection, "write_timer", None)
                 if timer is not None:
                     timer.close()

@@ -597,3 +597,31 @@ def test_expensive_analyses_take_turns(server):
     finally:
         for s in hogs:
             s.close()
+
+
+def test_slow_bodies_on_kept_alive_connections_hold_no_turn(server):
+    """Kept-alive requests take one of serving.KEPT_ALIVE_AT_ONCE turns while the app runs, but
+    not while their body comes: 40 kept-alive connections trickling a body can't keep another
+    kept-alive connection's next request waiting."""
+    addr, _, _ = server
+    assert serving.KEPT_ALIVE_AT_ONCE < 20
+    hello = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    slow = []
+    try:
+        for _ in range(40):
+            s = connect(addr)
+            s.sendall(hello)
+            assert b"200 OK" in s.recv(65536)
+            s.sendall(b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{")
+            slow.append(s)
+        with connect(addr) as s:
+            s.sendall(hello)
+            assert b"200 OK" in s.recv(65536)
+            started = time.monotonic()
+            s.sendall(hello)
+            assert b"200 OK" in s.recv(65536)
+            assert time.monotonic() - started < 1.0
+    finally:
+        for s in slow:
+            s.close()
