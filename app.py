@@ -37,6 +37,8 @@ import schemas
 import serving
 import static_assets
 from ningbo_score import ScoreError, sessions, table
+from ningbo_score.errors import shown
+from ningbo_score.hand import Hand
 
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
@@ -234,7 +236,7 @@ def _read(read: typing.Callable[[typing.Any], bytes | bytearray], arg: typing.An
     """``read(arg)`` within the server's body deadline (408 past it), a body that cannot be read
     (malformed chunked framing, cut short, a stalled or reset socket) refused as a 4xx problem."""
     try:
-        with serving.body_deadline():
+        with serving.body_deadline(), serving.turn_given_up(request.environ):
             return read(arg)
     except serving.READ_ERRORS as err:
         raise serving.body_problem(err) from None
@@ -242,7 +244,8 @@ def _read(read: typing.Callable[[typing.Any], bytes | bytearray], arg: typing.An
 
 def json_body(limit: int | None = None) -> typing.Any:
     """The request's JSON body: 413 past the limit (the app's ``MAX_CONTENT_LENGTH`` unless the
-    route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed."""
+    route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed or if an object
+    repeats a key (:func:`repeated_key`)."""
     # the request itself, not its proxy: read often here (flask types the proxy as the Request)
     req: Request = request._get_current_object()  # type: ignore[attr-defined]
     if limit is not None:
@@ -254,23 +257,25 @@ def json_body(limit: int | None = None) -> typing.Any:
         # the usual request, read without parsing its Content-Type or wrapping its stream
         size = int(length)
         if limit is not None and size > limit:
-            raise _too_large(limit)
+            raise _too_large(limit)             # unread: the connection closes after the answer
+        serving.send_continue(environ)
         data = _read(_read_length(environ["wsgi.input"]), size)
     else:
         if limit is not None and req.content_length is not None and req.content_length > limit:
             raise _too_large(limit)
         charset = req.mimetype_params.get("charset", "utf-8").lower()
         if not _is_json_type(req.mimetype) or charset not in ("utf-8", "utf8"):
-            shown = req.content_type or "none"
+            given = shown(req.content_type or "none")
             raise problem("unsupported_media_type",
-                          f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
+                          f"The body must be JSON in UTF-8 (Content-Type: application/json), not {given}.",
                           f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 "
-                          f"{req.content_type or '未给出的类型'}。")
+                          f"{shown(req.content_type) if req.content_type else '未给出的类型'}。")
+        serving.send_continue(environ)
         data = _read(_read_body, limit)
     # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
-    serving.heavy_turns.take(environ, len(data), batch=limit == MAX_BATCH_BODY_BYTES)
+    serving.heavy_turns.take(environ, len(data), heavy=limit == MAX_BATCH_BODY_BYTES)
     try:
-        return orjson.loads(data)
+        body = orjson.loads(data)
     except orjson.JSONDecodeError as err:
         if not data.strip():
             raise problem("malformed_json", "The body is empty; it must be a JSON object.",
@@ -279,6 +284,64 @@ def json_body(limit: int | None = None) -> typing.Any:
                       f"The body is not valid JSON (line {err.lineno}, column {err.colno}): {err.msg}.",
                       f"请求体不是有效的 JSON（第 {err.lineno} 行第 {err.colno} 列）：{json_reason_zh(err.msg)}。"
                       ) from None
+    repeated = repeated_key(data, body)
+    if repeated is not None:
+        raise problem("malformed_json", f"The body repeats the key {repeated} in an object; each key at most once.",
+                      f"请求体的对象中重复了键 {repeated}；每个键最多出现一次。")
+    return body
+
+
+def _count_keys(value: typing.Any) -> int:
+    """How many keys the objects of a parsed body have in all (no recursion: a deeply nested
+    body is no RecursionError)."""
+    if type(value) is not dict and type(value) is not list:
+        return 0
+    count, stack = 0, [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        items: typing.Iterable[typing.Any] = item
+        if type(item) is dict:
+            count += len(item)
+            items = item.values()
+        for v in items:
+            kind = type(v)
+            if kind is dict or kind is list:
+                push(v)
+    return count
+
+
+def _first_repeat(pairs: list[tuple[str, typing.Any]]) -> dict[str, typing.Any]:
+    seen: dict[str, typing.Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Repeated(key)
+        seen[key] = value
+    return seen
+
+
+class _Repeated(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def repeated_key(data: bytes | bytearray, body: typing.Any) -> str | None:
+    """A key some object of the JSON text ``data`` (parsed as ``body``) has twice, shown cut
+    short, or None.  orjson keeps the last of repeated keys, and a proxy that keeps the first
+    would see another request.  Every key of the text is followed by one ``:`` outside strings,
+    so when the text has no more colons than ``body`` has keys, no key repeats (a count of
+    bytes, ~1 µs a KiB); else (a repeat, or colons inside strings) the standard library reads
+    it again and tells."""
+    if data.count(b":") <= _count_keys(body):
+        return None
+    try:
+        json.loads(data, object_pairs_hook=_first_repeat)
+    except _Repeated as rep:
+        return shown(json.dumps(rep.key, ensure_ascii=False))
+    except ValueError:        # what orjson took and the standard library does not: no repeat seen
+        return None
+    return None
 
 
 # --- the docs page -----------------------------------------------------------------------------
@@ -319,7 +382,9 @@ DOCS_INIT_JS = """window.onload = function () {
 # --- the app -----------------------------------------------------------------------------------
 
 def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
-    app = Flask(__name__)
+    # no static route of Flask's own: /static/ is WhiteNoise's, over a set of files fixed at
+    # start (static_assets.py); any other path under it is a 404
+    app = Flask(__name__, static_folder=None)
     # No redirect to a cleaned-up path: werkzeug builds its Location from the Host header, so
     # `GET //v1//rules` with `Host: evil.example` went to http://evil.example/v1/rules.  Such a
     # path is a 404 now (and /docs, /docs/ are both rules of their own).
@@ -420,14 +485,16 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     status = err.code or 500
     headers: dict[str, str] = {}
     if status == 404:
-        return problem("not_found", f"There is nothing at {request.path}.", f"{request.path} 不存在。"), headers
+        path = shown(request.path)
+        return problem("not_found", f"There is nothing at {path}.", f"{path} 不存在。"), headers
     if status == 405:
         allowed = sorted(getattr(err, "valid_methods", None) or [])
         if isinstance(err, MethodNotAllowed) and allowed:
             headers["Allow"] = ", ".join(allowed)
-        shown = ", ".join(allowed)
-        return problem("method_not_allowed", f"{request.method} is not allowed on {request.path}; allowed: {shown}.",
-                       f"{request.path} 不支持 {request.method}；可用：{shown}。"), headers
+        allowed_text = ", ".join(allowed)
+        path = shown(request.path)
+        return problem("method_not_allowed", f"{request.method} is not allowed on {path}; allowed: {allowed_text}.",
+                       f"{path} 不支持 {request.method}；可用：{allowed_text}。"), headers
     if status == 413:
         return _too_large(request.max_content_length), headers
     if status == 415:
@@ -479,14 +546,16 @@ def list_rules():
 
 def get_rules(preset: str):
     if preset not in schemas.PRESET_IDS:
-        raise problem("not_found", f"There is no preset {preset!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。")
+        name = shown(preset)
+        raise problem("not_found", f"There is no preset {name}; presets: {', '.join(schemas.PRESET_IDS)}.",
+                      f"没有规则 {name}；可选：{'、'.join(schemas.PRESET_IDS)}。")
     return cacheable(*_rules_json(preset), JSON_TYPE)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=len(schemas.PRESET_IDS) + 1)
 def _rules_json(preset: str | None) -> tuple[bytes, str]:
-    """The rule book (or one preset) as JSON and its ETag, made once per process."""
+    """The rule book (or one preset) as JSON and its ETag, made once per process (the presets
+    and the rule book: a bound of entries; each about 16 KiB at most)."""
     return _with_etag(json_response(ningbo_score.rulebook() if preset is None else ningbo_score.preset(preset))
                       .get_data())
 
@@ -549,12 +618,34 @@ def replay_batch():
     return json_response(answer)
 
 
+#: a hand whose waits or analysis is expensive: this many caishen kinds or caishen tiles in hand
+#: (every wait is scored twice, each scoring trying the caishen's placements)
+HEAVY_CAISHEN_KINDS = 3
+HEAVY_CAISHEN_TILES = 4
+
+
+def heavy_hand(hand: Hand) -> bool:
+    kinds = hand.caishen_kinds
+    return len(kinds) >= HEAVY_CAISHEN_KINDS or sum(t in kinds for t in hand.concealed) >= HEAVY_CAISHEN_TILES
+
+
+def _turns(hand: Hand) -> typing.Callable[[], None] | None:
+    """For an expensive hand: wait for a heavy turn, then yield between its waits (as a batch
+    between its hands); None for any other."""
+    if not heavy_hand(hand):
+        return None
+    serving.heavy_turns.take(request.environ, 0, heavy=True)
+    return serving.between_hands(request.environ)
+
+
 def waits():
-    return json_response(ningbo_score.waits(schemas.load(schemas.waits_request, json_body()), language()))
+    hand = schemas.load(schemas.waits_request, json_body())
+    return json_response(ningbo_score.waits(hand, language(), _turns(hand)))
 
 
 def analyze():
-    return json_response(ningbo_score.analyze(schemas.load(schemas.analyze_request, json_body()), language()))
+    loaded = schemas.load(schemas.analyze_request, json_body())
+    return json_response(ningbo_score.analyze(loaded, language(), _turns(loaded.hand)))
 
 
 def table_next():
@@ -580,8 +671,9 @@ def sessions_settle():
 
 
 def calculator():
-    """The calculator page (static/index.html); its files are under /static/."""
-    return send_from_directory(current_app.static_folder, "index.html")
+    """The calculator page (static/index.html, made at start by static_assets); its files are
+    under /static/."""
+    return static_assets.page()
 
 
 # --- the route table ---------------------------------------------------------------------------
@@ -642,8 +734,8 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response, replay),
     Route("POST", "/v1/replay/batch", "replayBatch", "scoring", schemas.replay_batch_request,
           schemas.replay_batch_response, replay_batch),
-    # the service's pages (no operations of openapi.yaml); Flask's own /static/ serves the
-    # calculator's files
+    # the service's pages (no operations of openapi.yaml); WhiteNoise serves the calculator's
+    # files under /static/ (static_assets.py)
     Route("GET", "/", None, None, None, None, calculator),
     Route("GET", "/docs", None, None, None, None, docs),
     Route("GET", "/docs/", None, None, None, None, docs),

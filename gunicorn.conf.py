@@ -7,6 +7,7 @@ Environment:
   WORKER_CONNECTIONS connections a worker holds at most (default 1000)
   METRICS_HOST     address of the /metrics listener (default 127.0.0.1)
   METRICS_PORT     its port (default 8011; 0: no metrics listener)
+  HEALTH_PORT      a port of its own for GET /healthz, answered by the master (default 0: none)
   LOG_LEVEL        gunicorn's log level (default info)
   FORWARDED_ALLOW_IPS  the proxies (addresses or networks, comma-separated; * any) whose
                    X-Forwarded-For and X-Forwarded-Proto are believed (default: none)
@@ -23,7 +24,7 @@ import fair_worker  # noqa: E402
 import observability  # noqa: E402
 
 
-def _int_env(name: str, default: int, minimum: int = 1) -> int:
+def _int_env(name: str, default: int, minimum: int = 1, maximum: int | None = None) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -33,6 +34,8 @@ def _int_env(name: str, default: int, minimum: int = 1) -> int:
         raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
     if value < minimum:
         raise SystemExit(f"{name} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise SystemExit(f"{name} must be at most {maximum}, not {value}")
     return value
 
 
@@ -48,7 +51,7 @@ def _address(host: str, port: int) -> str:
 
 
 _host = os.environ.get("HOST", "").strip() or "127.0.0.1"
-_port = _int_env("PORT", 8000)
+_port = _int_env("PORT", 8000, maximum=65535)
 bind = [_address(_host, _port)]
 # /metrics on a listener of its own, off the public port and off the workers: prometheus_client's
 # HTTP server in the master (observability.when_ready, below).
@@ -78,13 +81,33 @@ def check_listeners(listeners: list[tuple[str, int, str, str]]) -> None:
                                  f"set {host_var} to an address of this machine (e.g. {host_var}=127.0.0.1)") from None
 
 
+
+# Liveness beside the serving port: GET /healthz answered by a thread of the master, which a
+# busy serving port can't starve (serving.start_liveness), on HOST:HEALTH_PORT.
+_health_port = _int_env("HEALTH_PORT", 0, minimum=0, maximum=65535)
+if _health_port and _health_port in (_port, (_metrics or ("", -1))[1]):
+    raise SystemExit(f"HEALTH_PORT must differ from PORT and METRICS_PORT ({_health_port})")
+
+
 # Checked when gunicorn reads this file to start (module __config__), once: not again on a
 # reload (SIGHUP) or a re-exec (SIGUSR2), where the server holds the ports itself, nor when a
 # test reads the settings.
 if __name__ == "__config__" and not os.environ.get("NINGBO_SCORE_LISTENING") and "GUNICORN_FD" not in os.environ:
     check_listeners([(_host, _port, "HOST", "PORT")]
-                    + ([(*_metrics, "METRICS_HOST", "METRICS_PORT")] if _metrics is not None else []))
+                    + ([(*_metrics, "METRICS_HOST", "METRICS_PORT")] if _metrics is not None else [])
+                    + ([(_host, _health_port, "HOST", "HEALTH_PORT")] if _health_port else []))
     os.environ["NINGBO_SCORE_LISTENING"] = "1"
+
+
+def when_ready(server):
+    """gunicorn's ``when_ready`` (the master, its sockets bound, before the workers): the metrics
+    listener (observability.when_ready) and, where HEALTH_PORT is set, the liveness listener."""
+    observability.when_ready(server)
+    if _health_port:
+        import serving
+
+        serving.start_liveness(server, _host, _health_port)
+
 
 # Scoring is CPU-bound: one process per core.  Each is a gevent worker (serving.py): every
 # connection is a greenlet, so slow, idle and non-reading clients cost a parked greenlet each,
@@ -142,7 +165,6 @@ logconfig_dict["loggers"]["gunicorn.error"]["level"] = loglevel.upper()
 # Prometheus multiprocess bookkeeping for /metrics (PROMETHEUS_MULTIPROC_DIR); the app is
 # loaded in each worker (no preload_app), as prometheus_client's multiprocess mode needs.
 on_starting = observability.on_starting
-when_ready = observability.when_ready
 child_exit = observability.child_exit
 on_exit = observability.on_exit
 preload_app = False

@@ -27,11 +27,32 @@ cooperative) with these bounds:
   served again and again while the worker's other connections wait: at 32 kept-alive
   connections that made the p99 about 1.5 s with a p50 of 1.4 ms (bench/README.md).
 - **Heavy work shared.**  Scoring is CPU work, and a greenlet runs until it waits: heavy
-  requests (a batch, a body over :data:`HEAVY_BODY_BYTES`) take turns, at most
-  :data:`HEAVY_AT_ONCE` at once, and a batch yields between its hands (:class:`HeavyTurns`), so
+  requests (a batch, a body over :data:`HEAVY_BODY_BYTES`, waits or an analysis of an expensive
+  hand: app.py's ``heavy_hand``) take turns, at most
+  :data:`HEAVY_AT_ONCE` at once, and a batch yields between its hands, waits and analyses
+  between the waits they value (:class:`HeavyTurns`), so
   a batch counts as its number of hands, not as one request; a heavy request whose client has
   gone is dropped before it starts or between two hands (the answer is never sent; the access
   log shows 499).
+- **Write deadline.**  An answer must be written within :data:`WRITE_TIMEOUT_S` plus its size
+  over :data:`MIN_WRITE_RATE` (:func:`write_deadline`); past it the connection is closed.
+- **Unread bodies.**  A body the app did not read to its end (a GET's, one over the cap) closes
+  the connection after the answer (``Connection: close``; gunicorn would drain it with no
+  deadline); ``100 Continue`` is sent only when the app is about to read a body it takes
+  (:func:`send_continue`), never for one over the cap.
+- **Strict HTTP** (RFC 9112, :func:`check_request`): HTTP/1.0 and 1.1 only (else 505), exactly
+  one Host on HTTP/1.1 (else 400), no transfer coding but ``chunked`` alone (else 501); a
+  chunked body has at most :data:`MAX_CHUNKS` chunks, size lines of at most
+  :data:`MAX_CHUNK_LINE_BYTES` and no chunk over :data:`MAX_CHUNK_BYTES` (400 at once).  No
+  ``Server`` header.
+- **Connection slots.**  A connection waits for its first byte as a *silent* one; when a
+  listener's free slots are down to a twentieth, the oldest silent tenth are closed
+  (:meth:`ServingWorker.make_room`), so idle sockets can't hold every slot.  A worker accepts
+  up to :data:`MAX_ACCEPT` connections at each look at its listener, and runs the app for at
+  most :data:`KEPT_ALIVE_AT_ONCE` kept-alive requests at once (a new connection's first request
+  takes no turn; none is held while a body is read or an answer written), so pipelined
+  requests can't starve new connections.  A connection closed at
+  its write deadline is reset (its unsent bytes dropped, :func:`reset`).
 - **Lingering close.**  A connection closed after its answer first ends its sending side and
   reads what the client still sends (at most :data:`LINGER_S`, :data:`LINGER_BYTES`), so a
   client still sending a refused body gets the answer instead of a reset.
@@ -48,6 +69,7 @@ from __future__ import annotations
 import errno
 import os
 import socket
+import struct
 import time
 import typing
 from functools import partial
@@ -56,10 +78,13 @@ import gevent
 import gevent.local
 import gevent.lock
 import gevent.monkey
+import gevent.socket
 from gevent.pool import Pool
 import orjson
 from gevent.server import StreamServer
+from gunicorn.http import body as gunicorn_body
 from gunicorn.http import errors as http_errors
+from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import BadRequest
@@ -76,8 +101,8 @@ def _seconds_env(name: str, default: float) -> float:
         value = float(raw) if raw else default
     except ValueError:
         raise SystemExit(f"{name} must be a number of seconds, not {raw!r}") from None
-    if not value > 0:
-        raise SystemExit(f"{name} must be more than 0 s, not {raw!r}")
+    if not 0 < value < 86400:           # also refuses inf and nan
+        raise SystemExit(f"{name} must be more than 0 s and less than a day, not {raw!r}")
     return value
 
 
@@ -85,11 +110,40 @@ def _seconds_env(name: str, default: float) -> float:
 HEADER_TIMEOUT_S = _seconds_env("HEADER_TIMEOUT", 10.0)
 IO_TIMEOUT_S = _seconds_env("IO_TIMEOUT", 10.0)
 BODY_TIMEOUT_S = _seconds_env("BODY_TIMEOUT", 20.0)
+#: an answer must be written within WRITE_TIMEOUT_S plus its size over MIN_WRITE_RATE (bytes a
+#: second): 10 s for a small answer, 42 s for a 1 MiB one
+WRITE_TIMEOUT_S = _seconds_env("WRITE_TIMEOUT", 10.0)
+MIN_WRITE_RATE = 32 * 1024
 KEEPALIVE_REQUESTS = 100
 LINGER_S = 2.0
 LINGER_BYTES = 2 * 1024 * 1024
+#: read at most this much at a time while lingering, yielding between reads (a gevent read
+#: that finds data waiting does not yield)
+LINGER_READ_BYTES = 64 * 1024
+#: a chunked body: at most this many chunks, each size line at most this long (wire bytes of
+#: a 1 MiB body at most about 1 MiB + 4,096 × 66), no chunk longer than the largest body
+MAX_CHUNKS = 4096
+MAX_CHUNK_LINE_BYTES = 64
+MAX_CHUNK_BYTES = 1024 * 1024
 #: how often the worker's main loop looks whether it was told to stop (and beats its heartbeat)
 STOP_POLL_S = 0.05
+#: connection slots: when a listener has no more than this share of its slots free, the
+#: connections that have not sent a byte yet are closed, the oldest first, this share of the
+#: slots at a time (idle sockets can't hold every slot: a client that sends goes first)
+EVICT_AT_SHARE = 20          # 1/20 of the slots free
+EVICT_SHARE = 10             # 1/10 of the slots closed
+EVICT_MIN_AGE_S = 1.0        # a connection silent for less is not closed (its first bytes may be coming)
+#: connections a worker accepts at each look at its listening socket (gunicorn's gevent worker
+#: takes 1 with several workers; then 400 connections of pipelined requests left a new
+#: connection in the listen queue for seconds: fair_worker.py shares them among the workers)
+MAX_ACCEPT = 16
+#: kept-alive requests (a connection's second and later) the app runs at once in a worker; the
+#: others wait their turn, first come first served, so that a loop of the worker over its ready
+#: connections stays short and a new connection's first request (which takes no turn) is
+#: served within a few of them (400 connections of 100 pipelined requests each: probes waited
+#: seconds).  A turn is not held while the body is read (turn_given_up) nor while the answer
+#: is written: slow clients hold none.
+KEPT_ALIVE_AT_ONCE = 16
 
 #: the WSGI environ key of the client socket under gunicorn
 SOCKET_ENV = "gunicorn.socket"
@@ -217,8 +271,10 @@ class HeavyTurns:
         self.at_once = at_once
         self._slots: typing.Any = None      # made in the worker process, on first use
 
-    def take(self, environ: typing.MutableMapping[str, typing.Any], body_bytes: int, batch: bool = False) -> None:
-        if not (batch or body_bytes > HEAVY_BODY_BYTES) or not cooperative() or environ.get(TURN_ENV):
+    def take(self, environ: typing.MutableMapping[str, typing.Any], body_bytes: int, heavy: bool = False) -> None:
+        """Wait for a turn if the request is heavy: ``heavy`` (a batch, an expensive hand) or a
+        body over :data:`HEAVY_BODY_BYTES`."""
+        if not (heavy or body_bytes > HEAVY_BODY_BYTES) or not cooperative() or environ.get(TURN_ENV):
             return
         if self._slots is None:
             self._slots = gevent.lock.BoundedSemaphore(self.at_once)
@@ -267,12 +323,179 @@ def _nothing() -> None:
     return None
 
 
+# --- HTTP as RFC 9112 has it, with bounded framing ---------------------------------------------
+
+class VersionNotSupported(http_errors.ParseException):
+    """An HTTP version other than 1.0 and 1.1 (gunicorn takes HTTP/1.2 and answers in it): 505."""
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
+
+    def __str__(self) -> str:
+        return f"HTTP/{self.version[0]}.{self.version[1]} is not supported (HTTP/1.1 and HTTP/1.0 are)"
+
+
+class BadHost(http_errors.ParseException):
+    """An HTTP/1.1 request without a Host header, or with more than one (RFC 9112 §3.2): 400."""
+
+    def __str__(self) -> str:
+        return "an HTTP/1.1 request has exactly one Host header"
+
+
+class BadTransferCoding(http_errors.UnsupportedTransferCoding):
+    """A Transfer-Encoding other than ``chunked`` alone (``gzip, chunked`` was passed on): 501."""
+
+    def __str__(self) -> str:
+        return "the only transfer coding taken is chunked, alone"
+
+
+class BadChunking(http_errors.InvalidChunkSize):
+    """A chunk larger than any body a route takes, more than :data:`MAX_CHUNKS` chunks, or a
+    chunk size line over :data:`MAX_CHUNK_LINE_BYTES`: 400 at once, not a wait for the bytes."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def __str__(self) -> str:
+        return self.why
+
+
+def check_request(req: typing.Any) -> None:
+    """Refuse what gunicorn lets through and RFC 9112 does not."""
+    if req.version not in ((1, 0), (1, 1)):
+        raise VersionNotSupported(req.version)
+    hosts = sum(1 for name, _ in req.headers if name == "HOST")
+    if hosts > 1 or (req.version == (1, 1) and hosts == 0):
+        raise BadHost()
+    codings = [value for name, value in req.headers if name == "TRANSFER-ENCODING"]
+    if codings and (len(codings) > 1 or codings[0].strip().lower() != "chunked"):
+        raise BadTransferCoding(codings[0])
+
+
+def body_finished(body: typing.Any) -> bool:
+    """Has the app read ``body`` (gunicorn's ``wsgi.input``) to its end?  A body left unread
+    closes the connection after the answer: draining it (gunicorn's way) has no deadline."""
+    if body is None or not hasattr(body, "reader"):
+        return True
+    if body.buf.tell():
+        return False
+    reader = body.reader
+    if isinstance(reader, gunicorn_body.LengthReader):
+        return reader.length == 0
+    if isinstance(reader, gunicorn_body.ChunkedReader):
+        return reader.parser is None and not reader.buf.tell()
+    return bool(getattr(reader, "finished", False))
+
+
+def _bounded_chunks() -> None:
+    """gunicorn's chunked reader with the bounds of :class:`BadChunking` (installed once, in a
+    worker)."""
+    reader = gunicorn_body.ChunkedReader
+    if getattr(reader, "ningbo_bounded", False):
+        return
+    parse_size, read_into = reader.parse_chunk_size, reader.read_into
+
+    def counted_read_into(self: typing.Any, unreader: typing.Any, buf: bytearray) -> None:
+        before = len(buf)
+        read_into(self, unreader, buf)
+        self.ningbo_read += len(buf) - before
+
+    def parse_chunk_size(self: typing.Any, unreader: typing.Any, data: typing.Any = None) -> typing.Any:
+        self.limit_chunk_size_line = MAX_CHUNK_LINE_BYTES
+        self.ningbo_chunks = getattr(self, "ningbo_chunks", 0) + 1
+        if self.ningbo_chunks > MAX_CHUNKS:
+            raise BadChunking(f"more than {MAX_CHUNKS} chunks")
+        self.ningbo_read = 0
+        size, rest = parse_size(self, unreader, data)
+        # the size line's length: what was there and read, less what follows it and its CRLF
+        if size and len(data or b"") + self.ningbo_read - len(rest) - 2 > MAX_CHUNK_LINE_BYTES:
+            raise BadChunking(f"a chunk size line over {MAX_CHUNK_LINE_BYTES} bytes")
+        if size > MAX_CHUNK_BYTES:
+            raise BadChunking(f"a chunk of {size} bytes, over the largest body taken ({MAX_CHUNK_BYTES})")
+        return size, rest
+
+    reader.read_into = counted_read_into
+    reader.parse_chunk_size = parse_chunk_size
+    reader.ningbo_bounded = True
+
+
+def _no_server_header() -> None:
+    """No ``Server`` header on any answer (gunicorn always sends its name and version)."""
+    response = gunicorn_wsgi.Response
+    if getattr(response, "ningbo_no_server", False):
+        return
+    default_headers = response.default_headers
+
+    def headers(self: typing.Any) -> list[str]:
+        return [h for h in default_headers(self) if not h.startswith("Server:")]
+
+    response.default_headers = headers
+    response.ningbo_no_server = True
+
+
+class WriteTimeout(BaseException):
+    """The answer was not written within its deadline (:func:`write_deadline`).  Not an
+    Exception, as gevent's Timeout is not: gunicorn's handler would log it as an error."""
+
+
+def write_deadline(length: int | None) -> float:
+    """Seconds allowed for writing an answer of ``length`` bytes (unknown: as for 1 MiB)."""
+    return WRITE_TIMEOUT_S + (length if length is not None else 1024 * 1024) / MIN_WRITE_RATE
+
+
+#: the WSGI environ key of the kept-alive turn a request holds while the app runs
+KEPT_TURN_ENV = "ningbo_score.kept_alive_turn"
+
+
+def take_turn(environ: typing.MutableMapping[str, typing.Any], turns: typing.Any) -> None:
+    """Wait for one of ``turns`` (a kept-alive request's, :data:`KEPT_ALIVE_AT_ONCE`)."""
+    turns.acquire()
+    environ[KEPT_TURN_ENV] = turns
+    gevent.sleep(YIELD_S)           # handed over by a callback: let the worker poll its sockets first
+
+
+def give_turn(environ: typing.MutableMapping[str, typing.Any]) -> typing.Any:
+    turns = environ.pop(KEPT_TURN_ENV, None)
+    if turns is not None:
+        turns.release()
+    return turns
+
+
+class turn_given_up:
+    """A context in which the request holds no kept-alive turn (reading its body: a slow body
+    must not hold a turn the others wait for); the turn is taken again after it."""
+
+    def __init__(self, environ: typing.MutableMapping[str, typing.Any]) -> None:
+        self.environ = environ
+        self.turns: typing.Any = None
+
+    def __enter__(self) -> None:
+        self.turns = give_turn(self.environ)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.turns is not None:
+            take_turn(self.environ, self.turns)
+
+
+#: the WSGI environ key of a request's ``Expect: 100-continue``, answered only when the app reads
+CONTINUE_ENV = "ningbo_score.expects_continue"
+
+
+def send_continue(environ: typing.MutableMapping[str, typing.Any]) -> None:
+    """``100 Continue`` to a client that asked for it, sent when the app is about to read a body
+    it takes (never for one over the cap: gunicorn sent it before the app ran)."""
+    if environ.pop(CONTINUE_ENV, False):
+        environ[SOCKET_ENV].sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+
+
 # --- gunicorn's own errors as problem+json --------------------------------------------------------
 
 def server_problem(exc: BaseException) -> tuple[int, str, str]:
     """(status, reason phrase, English detail) for an exception gunicorn meets before or around
     the app: the same statuses as gunicorn's own error page (workers/base.py)."""
     e = http_errors
+    if isinstance(exc, VersionNotSupported):
+        return 505, "HTTP Version Not Supported", f"{exc}."
     if isinstance(exc, e.LimitRequestLine):
         return 414, "URI Too Long", f"The request line is too long: {exc}."
     if isinstance(exc, e.LimitRequestHeaders):
@@ -319,12 +542,26 @@ def linger(sock: socket.socket) -> None:
     with gevent.Timeout(LINGER_S, False):
         while left > 0:
             try:
-                data = sock.recv(min(65536, left))
+                data = sock.recv(min(LINGER_READ_BYTES, left))
             except OSError:
                 return
             if not data:
                 return
             left -= len(data)
+            gevent.sleep(YIELD_S)       # data waiting: the read did not yield
+
+
+def reset(sock: socket.socket) -> None:
+    """Close ``sock`` with a reset when it is closed (SO_LINGER 0): the kernel drops what is
+    still unsent, instead of keeping it for a client that does not read."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass
+
+
+class Evicted(Exception):
+    """A connection that had sent nothing, closed to free its slot (:meth:`ServingWorker.make_room`)."""
 
 
 class _ListenerName(typing.NamedTuple):
@@ -342,6 +579,39 @@ class ServingWorker(GeventWorker):
         super().__init__(*args, **kwargs)
         self.connection = gevent.local.local()    # per connection (one greenlet each): served
         self.servers: list[StreamServer] = []
+        self.kept_alive_turns = gevent.lock.BoundedSemaphore(KEPT_ALIVE_AT_ONCE)
+        #: the greenlets of connections that have not sent a byte yet, oldest first
+        self.silent: dict[typing.Any, float] = {}     # greenlet: when it started waiting
+
+    def init_process(self) -> None:
+        _bounded_chunks()
+        _no_server_header()
+        super().init_process()
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        app: typing.Callable = self.wsgi      # type: ignore[has-type]
+        self.wsgi = partial(self.serve, app)
+
+    def serve(self, app: typing.Callable, environ: dict[str, typing.Any], start_response: typing.Any) -> typing.Any:
+        """The app, between gunicorn and it: ``100 Continue`` only when the app reads the body;
+        an unread body closes the connection after the answer; the answer's write deadline."""
+        if getattr(self.connection, "expects_continue", False):
+            environ[CONTINUE_ENV] = True
+        if getattr(self.connection, "kept_alive", False):
+            take_turn(environ, self.kept_alive_turns)
+        try:
+            result = app(environ, start_response)
+        finally:
+            give_turn(environ)          # the answer is written without it (a slow reader holds none)
+        resp = getattr(start_response, "__self__", None)     # gunicorn's Response
+        if resp is not None:
+            if not body_finished(environ.get("wsgi.input")):
+                resp.force_close()
+            timer = gevent.Timeout(write_deadline(resp.response_length), WriteTimeout)
+            timer.start()
+            self.connection.write_timer = timer
+        return result
 
     # -- timeouts --------------------------------------------------------------------------------
 
@@ -355,18 +625,76 @@ class ServingWorker(GeventWorker):
         self.connection.served = False
         self.fair_step(self.servers)
         try:
-            AsyncWorker.handle(self, listener, client, addr)  # not GeventWorker's: it clears the timeout
+            if self.first_byte(client):
+                AsyncWorker.handle(self, listener, client, addr)  # not GeventWorker's: it clears the timeout
+            else:
+                reset(client)
+                client.close()
         finally:
             self.fair_step(self.servers)
 
+    # -- connection slots ----------------------------------------------------------------------------
+
+    def first_byte(self, client: socket.socket) -> bool:
+        """Wait, at most :data:`HEADER_TIMEOUT_S`, for the connection's first byte, as one of
+        the silent connections :meth:`make_room` closes first.  False: closed without a byte."""
+        self.make_room()
+        poller = _poll_original()
+        poller.register(client.fileno(), 0x1)      # POLLIN: sent already (the usual case)
+        if poller.poll(0):
+            return True
+        me = gevent.getcurrent()
+        self.silent[me] = time.monotonic()
+        try:
+            gevent.socket.wait_read(client.fileno(), timeout=HEADER_TIMEOUT_S, timeout_exc=Evicted())
+            return True
+        except Evicted:
+            return False
+        finally:
+            self.silent.pop(me, None)
+
+    def make_room(self) -> None:
+        """When a listener's free slots are down to 1/:data:`EVICT_AT_SHARE`, close the oldest
+        1/:data:`EVICT_SHARE` of the connections that have sent nothing for
+        :data:`EVICT_MIN_AGE_S` or more."""
+        for server in self.servers:
+            pool = server.pool
+            if pool.free_count() > pool.size // EVICT_AT_SHARE or not self.silent:
+                continue
+            old, closed = time.monotonic() - EVICT_MIN_AGE_S, 0
+            for _ in range(max(1, pool.size // EVICT_SHARE)):
+                victim = next(iter(self.silent), None)
+                if victim is None or self.silent[victim] > old:
+                    break
+                del self.silent[victim]
+                gevent.kill(victim, Evicted)
+                closed += 1
+            if closed:
+                self.log.info("Connection slots nearly full: closed %d connections that had sent nothing", closed)
+
     def handle_request(self, listener_name: typing.Any, req: typing.Any, sock: socket.socket, addr: typing.Any):
         self.connection.served = True
+        check_request(req)
         if req.req_number >= KEEPALIVE_REQUESTS:
             req.force_close()
+        # gunicorn would send 100 Continue before the app runs, also for a body over the cap
+        self.connection.expects_continue = req._expected_100_continue
+        req._expected_100_continue = False
+        self.connection.kept_alive = req.req_number > 1
         try:
-            kept = super().handle_request(listener_name, req, sock, addr)
+            try:
+                kept = super().handle_request(listener_name, req, sock, addr)
+            finally:
+                timer = getattr(self.connection, "write_timer", None)
+                if timer is not None:
+                    timer.close()
+                    self.connection.write_timer = None
         except TimeoutError:
             self.log.info("Closing a connection: the client stopped reading or sending for %s s", IO_TIMEOUT_S)
+            raise StopIteration() from None
+        except WriteTimeout:
+            self.log.info("Closing a connection: the answer was not read within its write deadline")
+            reset(sock)            # what is still in the send buffer is dropped, not kept for the client
             raise StopIteration() from None
         except StopIteration:
             linger(sock)               # the answer asked to close the connection
@@ -403,8 +731,7 @@ class ServingWorker(GeventWorker):
             s.setblocking(1)
             pool = Pool(self.worker_connections)
             server = StreamServer(s, handle=partial(self.handle, s), spawn=pool)
-            if self.cfg.workers > 1:
-                server.max_accept = 1
+            server.max_accept = MAX_ACCEPT
             server.start()
             self.servers.append(server)
         self.fair_start()
@@ -416,6 +743,7 @@ class ServingWorker(GeventWorker):
                 self.notify()
                 beat = now
             self.fair_step(self.servers)
+            self.make_room()            # a full pool accepts nothing: no new connection would call it
             gevent.sleep(STOP_POLL_S if self.fair_accepting else fair_worker.RECHECK_S)
 
         self.close_listeners()
@@ -470,3 +798,54 @@ class FairServingWorker(fair_worker.FairShare, ServingWorker):
     """:class:`ServingWorker`, accepting only while it holds no more than its share of the
     connections (fair_worker.py)."""
 
+
+
+# --- liveness beside the serving port ------------------------------------------------------------
+
+def liveness_status(server: typing.Any) -> tuple[int, bytes]:
+    """(status, body) of the master's ``/healthz``: 200 while a worker beat its heartbeat within
+    gunicorn's ``timeout`` (a stuck worker is then about to be replaced), else 503."""
+    now = time.monotonic()
+    fresh = 0
+    for worker in list(server.WORKERS.values()):
+        try:
+            fresh += now - worker.tmp.last_update() < server.timeout
+        except (OSError, ValueError):
+            continue
+    body = {"status": "ok" if fresh else "no live worker", "workers": fresh}
+    return (200 if fresh else 503), orjson.dumps(body)
+
+
+def start_liveness(server: typing.Any, host: str, port: int) -> None:
+    """``GET /healthz`` on ``host:port``, answered by a thread of gunicorn's master: a serving
+    port kept busy (every worker's connections, a CPU-bound loop) can't starve it, and it tells
+    whether the workers beat their heartbeat (:func:`liveness_status`).  Called from
+    gunicorn.conf.py's ``when_ready`` when ``HEALTH_PORT`` is set."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status, body = liveness_status(server) if self.path == "/healthz" else (404, b'{"status":"not found"}')
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def send_response(self, code: int, message: str | None = None) -> None:
+            self.send_response_only(code, message)          # no Server header
+            self.send_header("Date", self.date_time_string())
+
+        def log_message(self, format: str, *args: typing.Any) -> None:
+            return None
+
+    class Listener(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+
+    listener = Listener((host, port), Handler)
+    listener.timeout = 2
+    threading.Thread(target=listener.serve_forever, name="liveness", daemon=True).start()
+    server.log.info("Liveness at http://%s:%s/healthz", host, port)

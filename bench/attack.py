@@ -239,7 +239,7 @@ class Server:
     """``make run`` on 127.0.0.1 (its own session, so the whole group can be stopped)."""
 
     def __init__(self, port: int, metrics_port: int, workers: int, venv: str, log: Path,
-                 gunicorn_args: str) -> None:
+                 gunicorn_args: str, no_install: bool = False) -> None:
         self.metrics_dir = tempfile.mkdtemp(prefix="ningbo-attack-prom-")
         env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "METRICS_PORT": str(metrics_port),
                "WEB_CONCURRENCY": str(workers), "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir}
@@ -247,7 +247,10 @@ class Server:
             env["GUNICORN_CMD_ARGS"] = gunicorn_args
         self.log = open(log, "wb")
         self.log_path = log
-        self.proc = subprocess.Popen(["make", "-s", "run", f"VENV={venv}"], cwd=ROOT, env=env, stdout=self.log,
+        # --no-install: what make run execs once its venv is installed (a shared venv stays as it is)
+        command = ([f"{venv}/bin/gunicorn", "-c", "gunicorn.conf.py", "app:app"] if no_install
+                   else ["make", "-s", "run", f"VENV={venv}"])
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
         self.addr = ("127.0.0.1", port)
         deadline = time.monotonic() + 600         # make run may compile the library first
@@ -606,12 +609,293 @@ def scenario_replay(addr, duration: float, probe_timeout: float, master, report)
     crowd.add(16, sender(addr, host, "/v1/replay/batch", valid, "valid batch →"))
     report(f"  32 connections of these (8, 8 and 16), {duration:g} s:")
     return under_attack(crowd, addr, duration, probe_timeout, master, report) and alone_ok
+# --- issue 26: memory that can't be grown, bodies that can't freeze a worker, work that yields ----
+
+def _answer_bytes(addr, data: bytes, timeout: float = 30) -> tuple[int, int]:
+    """(status, answer body bytes) of one request (0, 0 when the connection failed)."""
+    try:
+        status, body, _ = one_request(addr, data, timeout)
+        return status, len(body)
+    except OSError:
+        return 0, 0
+
+
+def scenario_static(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """C1: 6,000 GETs of other names of the page's files (each was a new cache entry)."""
+    host = f"{addr[0]}:{addr[1]}"
+    names = [f"/static/x{i}/../calc.js" for i in range(3000)] + [f"/static/./calc.js?{i}" for i in range(3000)]
+    turn = iter(range(1 << 30))
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def run(crowd: Crowd) -> None:
+        i = next(turn)
+        if i >= len(names):
+            crowd.stop.wait(0.2)
+            return
+        status, _ = _answer_bytes(addr, request_bytes(host, "GET", names[i]))
+        with lock:
+            statuses[status] = statuses.get(status, 0) + 1
+
+    crowd = Crowd()
+    crowd.add(8, run)
+    report(f"\n## static: 6,000 GETs of other names of /static/calc.js (8 clients), {duration:g} s")
+    ok = under_attack(crowd, addr, duration, probe_timeout, master, report)
+    good = set(statuses) <= {404}
+    report(f"  every other name a 404: {'PASS' if good else 'FAIL'} ({sum(statuses.values())} sent, "
+           f"statuses {dict(sorted(statuses.items()))})")
+    return ok and good
+
+
+def scenario_unread(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """C2: 2 connections that send a GET with a body (and a body over the cap) and then junk at
+    full speed; they reconnect when closed."""
+    host = f"{addr[0]}:{addr[1]}"
+    junk = b"j" * 65536
+    heads = [f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nContent-Length: 1000000000\r\n\r\n".encode(),
+             (f"POST /v1/score HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+              f"Content-Length: 1000000000\r\nExpect: 100-continue\r\n\r\n").encode()]
+    turn = iter(range(1 << 30))
+
+    def run(crowd: Crowd) -> None:
+        with socket.create_connection(addr, timeout=5) as s:
+            s.sendall(heads[next(turn) % 2])
+            crowd.count("connections")
+            sent = 0
+            try:
+                while not crowd.stop.is_set() and sent < 200 * MiB:
+                    sent += s.send(junk)
+            except OSError:
+                crowd.count("closed by the server")
+                return
+    crowd = Crowd()
+    crowd.add(2, run)
+    report(f"\n## unread: 2 connections sending junk at full speed after a GET with a body or a 413, {duration:g} s")
+    return under_attack(crowd, addr, duration, probe_timeout, master, report)
+
+
+def scenario_rules(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """H1: 2,100 bodies with distinct long required_patterns and item_tai (the rules cache)."""
+    host = f"{addr[0]}:{addr[1]}"
+    base = json.loads(cheap_body())
+    preset = json.loads(one_request(addr, request_bytes(host, "GET", "/v1/rules/ningbo"), 30)[1])
+    ids = [i["id"] for i in preset["items"]]
+    turn = iter(range(1 << 30))
+    statuses: dict[int, int] = {}
+    sizes: list[tuple[int, int]] = []
+
+    def run(crowd: Crowd) -> None:
+        i = next(turn)
+        if i >= 2100:
+            crowd.stop.wait(0.2)
+            return
+        rng = random.Random(i)
+        patterns = [rng.choice(ids) for _ in range(3000)] if i % 2 else rng.sample(ids, len(ids))
+        body = json.dumps({**base, "rules": {"preset": "ningbo", "required_patterns": patterns,
+                                             "item_tai": {k: rng.randrange(0, 9) for k in ids}}},
+                          separators=(",", ":")).encode()
+        status, size = _answer_bytes(addr, request_bytes(host, "POST", "/v1/score", body))
+        statuses[status] = statuses.get(status, 0) + 1
+        sizes.append((len(body), size))
+    crowd = Crowd()
+    crowd.add(8, run)
+    report(f"\n## rules: 2,100 bodies of distinct rules objects (3,000 required_patterns, or every id once), "
+           f"{duration:g} s")
+    ok = under_attack(crowd, addr, duration, probe_timeout, master, report)
+    small = all(answer <= max(body, 8192) for body, answer in sizes)
+    report(f"  {len(sizes)} sent, statuses {dict(sorted(statuses.items()))}; answers ≤ their bodies (or 8 KiB "
+           f"for a scored hand): {'PASS' if small else 'FAIL'}")
+    return ok and small
+
+
+def server_established(port: int) -> int:
+    """Established TCP connections whose local port is ``port`` (the server's side of them)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                count += 1
+    return count
+
+
+def scenario_slow_readers(addr, duration: float, probe_timeout: float, master, report, n: int = 50) -> bool:
+    """H2: ``n`` connections asking for /openapi.yaml (226 KB) 30 times each, pipelined, reading
+    4 KiB a second (a 16 KiB receive buffer): more than the socket buffers hold, so the server's
+    writes wait on them, yet progress comes every few seconds (the 10 s socket timeout never
+    fires); the write deadline (10 s + 226 KB at 32 KiB/s ≈ 17 s an answer) must close them."""
+    host = f"{addr[0]}:{addr[1]}"
+    data = f"GET /openapi.yaml HTTP/1.1\r\nHost: {host}\r\n\r\n".encode() * 30
+
+    def run(crowd: Crowd) -> None:
+        with socket.create_connection(addr, timeout=5) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+            s.sendall(data)
+            crowd.count("connections")
+            while not crowd.stop.is_set():
+                try:
+                    if not s.recv(4096):
+                        break
+                except TimeoutError:
+                    continue
+                except OSError:
+                    crowd.count("reset by the server")
+                    break
+                crowd.stop.wait(1.0)
+        crowd.stop.wait(duration + 10)           # one connection each
+    crowd = Crowd()
+    crowd.add(n, run)
+    report(f"\n## slow readers: {n} connections of 30 pipelined /openapi.yaml read at 4 KiB/s, {duration:g} s")
+    seen: list[tuple[float, int]] = []
+    started = time.monotonic()
+
+    def watch() -> None:
+        while not crowd.stop.wait(5.0):
+            seen.append((time.monotonic() - started, server_established(addr[1])))
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    ok = under_attack(crowd, addr, duration, probe_timeout, master, report)
+    limit = 10 + 230_000 / 32768 + 5
+    late = [count for at, count in seen if at > limit + 2]
+    good = bool(late) and max(late) <= 2              # (a probe's connection may be open)
+    report("  the server's established connections (s: count): "
+           + ", ".join(f"{at:.0f}: {count}" for at, count in seen)
+           + f"  {'PASS' if good else 'FAIL'} (none left {limit + 2:.0f} s after they came: the write deadline)")
+    return ok and good
+
+
+def scenario_idle(addr, duration: float, probe_timeout: float, master, report, n: int = 3000) -> bool:
+    """H3: ``n`` idle sockets that never send a byte (more than the workers' 2 × 1,000 slots)."""
+    socks: list[socket.socket] = []
+    report(f"\n## idle: {n} connections that never send a byte, {duration:g} s")
+    crowd = Crowd()
+
+    def hold(crowd: Crowd) -> None:
+        while len(socks) < n and not crowd.stop.is_set():
+            try:
+                s = socket.create_connection(addr, timeout=5)
+                socks.append(s)
+                crowd.count("opened")
+            except OSError:
+                crowd.count("refused")
+                crowd.stop.wait(0.05)
+        crowd.stop.wait(0.5)
+    crowd.add(4, hold)
+    try:
+        return under_attack(crowd, addr, duration, probe_timeout, master, report, settle=2.0)
+    finally:
+        for s in socks:
+            s.close()
+
+
+def scenario_caishen(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """H4: 8 clients looping on /v1/analyze with all 34 kinds as caishen (the 308 B body)."""
+    host = f"{addr[0]}:{addr[1]}"
+    kinds = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + list("ESWNCFP")
+    body = json.dumps({"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "13m 567m 789m EEE SS 9s"},
+                       "caishen": {"kinds": kinds}}).encode()
+    status, answer, took = one_request(addr, request_bytes(host, "POST", "/v1/analyze", body), 60)
+    report(f"\n## caishen: 8 clients looping on /v1/analyze, every kind a caishen ({len(body)} B body), "
+           f"{duration:g} s")
+    report(f"  one alone: {status}, answer {len(answer):,} B, {ms(took)}")
+    crowd = Crowd()
+    crowd.add(8, sender(addr, host, "/v1/analyze", [body], "analyze →"))
+    return under_attack(crowd, addr, duration, probe_timeout, master, report)
+
+
+def scenario_chunks(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """M1: 8 clients sending a 1 MiB batch in 1-byte chunks (6.3 MB on the wire)."""
+    host = f"{addr[0]}:{addr[1]}"
+    body = padded(heavy_batches(1, seed=9)[0], MiB)
+    head = (f"POST /v1/score/batch HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").encode()
+    wire = head + b"".join(b"1\r\n" + body[i:i + 1] + b"\r\n" for i in range(len(body))) + b"0\r\n\r\n"
+    sent_bytes: list[int] = []
+
+    def run(crowd: Crowd) -> None:
+        with socket.create_connection(addr, timeout=10) as s:
+            sent = 0
+            try:
+                view = memoryview(wire)
+                while sent < len(wire) and not crowd.stop.is_set():
+                    sent += s.send(view[sent:sent + 65536])
+                status, answer = read_answer(s)
+                crowd.count(f"→ {status}")
+            except OSError:
+                crowd.count("closed by the server")
+            sent_bytes.append(sent)
+    crowd = Crowd()
+    crowd.add(8, run)
+    report(f"\n## chunks: 8 clients sending a 1 MiB batch in 1-byte chunks ({len(wire):,} B on the wire), "
+           f"{duration:g} s")
+    ok = under_attack(crowd, addr, duration, probe_timeout, master, report)
+    if sent_bytes:
+        report(f"  wire bytes a connection sent before its answer: median {sorted(sent_bytes)[len(sent_bytes) // 2]:,}")
+    return ok
+
+
+def scenario_pipelined(addr, duration: float, probe_timeout: float, master, report, n: int = 400) -> bool:
+    """M3: ``n`` connections each sending 100 pipelined /healthz at once, again and again."""
+    host = f"{addr[0]}:{addr[1]}"
+    data = f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n".encode() * 100
+
+    def run(crowd: Crowd) -> None:
+        with socket.create_connection(addr, timeout=20) as s:
+            s.sendall(data)
+            got = 0
+            while got < 100 and not crowd.stop.is_set():
+                part = s.recv(65536)
+                if not part:
+                    break
+                got += part.count(b"HTTP/1.1 200")
+            crowd.count("100 answered" if got >= 100 else "cut short")
+    crowd = Crowd()
+    crowd.add(n, run)
+    report(f"\n## pipelined: {n} connections of 100 pipelined requests each, {duration:g} s")
+    return under_attack(crowd, addr, duration, probe_timeout, master, report)
+
+
+def scenario_sizes(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """Low: answers no bigger than the bodies that caused them (bad keys echoed cut short)."""
+    host = f"{addr[0]}:{addr[1]}"
+    base = json.loads(cheap_body())
+    bodies = {
+        "60 KB item_tai key": ("/v1/score", {**base, "rules": {"preset": "ningbo", "item_tai": {"k" * 60_000: 1}}}),
+        "60 KB unknown key": ("/v1/score", {**base, "x" * 60_000: 1}),
+        "1 MiB bad batch": ("/v1/score/batch", {"requests": [{"k" * 5000: 1}] * 200}),
+        "60 KB preset name": ("/v1/score", {**base, "rules": "p" * 60_000}),
+    }
+    report("\n## sizes: answers to bad bodies against the bodies")
+    ok = True
+    for name, (path, body) in bodies.items():
+        data = json.dumps(body, separators=(",", ":")).encode()
+        status, size = _answer_bytes(addr, request_bytes(host, "POST", path, data))
+        good = 0 < size <= len(data)
+        ok &= good
+        report(f"  {name:20s} body {len(data):>9,} B → {status}, answer {size:>9,} B  {'PASS' if good else 'FAIL'}")
+    for path in ("/static/%00", "/static/" + "a" * 300, "/v1/rules/" + "x" * 3000):
+        status, size = _answer_bytes(addr, request_bytes(host, "GET", path))
+        good = status == 404 and size < 1024
+        ok &= good
+        report(f"  GET {path[:30]:30s} → {status}, answer {size} B  {'PASS' if good else 'FAIL'}")
+    return ok
+
+
+NEW_SCENARIOS = {"static": scenario_static, "unread": scenario_unread, "rules": scenario_rules,
+                 "slowread": scenario_slow_readers, "idle": scenario_idle, "caishen": scenario_caishen,
+                 "chunks": scenario_chunks, "pipelined": scenario_pipelined, "sizes": scenario_sizes,
+                 "replay": scenario_replay}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--url", help="a running server (http://127.0.0.1:PORT); default: start make run")
     ap.add_argument("--pid", type=int, help="with --url: gunicorn master's pid, for the workers' RSS")
+    ap.add_argument("--log", type=Path, help="with --url: the server's log (for WORKER TIMEOUT and 499s)")
     ap.add_argument("--port", type=int, default=0, help="port for make run (default: a free one in 8300-8399)")
     ap.add_argument("--venv", default=".venv", help="VENV for make run (default .venv)")
     ap.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY (default 2)")
@@ -619,7 +903,10 @@ def main() -> int:
                     "'--worker-class serving.ServingWorker'")
     ap.add_argument("--duration", type=float, default=15.0, help="seconds of each scenario (default 15)")
     ap.add_argument("--probe-timeout", type=float, default=5.0)
-    ap.add_argument("--only", action="append", choices=("slow", "bad", "heavy", "gone", "replay"),
+    ap.add_argument("--no-install", action="store_true",
+                    help="run VENV/bin/gunicorn -c gunicorn.conf.py app:app (what make run execs) without "
+                         "make's install step")
+    ap.add_argument("--only", action="append", choices=("slow", "bad", "heavy", "gone", *NEW_SCENARIOS),
                     help="run only these scenarios (repeatable)")
     ap.add_argument("--results", type=Path, default=RESULTS / "attack.txt")
     args = ap.parse_args()
@@ -634,20 +921,22 @@ def main() -> int:
         parts = urlsplit(args.url)
         if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
             raise SystemExit("attack only a server on 127.0.0.1")
-        addr, master, log = ("127.0.0.1", parts.port or 80), args.pid, None
+        addr, master, log = ("127.0.0.1", parts.port or 80), args.pid, args.log
     else:
         port = args.port or free_port(8300, 8390)
         metrics_port = free_port(9300, 9400)
         out = ROOT / "bench" / "out"
         out.mkdir(exist_ok=True)
-        server = Server(port, metrics_port, args.workers, args.venv, out / "attack-server.log", args.gunicorn_args)
+        server = Server(port, metrics_port, args.workers, args.venv, out / "attack-server.log", args.gunicorn_args,
+                        args.no_install)
         addr, master, log = server.addr, server.master(), server.log_path
     try:
-        report(f"# bench/attack.py on {addr[0]}:{addr[1]} ({'make run' if server else args.url}"
+        how = ("gunicorn as make run execs it" if args.no_install else "make run") if server else args.url
+        report(f"# bench/attack.py on {addr[0]}:{addr[1]} ({how}"
                f"{', GUNICORN_CMD_ARGS=' + args.gunicorn_args if args.gunicorn_args else ''}), "
                f"{args.workers if server else '?'} workers, {os.cpu_count()} cores, "
                f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-        scenarios = args.only or ["slow", "heavy", "gone", "replay", "bad"]   # bad last: its work may outlast it
+        scenarios = args.only or ["slow", "heavy", "gone", *NEW_SCENARIOS, "bad"]   # bad last: its work may outlast it
         bodies = heavy_batches(64, seed=2024) if {"heavy", "gone"} & set(scenarios) else []
         results = {}
         if "slow" in scenarios:
@@ -656,8 +945,16 @@ def main() -> int:
             results["heavy"] = scenario_heavy(addr, args.duration, args.probe_timeout, master, report, bodies)
         if "gone" in scenarios:
             results["gone"] = scenario_gone(addr, args.duration, args.probe_timeout, master, report, bodies, log)
-        if "replay" in scenarios:
-            results["replay"] = scenario_replay(addr, args.duration, args.probe_timeout, master, report)
+        for name, scenario in NEW_SCENARIOS.items():
+            if name in scenarios:
+                mark = log.stat().st_size if log else 0
+                results[name] = scenario(addr, args.duration, args.probe_timeout, master, report)
+                if log:
+                    with open(log, "rb") as f:
+                        f.seek(mark)
+                        timeouts = f.read().count(b"WORKER TIMEOUT")
+                    report(f"  WORKER TIMEOUT in the server's log: {timeouts}  {'PASS' if not timeouts else 'FAIL'}")
+                    results[name] &= not timeouts
         if "bad" in scenarios:
             results["bad"] = scenario_bad_bodies(addr, args.duration, args.probe_timeout, master, report)
         report("\n" + "  ".join(f"{k}: {'PASS' if v else 'FAIL'}" for k, v in results.items()))

@@ -15,13 +15,14 @@ most 42 kinds, two scorings each), all sharing one decomposition memo.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .errors import Problem, ScoreError
 from .hand import Hand, check
 from .shanten import draw_shanten, shanten
 from .tiles import CODES, N_KINDS, SEATS
-from .waits import Body, Memo, candidates, copies_of, discarder, seen_counts, wait_values
+from .waits import Body, Memo, candidates, copies_of, discarder, group_same, seen_counts, wait_values
 
 #: What a wait's value keeps of a `/v1/score` body (a refused win keeps its whole problem object).
 VALUE_FIELDS = ("tai", "counted_tai", "eligible", "points", "reasons", "outcome")
@@ -75,6 +76,12 @@ def value(result: Body) -> Body:
     return {key: result[key] for key in VALUE_FIELDS}
 
 
+def _value_signature(result: Body) -> tuple[object, ...]:
+    if "code" in result:
+        return ("problem", result["code"])
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in result.items())
+
+
 def eligible(result: Body) -> bool:
     return result.get("eligible") is True
 
@@ -82,8 +89,9 @@ def eligible(result: Body) -> bool:
 class Analysis:
     """One request's hand, what its owner has seen and the memo its scorings share."""
 
-    def __init__(self, hand: Hand, seen: list[int], lang: str):
+    def __init__(self, hand: Hand, seen: list[int], lang: str, before_each: Callable[[], None] | None = None):
         self.hand = hand
+        self.before_each = before_each
         self.seen = seen
         self.lang = lang
         self.discard_from = discarder(hand)
@@ -105,7 +113,7 @@ class Analysis:
         }
         if before == 0:
             out["waits"] = waits = self.waits(hand, improving)
-            out["eligible_unseen"] = sum(w["unseen"] for w in waits
+            out["eligible_unseen"] = sum(w.get("unseen_total", w["unseen"]) for w in waits
                                          if eligible(w["self_draw"]) or eligible(w["discard"]))
         return out
 
@@ -115,13 +123,20 @@ class Analysis:
         indicator (only a fifth copy would complete it) makes no hand to score and is left out."""
         held = seen_counts(hand)
         out: list[Body] = []
+        drawable = sum(1 for k in range(N_KINDS) if held[k] < copies_of(k))
         for k in kinds:
             if held[k] >= copies_of(k):
                 continue
+            if self.before_each is not None:
+                self.before_each()
             values = wait_values(hand, k, self.discard_from, self.memo, self.lang)
             if values is not None:
                 out.append({"tile": CODES[k], "unseen": self.unseen(k),
                             "self_draw": value(values[0]), "discard": value(values[1])})
+        if drawable and sum(1 for w in out if CODES.index(w["tile"]) < N_KINDS) == drawable:
+            # every kind completes the hand (caishen in hand): equal outcomes once, as /v1/waits
+            # lists them (34 caishen kinds made a 308 B body a 228 KB answer)
+            return group_same(out, _value_signature)
         return out
 
     def discards(self) -> list[Body]:
@@ -137,10 +152,11 @@ class Analysis:
         return [entry for _, entry in entries]
 
 
-def analyze(request: AnalyzeInput, lang: str = "en") -> Body:
-    """The body of ``POST /v1/analyze`` for its loaded input: see the module's docstring and docs/api.md."""
+def analyze(request: AnalyzeInput, lang: str = "en", before_each: Callable[[], None] | None = None) -> Body:
+    """The body of ``POST /v1/analyze`` for its loaded input: see the module's docstring and docs/api.md.
+    ``before_each()``, when given, is called before each wait is valued (as in waits.waits)."""
     hand = request.hand
-    work = Analysis(hand, seen(request), lang)
+    work = Analysis(hand, seen(request), lang, before_each)
     melds = len(hand.melds)
     drawn = len(hand.concealed) == 14 - 3 * melds
     out: Body = {"tiles": 14 if drawn else 13}

@@ -210,8 +210,12 @@ class WinValueScored(WaitValue):
 
 
 class AnalyzedWait(Improving):
-    """A tile that completes the tenpai hand, with what `/v1/waits` says of it."""
+    """A tile that completes the tenpai hand, with what `/v1/waits` says of it. When every kind completes the hand
+    (caishen in hand), tiles with the same values are one entry, as in `/v1/waits` with `any_tile`: their tiles in
+    `same_for`, `unseen` summed in `unseen_total`."""
 
+    same_for: NotRequired[list[TileCode]]
+    unseen_total: NotRequired[int]
     self_draw: WinValueScored | WinRefused
     discard: WinValueScored | WinRefused
 

@@ -43,17 +43,20 @@ def score(request: Body | Hand, lang: str = "en") -> ScoreAnswer:
     return typing.cast("ScoreAnswer", score_hand(h, lang=lang))
 
 
-def waits(request: Body | Hand, lang: str = "en") -> WaitsAnswer:
-    """The waits of the hand before its winning tile: the body of ``POST /v1/waits`` in."""
+def waits(request: Body | Hand, lang: str = "en", before_each: Callable[[], None] | None = None) -> WaitsAnswer:
+    """The waits of the hand before its winning tile: the body of ``POST /v1/waits`` in.
+    ``before_each()``, when given, is called before each wait is valued (as in :func:`score_batch`)."""
     h = request if isinstance(request, Hand) else load(WAITS_REQUEST, request)
-    return typing.cast("WaitsAnswer", _waits.waits(h, lang))
+    return typing.cast("WaitsAnswer", _waits.waits(h, lang, before_each))
 
 
-def analyze(request: Body | analysis.AnalyzeInput, lang: str = "en") -> AnalyzeAnswer:
+def analyze(request: Body | analysis.AnalyzeInput, lang: str = "en",
+            before_each: Callable[[], None] | None = None) -> AnalyzeAnswer:
     """The analysis of a hand (shanten, improving tiles, discards, waits' values): the body of
-    ``POST /v1/analyze`` (or its loaded :class:`~ningbo_score.analysis.AnalyzeInput`) in."""
+    ``POST /v1/analyze`` (or its loaded :class:`~ningbo_score.analysis.AnalyzeInput`) in;
+    ``before_each`` as in :func:`waits`."""
     loaded = request if isinstance(request, analysis.AnalyzeInput) else load(ANALYZE_REQUEST, request)
-    return typing.cast("AnalyzeAnswer", analysis.analyze(loaded, lang))
+    return typing.cast("AnalyzeAnswer", analysis.analyze(loaded, lang, before_each))
 
 
 def score_batch(request: Body | batch.BatchInput, lang: str = "en",

@@ -24,6 +24,7 @@ CODES: dict[str, tuple[int, str, str]] = {
     "winning_tile_not_in_hand": (422, "Winning tile not in hand", "胡的牌不在手牌中"),
     "invalid_claims": (422, "Invalid request", "请求无效"),  # reported as invalid_request
     "unbalanced_net": (422, "Invalid request", "请求无效"),  # reported as invalid_request (a session's net hand)
+    "unknown_dealer": (422, "Invalid request", "请求无效"),  # reported as invalid_request (a session's first_dealer)
     "dealer_sequence": (422, "Dealer sequence", "庄家轮转不符"),  # POST /v1/sessions/settle
     "inconsistent_win_context": (422, "Inconsistent win context", "胡牌情形自相矛盾"),
     "discard_win_not_allowed": (422, "Discard win not allowed", "不允许捉冲"),
@@ -41,8 +42,21 @@ _RANK = {code: i for i, code in enumerate(CODES)}
 #: The most problems one answer lists (docs/api.md, "Additions for rule book 2"); the readers stop
 #: soon after finding this many (ningbo_score.fields, ningbo_score.requests).
 MAX_PROBLEMS = 50
+#: The most bytes (UTF-8) of paths and messages one answer's ``errors`` holds: the problems past
+#: it are counted in ``more_errors`` like those past :data:`MAX_PROBLEMS`, so that a small body
+#: full of mistakes (200 empty hands of a session) never gets an answer bigger than itself.
+MAX_ERRORS_BYTES = 1400
+#: The most characters of a client's text (an unknown key, a path) an answer shows; the rest is
+#: cut (:func:`shown`), so that no answer is bigger than the body that caused it.
+MAX_SHOWN = 64
+
+
+def shown(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` as an answer may show it: at most ``limit`` characters, ``…`` for the rest."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 # Internal sub-codes that exist only to place a problem in the §10.15 order.
 _PUBLIC = {
+    "unknown_dealer": "invalid_request",
     "invalid_flowers": "invalid_request",
     "invalid_claims": "invalid_request",
     "caishen_winning_tile": "caishen_needs_self_draw",
@@ -85,10 +99,20 @@ class ScoreError(Exception):
     def one(cls, code: str, path: str, en: str, zh: str) -> ScoreError:
         return cls([Problem(code, path, en, zh)])
 
+    def listed(self, lang: str = "en") -> int:
+        """How many of the problems an answer lists: at most :data:`MAX_PROBLEMS`, and only as
+        many as fit :data:`MAX_ERRORS_BYTES` (the first always)."""
+        size = 0
+        for n, p in enumerate(self.problems[:MAX_PROBLEMS]):
+            size += len(p.path.encode()) + len(p.message(lang).encode()) + 8   # quotes, colon, brackets
+            if n and size > MAX_ERRORS_BYTES:
+                return n
+        return min(len(self.problems), MAX_PROBLEMS)
+
     def errors(self, lang: str = "en") -> dict[str, list[str]]:
-        """Messages keyed by field path, in precedence order: the first :data:`MAX_PROBLEMS`."""
+        """Messages keyed by field path, in precedence order: the first :meth:`listed`."""
         out: dict[str, list[str]] = {}
-        for p in self.problems[:MAX_PROBLEMS]:
+        for p in self.problems[:self.listed(lang)]:
             out.setdefault(p.path or "$", []).append(p.message(lang))
         return out
 
@@ -113,10 +137,11 @@ class ScoreError(Exception):
             "detail": self.detail(lang),
             "code": self.code,
         }
-        if any(p.path for p in self.problems[:MAX_PROBLEMS]):
+        listed = self.listed(lang)
+        if any(p.path for p in self.problems[:listed]):
             body["errors"] = self.errors(lang)
-        if len(self.problems) > MAX_PROBLEMS:
-            body["more_errors"] = len(self.problems) - MAX_PROBLEMS
+        if len(self.problems) > listed:
+            body["more_errors"] = len(self.problems) - listed
         if self.extra:
             body.update(self.extra)
         return body

@@ -18,7 +18,7 @@ import typing
 from marshmallow import ValidationError, fields
 from marshmallow.validate import Validator
 
-from .errors import MAX_PROBLEMS, Problem, ScoreError
+from .errors import MAX_PROBLEMS, Problem, ScoreError, shown
 from .tiles import ALIASES, CODES, SUIT_ZH, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
@@ -192,18 +192,31 @@ def _cap(max_items: int | None, over: Msg | None) -> tuple[int, Msg] | None:
     return None if max_items is None else (max_items, over or Length(max=max_items).error)
 
 
+#: an array whose items must differ (``unique``) and repeat one
+REPEATED = Msg("Must not repeat an item.", "不能有重复项。")
+
+
+def _repeats(items: Sequence[typing.Any]) -> bool:
+    return len(set(items)) != len(items)
+
+
 class List(_Localized, fields.List[_T]):
     """An array; ``max_items``: its most items, checked before any is read (refused with
-    ``over``, a :class:`Msg`, or "Must have at most N items.")."""
+    ``over``, a :class:`Msg`, or "Must have at most N items."); ``unique``: no item twice
+    (where a repeat means nothing: it would only make the request, and what is kept of it,
+    bigger)."""
 
     default_error_messages = {"invalid": Msg("Must be an array.", "必须是数组。")}
 
     def __init__(self, cls_or_instance: fields.Field[_T] | type[fields.Field[_T]], *, max_items: int | None = None,
-                 over: Msg | None = None, **kwargs: typing.Any) -> None:
+                 over: Msg | None = None, unique: bool = False, **kwargs: typing.Any) -> None:
         if max_items is not None:
             kwargs.setdefault("metadata", {})["maxItems"] = max_items
+        if unique:
+            kwargs.setdefault("metadata", {})["uniqueItems"] = True
         super().__init__(cls_or_instance, **kwargs)
         self._cap = _cap(max_items, over)
+        self.unique = unique
 
     def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
                      **kwargs: typing.Any) -> list[_T | None]:
@@ -228,11 +241,28 @@ class List(_Localized, fields.List[_T]):
                     break
         if errors:
             raise ValidationError(errors, valid_data=result)
+        if self.unique and _repeats(result):
+            raise ValidationError(REPEATED)
         return result
 
 
 class Dict(_Localized, fields.Dict):
+    """An object; ``max_keys``: its most keys, checked before any key is read."""
+
     default_error_messages = {"invalid": Msg("Must be an object.", "必须是对象。")}
+
+    def __init__(self, *, max_keys: int | None = None, **kwargs: typing.Any) -> None:
+        if max_keys is not None:
+            kwargs.setdefault("metadata", {})["maxProperties"] = max_keys
+        super().__init__(**kwargs)
+        self.max_keys = max_keys
+
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> dict[typing.Any, typing.Any]:
+        if self.max_keys is not None and isinstance(value, dict) and len(value) > self.max_keys:
+            raise ValidationError(Msg(f"Must have at most {self.max_keys} keys.", f"最多 {self.max_keys} 个键。"))
+        out: dict[typing.Any, typing.Any] = super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
+        return out
 
 
 def _tile_messages(problems: list[Problem], root: str) -> typing.Any:
@@ -358,11 +388,13 @@ class Tiles(_Localized, fields.Field[list[int]]):
     ``max_items``: the most tiles the field may hold; a longer array (or a compact string of more
     than ``CHARS_PER_TILE`` characters a tile) is refused with ``over`` (a :class:`Msg`, whose
     code may be a rule's; as for :class:`List`, "Must have at most N items." if not given) before
-    any tile is read."""
+    any tile is read; ``unique``: no tile twice (:data:`REPEATED`)."""
 
-    def __init__(self, *, max_items: int | None = None, over: Msg | None = None, **kwargs: typing.Any) -> None:
+    def __init__(self, *, max_items: int | None = None, over: Msg | None = None, unique: bool = False,
+                 **kwargs: typing.Any) -> None:
         super().__init__(**kwargs)
         self._cap = _cap(max_items, over)
+        self.unique = unique
 
     def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
                      **kwargs: typing.Any) -> list[int]:
@@ -376,6 +408,8 @@ class Tiles(_Localized, fields.Field[list[int]]):
             raise ValidationError(_tile_messages(problems, _ROOT))
         if cap is not None and len(out) > cap[0]:
             raise ValidationError(cap[1])
+        if self.unique and _repeats(out):
+            raise ValidationError(REPEATED)
         return out
 
     def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
@@ -492,7 +526,8 @@ def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, ty
 
     ``{"hand": {"melds": {0: {"tiles": ["…"]}}}}`` gives ``("hand.melds.0.tiles", "…")``;
     ``_schema`` (an error of an object as a whole) stands for the object's own path, and the
-    body itself has the path ``""``.
+    body itself has the path ``""``.  A key is shown cut short (``errors.shown``): a client's
+    60 KB key is not echoed.
     """
     out: list[tuple[str, typing.Any]] = []
 
@@ -507,7 +542,7 @@ def flatten_errors(messages: typing.Any, prefix: str = "") -> list[tuple[str, ty
                 if key == "_schema":
                     walk(value, path)
                 else:
-                    walk(value, f"{path}.{key}" if path else str(key))
+                    walk(value, f"{path}.{shown(str(key))}" if path else shown(str(key)))
         elif isinstance(node, (list, tuple)):
             for value in node:
                 walk(value, path)

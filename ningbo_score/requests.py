@@ -16,7 +16,7 @@ from marshmallow import RAISE, Schema, ValidationError, missing, post_load, vali
 
 from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
-from .errors import MAX_PROBLEMS
+from .errors import MAX_PROBLEMS, ScoreError
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
                    build)
 from .items import ITEMS
@@ -183,6 +183,9 @@ def option_fields(*, answer: bool = False) -> dict[str, Field[typing.Any]]:
             assert allowed is not None
             field = String(validate=OneOf(allowed + ((None,) if nullable else ())), **kwargs)
         elif kind == "items":
+            if not answer:                      # capped before it is read, each id at most once
+                kwargs.update(max_items=len(ITEM_IDS), unique=True)
+                kwargs["metadata"]["description"] += " Each at most once."
             field = List(String(validate=OneOf(ITEM_IDS)), **kwargs)
         else:
             raise TypeError(f"{name}: an option of an unknown kind {kind!r}")
@@ -203,11 +206,15 @@ class RulesObjectSchema(StrictSchema):
         #: after `preset`: every option, made from its declaration (rules.Options), then `item_tai`
         include = {
             **option_fields(),
-            "item_tai": optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
+            "item_tai": optional(Dict, max_keys=len(ITEM_IDS), keys=String(validate=OneOf(ITEM_IDS)),
                                  values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
                                      "description": "New 台 per occurrence for any item of docs/rules.md §5; "
                                                     "0 drops it."}),
         }
+
+
+#: the most caishen kinds a hand can have: every one of the 34 kinds and the 8 flowers
+MAX_CAISHEN_KINDS = 34 + MAX_FLOWERS
 
 
 class CaishenSchema(StrictSchema):
@@ -219,7 +226,9 @@ class CaishenSchema(StrictSchema):
 
     indicator = optional(Tile, metadata={
         "description": "The flipped tile; the kinds follow from it by the preset's `caishen_rule`."})
-    kinds = optional(Tiles, metadata={"description": "The caishen kinds, given directly; `[]` = none."})
+    kinds = optional(Tiles, max_items=MAX_CAISHEN_KINDS, metadata={
+        "description": f"The caishen kinds, given directly (a repeat counts once); `[]` = none. At most "
+                       f"{MAX_CAISHEN_KINDS} (the 34 kinds and the 8 flowers), else 400 before any is read."})
 
     @validates_schema
     def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
@@ -508,12 +517,18 @@ class TableClaimSchema(StrictSchema):
         "description": "`win` (胡), `kong` (杠), `pung` (碰) or `chow` (吃)."})
 
 
+#: the most claims read: up to it, a seat claiming twice is the library's 422 invalid_claims,
+#: which names the claims; past it the array is refused (400) before any claim is read
+MAX_CLAIM_ITEMS = 4 * len(SEATS)
+
+
 class TableClaimsRequestSchema(StrictSchema):
     """The body of `POST /v1/table/claims`: a discard and the claims on it."""
 
     discarder = seat(required=True, metadata={"description": "The seat that discarded."})
-    claims = List(Nested(TableClaimSchema), required=True, metadata={
-        "description": "One claim per seat at most; `[]` = nobody claims."})
+    claims = List(Nested(TableClaimSchema), required=True, max_items=MAX_CLAIM_ITEMS, metadata={
+        "description": f"One claim per seat at most; `[]` = nobody claims. More than {MAX_CLAIM_ITEMS}: 400 "
+                       "before any is read."})
 
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ClaimsInput:
@@ -588,22 +603,33 @@ _HAND_BODY = ("`round_wind` may be left out (the rotation's is filled in), `rule
               "the session's.")
 
 
+def _hand_kind(field_cls: type[_F], *args: typing.Any, **kwargs: typing.Any) -> _F:
+    """A kind of a session's hand: optional, but not ``null`` (a hand names its one kind)."""
+    return field_cls(*args, required=False, allow_none=False, **kwargs)
+
+
+#: the most keys of a hand's own body in a session (a /v1/score or /v1/replay body has at most 10),
+#: checked before any is read
+MAX_BODY_KEYS = 16
+
+
 class SessionHandSchema(StrictSchema):
     """One hand of the session: exactly one of `replay`, `score`, `draw`, `net` or `penalty`."""
 
     #: openapi.yaml: one object of the five properties, exactly one of them given (not a oneOf of a
     #: component per kind, as OPENAPI_VARIANTS would make it: schemathesis 4 cannot generate the
-    #: negation of an array whose items are a oneOf, tests/test_fuzz.py); ``null`` is absent, as
-    #: everywhere, which the spec does not say
+    #: negation of an array whose items are a oneOf, tests/test_fuzz.py); the kinds are not
+    #: nullable (so the one property a schema-valid hand has is a kind given)
     OPENAPI_KEYWORDS: typing.ClassVar[dict[str, int]] = {"minProperties": 1, "maxProperties": 1}
 
-    replay = optional(Dict, metadata={"description": "A `/v1/replay` body (`ReplayRequest`): " + _HAND_BODY})
-    score = optional(Dict, metadata={
+    replay = _hand_kind(Dict, max_keys=MAX_BODY_KEYS, metadata={
+        "description": "A `/v1/replay` body (`ReplayRequest`): " + _HAND_BODY})
+    score = _hand_kind(Dict, max_keys=MAX_BODY_KEYS, metadata={
         "description": "A `/v1/score` body (`ScoreRequest`), the winner by its `seat_wind`: " + _HAND_BODY})
-    draw = optional(Boolean, validate=OneOf((True,), error=Msg("Must be true.", "只能是 true。")), metadata={
+    draw = _hand_kind(Boolean, validate=OneOf((True,), error=Msg("Must be true.", "只能是 true。")), metadata={
         "description": "A drawn hand (流局/荒庄): `true`. Nobody pays."})
-    net = optional(Nested, SessionNetSchema, metadata={"description": "A hand scored elsewhere, by seat."})
-    penalty = optional(Nested, SessionPenaltySchema, metadata={"description": "An escape penalty."})
+    net = _hand_kind(Nested, SessionNetSchema, metadata={"description": "A hand scored elsewhere, by seat."})
+    penalty = _hand_kind(Nested, SessionPenaltySchema, metadata={"description": "An escape penalty."})
 
     @validates_schema
     def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
@@ -649,14 +675,16 @@ class SessionRequestSchema(StrictSchema):
         if len(players) != 4 or len(set(players)) != 4 or not all(0 < len(p) <= MAX_NAME for p in players):
             errors["players"] = [Msg(f"Give four distinct names of 1 to {MAX_NAME} characters.",
                                      f"须给出四个互不相同的名字，每个 1 到 {MAX_NAME} 个字符。")]
-        elif data["first_dealer"] not in players:
-            errors["first_dealer"] = [Msg("Must be one of the players.", "必须是 players 中的一位。")]
         if errors:
             raise ValidationError(errors)
 
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> SessionInput:
         players = data["players"]
+        if data["first_dealer"] not in players:
+            # well-formed, but naming nobody at the table: a 422, as the spec can't say it
+            raise ScoreError.one("unknown_dealer", "first_dealer", "Must be one of the players.",
+                                 "必须是 players 中的一位。")
         value, rules = data.get("rules") or (None, DEFAULT_RULES)
         return SessionInput(tuple(players), players.index(data["first_dealer"]), rules, value,
                             data.get("base_points"), data["hands"])

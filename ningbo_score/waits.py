@@ -1,6 +1,7 @@
 """Waits (听牌): every tile that completes a hand, with what it is worth by self-draw and by discard."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeAlias
 
@@ -63,6 +64,21 @@ def _signature(result: Body) -> tuple[object, ...]:
             tuple(sorted(result["net"].items())))
 
 
+def group_same(found: list[Body], signature: Callable[[Body], tuple[object, ...]]) -> list[Body]:
+    """The waits ``found`` with equal outcomes (``signature`` of ``self_draw`` and of ``discard``)
+    once each, in the order of their first tile: that entry's tiles under ``same_for``, their
+    ``unseen`` summed in ``unseen_total``."""
+    groups: dict[tuple[tuple[object, ...], tuple[object, ...]], Body] = {}
+    for w in found:
+        sig = (signature(w["self_draw"]), signature(w["discard"]))
+        if sig in groups:
+            groups[sig]["same_for"].append(w["tile"])
+            groups[sig]["unseen_total"] += w["unseen"]
+        else:
+            groups[sig] = {**w, "same_for": [w["tile"]], "unseen_total": w["unseen"]}
+    return list(groups.values())
+
+
 def wait_values(base: Hand, k: int, discard_from: int, memo: Memo, lang: str) -> tuple[Body, Body] | None:
     """``(self_draw, discard)``: the `/v1/score` body, or the problem that refuses that win, of
     the waiting hand ``base`` completed by a tile of kind ``k``; None if that tile completes nothing."""
@@ -73,13 +89,15 @@ def wait_values(base: Hand, k: int, discard_from: int, memo: Memo, lang: str) ->
     return self_draw, _result(replace(hand, by="discard", win_from=discard_from), memo, lang)
 
 
-def waits(base: Hand, lang: str = "en") -> Body:
+def waits(base: Hand, lang: str = "en", before_each: Callable[[], None] | None = None) -> Body:
     """The body of ``POST /v1/waits`` for its loaded hand (the hand before its winning tile).
 
     Every kind that completes the hand (and has a copy left to draw), each with the `/v1/score`
     body for a self-draw and for a discard (from `win.from`, by default the winner's 上家), or the
     problem object that refuses that win.  When every kind completes the hand (caishen in hand),
     ``any_tile`` is true and tiles with the same outcome are listed once, under ``same_for``.
+    ``before_each()``, when given, is called before each wait is valued (a server lets its other
+    work run there, as between a batch's hands).
     """
     check(base, waiting=True)
     discard_from = discarder(base)
@@ -92,6 +110,8 @@ def waits(base: Hand, lang: str = "en") -> Body:
         if unseen <= 0:
             continue
         drawable += k < N_KINDS
+        if before_each is not None:
+            before_each()
         values = wait_values(base, k, discard_from, memo, lang)
         if values is None:
             continue
@@ -99,15 +119,7 @@ def waits(base: Hand, lang: str = "en") -> Body:
     any_tile = drawable > 0 and sum(1 for w in found if CODES.index(w["tile"]) < N_KINDS) == drawable
     out_waits = found
     if any_tile:
-        groups: dict[tuple[tuple[object, ...], tuple[object, ...]], Body] = {}
-        for w in found:
-            sig = (_signature(w["self_draw"]), _signature(w["discard"]))
-            if sig in groups:
-                groups[sig]["same_for"].append(w["tile"])
-                groups[sig]["unseen_total"] += w["unseen"]
-            else:
-                groups[sig] = {**w, "same_for": [w["tile"]], "unseen_total": w["unseen"]}
-        out_waits = list(groups.values())
+        out_waits = group_same(found, _signature)
     return {
         "any_tile": any_tile,
         "tiles": [w["tile"] for w in found],

@@ -364,7 +364,14 @@ class ImprovingSchema(OutSchema):
 
 
 class AnalyzedWaitSchema(ImprovingSchema):
-    """A tile that completes the tenpai hand, with what `/v1/waits` says of it."""
+    """A tile that completes the tenpai hand, with what `/v1/waits` says of it.  When every kind
+    completes the hand (caishen in hand), tiles with the same values are one entry, as in
+    `/v1/waits` with `any_tile`: their tiles in `same_for`, `unseen` summed in `unseen_total`."""
+
+    same_for = fields.List(TileCode(), metadata={
+        "description": "Only when every kind completes the hand: the tiles with these values (`tile` is the first)."})
+    unseen_total = fields.Integer(metadata={
+        "minimum": 0, "description": "Only when every kind completes the hand: `unseen` summed over `same_for`."})
 
     self_draw = req(ValueOrProblem(metadata={"description": "A self-draw of it, or the problem that refuses it."}))
     discard = req(ValueOrProblem(metadata={

@@ -154,7 +154,14 @@ def test_a_caishen_wait_is_valued_by_self_draw_only():
     res = analyze(body("S", "E", "5p", melds=melds, caishen={"indicator": "5p"}))
     assert res["shanten"] == 0
     assert [i["tile"] for i in res["improving"]] == list(KINDS)
-    five = next(w for w in res["waits"] if w["tile"] == "5p")
+    # every kind is a wait: equal values are one entry (as /v1/waits's any_tile), their tiles
+    # under same_for, their unseen copies summed
+    assert sorted(t for w in res["waits"] for t in w["same_for"]) == sorted(KINDS)
+    assert len(res["waits"]) < len(KINDS)
+    unseen = {i["tile"]: i["unseen"] for i in res["improving"]}
+    for w in res["waits"]:
+        assert w["tile"] == w["same_for"][0] and w["unseen_total"] == sum(unseen[t] for t in w["same_for"])
+    five = next(w for w in res["waits"] if "5p" in w["same_for"])
     assert five["discard"]["code"] == "caishen_needs_self_draw"
     # 7m: 4 − 3 in the pung 777m = 1 left
     assert next(i for i in res["improving"] if i["tile"] == "7m")["unseen"] == 1
@@ -332,7 +339,8 @@ def test_a_tenpai_hands_improving_tiles_are_its_waits(data):
 
     listed = [i["tile"] for i in res["improving"]]
     assert [t for t in listed if not held_all(t)] == from_waits["tiles"]
-    assert [w["tile"] for w in res["waits"]] == from_waits["tiles"]
+    # (when every kind completes the hand, equal values are one entry with its tiles in same_for)
+    assert sorted(t for w in res["waits"] for t in w.get("same_for", [w["tile"]])) == sorted(from_waits["tiles"])
     for w in res["waits"]:        # each wait's values are /v1/waits's own
         entry = next(e for e in from_waits["waits"] if w["tile"] in e.get("same_for", [e["tile"]]))
         for way in ("self_draw", "discard"):       # (a grouped entry shows its first tile's problem)

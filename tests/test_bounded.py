@@ -5,6 +5,7 @@ first 50 problems.  (Times are measured by bench/bad_bodies.py, not here.)"""
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -75,12 +76,8 @@ def test_batch_over_200_is_refused_before_its_items_are_read():
 
 @pytest.mark.parametrize("n", [200, 5000])
 def test_reading_stops_after_the_first_problems(client, n):
-    # unknown fields and bad claims: the answer is the same whatever the body's size past them
-    body = {"discarder": "E", "claims": [{}] * n}
-    answer = client.post("/v1/table/claims", json=body).get_json()
-    assert answer["status"] == 400 and len(answer["errors"]) <= MAX_PROBLEMS
-    listed = sum(len(m) for m in answer["errors"].values())
-    assert listed == MAX_PROBLEMS and answer["more_errors"] >= 1
+    # unknown fields: the answer is the same whatever the body's size past them (every array is
+    # capped before its items are read: test_claims_capped_before_they_are_read)
     unknown = {**copy.deepcopy(examples.API_MD), **{f"x{i}": 0 for i in range(n)}}
     answer_u = client.post("/v1/score", json=unknown).get_json()
     # (Flask's test client sends the keys sorted)
@@ -138,3 +135,90 @@ def test_a_refused_body_is_freed_at_once(route):
             answer = ningbo_score.score_batch(body)
             assert answer["failed"] == 200
     assert _held_after(call) < 2_000_000
+
+
+# --- every list capped, no repeats where they mean nothing, keys shown cut short (issue 26) ---------
+
+def _with_rules(**rules) -> dict:
+    return {**copy.deepcopy(examples.API_MD), "rules": {"preset": "ningbo", **rules}}
+
+
+def test_required_patterns_capped_and_each_once(client):
+    from ningbo_score.requests import ITEM_IDS
+
+    # every item id once: the most there can be, taken (a hand needs one of them)
+    assert client.post("/v1/score", json=_with_rules(required_patterns=list(ITEM_IDS))).status_code == 200
+    # 2,100 requests of 5,000 ids each took a worker to 516 MiB through the rules cache
+    for value in (list(ITEM_IDS) + ["self_draw"], ["self_draw"] * 5_000):
+        answer = client.post("/v1/score", json=_with_rules(required_patterns=value)).get_json()
+        assert answer["status"] == 400
+        assert answer["errors"] == {"rules.required_patterns": [f"Must have at most {len(ITEM_IDS)} items."]}
+    answer = client.post("/v1/score", json=_with_rules(required_patterns=["self_draw", "self_draw"])).get_json()
+    assert answer["errors"] == {"rules.required_patterns": ["Must not repeat an item."]}
+
+
+def test_caishen_kinds_capped_before_they_are_read(client):
+    from ningbo_score.requests import MAX_CAISHEN_KINDS
+
+    assert MAX_CAISHEN_KINDS == 34 + 8        # every kind and every flower
+    body = {**copy.deepcopy(examples.API_MD), "caishen": {"kinds": [0] * 30_000}}
+    data = json.dumps(body, separators=(",", ":"))
+    assert len(data) < 64 * 1024
+    answer = client.post("/v1/score", data=data, content_type="application/json").get_json()
+    # one problem for the array (a 64 KiB body of 32,686 integers had 32,636 problems counted)
+    assert answer["errors"] == {"caishen.kinds": ["Must have at most 42 items."]} and "more_errors" not in answer
+
+
+def test_item_tai_keys_capped_and_a_long_key_shown_cut_short(client):
+    from ningbo_score.errors import MAX_SHOWN
+    from ningbo_score.requests import ITEM_IDS
+
+    many = {f"k{i}": 1 for i in range(len(ITEM_IDS) + 1)}
+    answer = client.post("/v1/score", json=_with_rules(item_tai=many)).get_json()
+    assert answer["errors"] == {"rules.item_tai": [f"Must have at most {len(ITEM_IDS)} keys."]}
+    # a 60 KB bad key got a 120,832 B answer: now the key is shown in 64 characters
+    body = _with_rules(item_tai={"k" * 60_000: 1})
+    response = client.post("/v1/score", json=body)
+    (path,) = response.get_json()["errors"]
+    assert path == "rules.item_tai." + "k" * (MAX_SHOWN - 1) + "…"
+    assert len(response.get_data()) < 1024
+
+
+def test_claims_capped_before_they_are_read(client):
+    from ningbo_score.requests import MAX_CLAIM_ITEMS
+
+    answer = client.post("/v1/table/claims", json={"discarder": "E", "claims": [{}] * 5000}).get_json()
+    assert answer["errors"] == {"claims": [f"Must have at most {MAX_CLAIM_ITEMS} items."]}
+
+
+@pytest.mark.parametrize("text, repeated", [
+    (b'{"seat_wind": "E", "seat_wind": "S"}', '"seat_wind"'),
+    (b'{"hand": {"concealed": "1m", "winning_tile": "1m", "winning_tile": "2m"}}', '"winning_tile"'),
+    (b'{"requests": [{"a": 1}, {"b": 1, "b": 2}]}', '"b"'),
+])
+def test_a_repeated_key_is_refused(client, text, repeated):
+    """orjson keeps the last of repeated keys; a proxy that keeps the first would see another
+    request: a 400 malformed_json naming the key."""
+    path = "/v1/score/batch" if text.startswith(b'{"requests"') else "/v1/score"
+    answer = client.post(path, data=text, content_type="application/json").get_json()
+    assert answer["status"] == 400 and answer["code"] == "malformed_json"
+    assert repeated in answer["detail"]
+
+
+def test_colons_in_strings_are_no_repeat(client):
+    # more colons than keys sends the body to the standard library, which finds no repeat
+    body = {**copy.deepcopy(examples.API_MD), "x:y": "a:b:c"}
+    answer = client.post("/v1/score", json=body).get_json()
+    assert answer["errors"] == {"x:y": ["Unknown field."]}
+
+
+def test_repeated_key_count():
+    import app as app_module
+
+    assert app_module.repeated_key(b'{"a": {"b": [1, {"c": 2}]}}', {"a": {"b": [1, {"c": 2}]}}) is None
+    assert app_module.repeated_key(b'{"a": 1, "a": 2}', {"a": 2}) == '"a"'
+    for scalar in (b"null", b"1", b'"a:b"'):
+        assert app_module.repeated_key(scalar, json.loads(scalar)) is None
+    long_key = "k" * 1000
+    shown = app_module.repeated_key(f'{{"{long_key}": 1, "{long_key}": 2}}'.encode(), {long_key: 2})
+    assert shown is not None and len(shown) == 64

@@ -338,3 +338,50 @@ def test_a_taken_metrics_port_stops_the_server_with_a_clear_message():
     said = f"127.0.0.1:{port} is in use: set METRICS_PORT to a free port (e.g. METRICS_PORT={port + 1})\n"
     assert done.stderr == said, done.stderr[-2000:]
     assert "Booting worker" not in done.stderr
+@pytest.mark.parametrize("env, line", [
+    ({"PORT": "70000"}, "PORT must be at most 65535, not 70000"),
+    ({"PORT": "eighty"}, "PORT must be an integer, not 'eighty'"),
+    ({"IO_TIMEOUT": "inf"}, "IO_TIMEOUT must be more than 0 s and less than a day, not 'inf'"),
+    ({"WRITE_TIMEOUT": "nan"}, "WRITE_TIMEOUT must be more than 0 s and less than a day, not 'nan'"),
+])
+def test_a_bad_setting_is_one_line_at_start(env, line):
+    """issue 26: a bad setting stops the start with one line naming it, not a traceback."""
+    import subprocess
+
+    from conftest import ROOT, VENV_BIN
+
+    result = subprocess.run([str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", "--check-config", "app:app"],
+                            cwd=ROOT, env={**os.environ, "METRICS_PORT": "0", **env}, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1] == line and "Traceback" not in result.stderr
+
+
+def test_liveness_beside_the_serving_port(tmp_path):
+    """HEALTH_PORT: GET /healthz answered by the master, also while every worker is busy."""
+    import socket as socket_module
+    import urllib.request
+
+    from conftest import free_port, gunicorn_server
+
+    health = free_port()
+    env = {"HEALTH_PORT": str(health), "WEB_CONCURRENCY": "1"}
+    with gunicorn_server(env, log_path=tmp_path / "g.log") as (base, _):
+        port = int(base.rsplit(":", 1)[1])
+        with urllib.request.urlopen(f"http://127.0.0.1:{health}/healthz", timeout=5) as r:
+            assert r.status == 200 and json.loads(r.read()) == {"status": "ok", "workers": 1}
+            assert "Server" not in r.headers
+        # the one worker busy: a heavy analysis a few times over on one connection
+        body = json.dumps({"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "13m 567m 789m EEE SS 9s"},
+                           "caishen": {"kinds": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "E"]}})
+        head = (f"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n{body}").encode()
+        with socket_module.create_connection(("127.0.0.1", port), timeout=30) as busy:
+            busy.sendall(head * 4)
+            with urllib.request.urlopen(f"http://127.0.0.1:{health}/healthz", timeout=5) as r:
+                assert r.status == 200
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{health}/other", timeout=5)
+            raise AssertionError("not a 404")
+        except urllib.error.HTTPError as err:
+            assert err.code == 404

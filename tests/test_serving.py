@@ -22,7 +22,8 @@ from tools import examples
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import handgen  # noqa: E402
 
-DEADLINES = {"HEADER_TIMEOUT": "1", "IO_TIMEOUT": "1", "BODY_TIMEOUT": "2", "GUNICORN_CMD_ARGS": "--keep-alive 1"}
+DEADLINES = {"HEADER_TIMEOUT": "1", "IO_TIMEOUT": "1", "BODY_TIMEOUT": "2", "WRITE_TIMEOUT": "1",
+             "GUNICORN_CMD_ARGS": "--keep-alive 1"}
 POST_ROUTES = sorted(rule.rule for rule in create_app().url_map.iter_rules() if "POST" in rule.methods)
 
 
@@ -380,7 +381,7 @@ def test_a_batch_is_answered_whole_when_its_client_stays(server):
 def test_turns_outside_gevent_do_nothing():
     # the Flask test client and any plain WSGI server: no waiting, a function that does nothing
     environ: dict = {}
-    serving.heavy_turns.take(environ, 10 * serving.HEAVY_BODY_BYTES, batch=True)
+    serving.heavy_turns.take(environ, 10 * serving.HEAVY_BODY_BYTES, heavy=True)
     assert serving.TURN_ENV not in environ
     assert serving.between_hands(environ)() is None
     assert not serving.client_gone({})
@@ -430,3 +431,209 @@ def test_an_error_no_greenlet_caught_is_a_json_log_line():
         hub.print_exception = saved
     ((message, exc_info),) = worker.log.calls
     assert message.startswith("Unhandled error in") and exc_info[0] is ZeroDivisionError
+
+
+# --- unread bodies, 100 Continue, strict HTTP, bounded framing (issue 26) -------------------------
+
+def test_an_unread_body_closes_the_connection_after_the_answer(server):
+    """A body the app does not read (a GET's, one over the cap) is not drained on a kept-alive
+    connection (gunicorn's drain has no deadline): the answer says Connection: close, and the
+    rest of the body is read for at most serving.LINGER_S / LINGER_BYTES."""
+    addr, _, _ = server
+    over = b"x" * (64 * 1024 + 1)
+    cases = [
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" + b"j" * 1000,
+        post("/v1/score", over, close=False)[:300],                # 413 before the body is in
+    ]
+    for data in cases:
+        with connect(addr) as s:
+            s.sendall(data)
+            s.settimeout(5)
+            started = time.monotonic()
+            reply = read_all(s)                  # the server closes (the client never sends the rest)
+            status, headers, _ = answer(reply)
+            assert headers["connection"] == "close", headers
+            assert status in (200, 413)
+            assert time.monotonic() - started < serving.LINGER_S + 1.5
+
+
+def test_a_body_read_whole_keeps_the_connection(server):
+    addr, _, _ = server
+    body = json.dumps(examples.API_MD).encode()
+    with connect(addr) as s:
+        s.sendall(post("/v1/score", body, close=False) + post("/v1/score", body))
+        replies = read_all(s)
+    assert replies.count(b"HTTP/1.1 200 OK") == 2 and b"Connection: keep-alive" in replies
+
+
+def test_100_continue_only_for_a_body_the_app_reads(server):
+    addr, _, _ = server
+    body = json.dumps(examples.API_MD).encode()
+    with connect(addr) as s:
+        s.sendall(post("/v1/score", body, extra="Expect: 100-continue\r\n")[:-len(body)])
+        assert s.recv(100).startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
+        s.sendall(body)
+        assert b"HTTP/1.1 200 OK" in read_all(s)
+    head = (b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 70000\r\nExpect: 100-continue\r\n\r\n")
+    with connect(addr) as s:
+        s.sendall(head)
+        status, headers, body_ = answer(read_all(s))
+    assert status == 413 and headers["connection"] == "close" and b"100 Continue" not in body_
+
+
+@pytest.mark.parametrize("request_bytes, status", [
+    (b"GET /healthz HTTP/1.2\r\nHost: x\r\n\r\n", 505),
+    (b"GET /healthz HTTP/1.9\r\nHost: x\r\n\r\n", 505),
+    (b"GET /healthz HTTP/1.1\r\n\r\n", 400),                                       # no Host
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+    (b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+     b"Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501),
+    (b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+     b"Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501),
+])
+def test_strict_http(server, request_bytes, status):
+    addr, _, _ = server
+    status_, headers, body = exchange(addr, request_bytes)
+    assert status_ == status, body
+    assert headers["content-type"] == "application/problem+json"
+    assert json.loads(body)["status"] == status
+    assert "HTTP/1.2" not in read_status_line(addr, request_bytes)
+
+
+def read_status_line(addr, data: bytes) -> str:
+    with connect(addr) as s:
+        s.sendall(data)
+        return read_all(s).split(b"\r\n", 1)[0].decode()
+
+
+def test_http_1_0_without_host_is_served(server):
+    addr, _, _ = server
+    status, _, _ = exchange(addr, b"GET /healthz HTTP/1.0\r\n\r\n")
+    assert status == 200
+
+
+def test_no_server_header(server):
+    addr, _, _ = server
+    for data in (b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                 b"GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                 b"GET /static/calc.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"):
+        status, headers, _ = exchange(addr, data)
+        assert "server" not in headers, (status, headers)
+
+
+@pytest.mark.parametrize("framing, why", [
+    (b"FFFFFFFFFFFF\r\n{}", "over the largest body"),                 # a 281 TB chunk announced
+    (b"2\r\n{}\r\n" + b"0" * 100 + b"1\r\n \r\n0\r\n\r\n", "size line over"),   # a long size line
+    (b"1\r\n{\r\n" + b"1\r\n \r\n" * 5000 + b"1\r\n}\r\n0\r\n\r\n", f"more than {serving.MAX_CHUNKS} chunks"),
+])
+def test_chunked_framing_is_bounded(server, framing, why):
+    """A chunk size past any body, a long size line or too many chunks: a 400 at once, not a
+    wait for the announced bytes (the body deadline) or 6 MB on the wire for a 1 MiB body."""
+    addr, _, _ = server
+    started = time.monotonic()
+    problem = assert_problem(*exchange(addr, chunked_head("/v1/score") + framing), 400)
+    assert why in problem["detail"], problem
+    assert time.monotonic() - started < 1.0
+
+
+def test_an_answer_nobody_reads_is_dropped_at_its_write_deadline(tmp_path):
+    """Answers pipelined to a client that reads nothing: with a socket timeout (IO_TIMEOUT) of
+    60 s, the write deadline (WRITE_TIMEOUT=1 s + the answer's size over serving.MIN_WRITE_RATE:
+    about 8 s for /openapi.yaml) is what resets the connection."""
+    env = {**DEADLINES, "IO_TIMEOUT": "60", "WRITE_TIMEOUT": "1", "WEB_CONCURRENCY": "1"}
+    with gunicorn_server(env, log_path=tmp_path / "g.log") as (base, _):
+        parts = urlsplit(base)
+        spec = b"GET /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n"
+        with connect((parts.hostname, parts.port)) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(spec * 60)                   # 60 answers of ~225 KB: far past any buffer
+            time.sleep(20)                         # the deadline of the answer that waits, not 60 s
+            got, reset = 0, False
+            s.settimeout(5)
+            try:
+                while part := s.recv(1 << 20):
+                    got += len(part)
+            except ConnectionResetError:
+                reset = True
+        assert reset and got < 60 * 200_000
+        assert "write deadline" in Path(str(tmp_path / "g.log") + ".err").read_text()
+
+
+def test_write_deadline():
+    assert serving.write_deadline(0) == serving.WRITE_TIMEOUT_S
+    # 1 MiB at 32 KiB/s: 32 s more
+    assert serving.write_deadline(1024 * 1024) == serving.WRITE_TIMEOUT_S + 32
+
+
+ALL_KINDS = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p",
+             "9p", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "E", "S", "W", "N", "C", "F", "P"]
+#: the issue's 308 B body: every kind a caishen, 14 tiles to analyse (each discard's 34 waits)
+EVERY_KIND_CAISHEN = {"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "13m 567m 789m EEE SS 9s"},
+                      "caishen": {"kinds": ALL_KINDS}}
+
+
+def test_which_hands_are_heavy():
+    from app import heavy_hand
+    from ningbo_score.api import analysis, load
+    from ningbo_score.requests import ANALYZE_REQUEST
+
+    def hand(**body):
+        loaded: analysis.AnalyzeInput = load(ANALYZE_REQUEST, {**EVERY_KIND_CAISHEN, **body})
+        return loaded.hand
+
+    assert heavy_hand(hand())                                              # 34 kinds
+    assert heavy_hand(hand(caishen={"kinds": ["1m", "2m", "3m"]}))         # 3 kinds
+    assert heavy_hand(hand(caishen={"kinds": ["E", "S"]}))                 # EEE SS: 5 caishen in hand
+    assert not heavy_hand(hand(caishen={"kinds": ["E"]}))                  # EEE: 3 in hand
+    assert not heavy_hand(hand(caishen={"kinds": ["S"]}))
+    assert not heavy_hand(hand(caishen=None))
+
+
+def test_expensive_analyses_take_turns(server):
+    """Four connections analysing the every-kind-caishen hand over and over: each takes a heavy
+    turn and yields between its waits, so /healthz is answered meanwhile."""
+    addr, _, _ = server
+    body = json.dumps(EVERY_KIND_CAISHEN).encode()
+    hogs = [connect(addr, timeout=60) for _ in range(4)]
+    try:
+        for s in hogs:
+            s.sendall(post("/v1/analyze", body, close=False) * 3)
+        time.sleep(0.2)
+        for _ in range(5):
+            status, took = get(addr)
+            assert status == 200 and took < 1.0, took
+        hogs[0].settimeout(30)
+        status, _, _ = answer(hogs[0].recv(1 << 16))
+        assert status == 200
+    finally:
+        for s in hogs:
+            s.close()
+
+
+def test_slow_bodies_on_kept_alive_connections_hold_no_turn(server):
+    """Kept-alive requests take one of serving.KEPT_ALIVE_AT_ONCE turns while the app runs, but
+    not while their body comes: 40 kept-alive connections trickling a body can't keep another
+    kept-alive connection's next request waiting."""
+    addr, _, _ = server
+    assert serving.KEPT_ALIVE_AT_ONCE < 20
+    hello = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    slow = []
+    try:
+        for _ in range(40):
+            s = connect(addr)
+            s.sendall(hello)
+            assert b"200 OK" in s.recv(65536)
+            s.sendall(b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{")
+            slow.append(s)
+        with connect(addr) as s:
+            s.sendall(hello)
+            assert b"200 OK" in s.recv(65536)
+            started = time.monotonic()
+            s.sendall(hello)
+            assert b"200 OK" in s.recv(65536)
+            assert time.monotonic() - started < 1.0
+    finally:
+        for s in slow:
+            s.close()

@@ -243,13 +243,20 @@ def test_a_running_total_past_the_safe_integers_is_refused_at_its_hand():
     ({**session([]), "players": ["Ann", "Bo", "Cy", "Ann"]}, "players"),
     ({**session([]), "players": ["Ann", "Bo", "Cy", ""]}, "players"),
     ({**session([]), "players": PLAYERS + ["Ed"]}, "players"),
-    ({**session([]), "first_dealer": "Ed"}, "first_dealer"),
+    (session([{"draw": None}]), "hands.0.draw"),                  # a kind is never null
     (session([{"draw": True}] * (MAX_HANDS + 1)), "hands"),
 ])
 def test_malformed_sessions_are_400(body, path):
     err = refused(body)
     assert (err.status, err.code, err.path) == (400, "invalid_request", path)
     assert "hand_index" not in err.extra
+
+
+def test_a_first_dealer_who_is_not_at_the_table_is_422():
+    # well-formed (a name), but none of the four players: the request can't be played, as a
+    # wrong tile count can't (the spec can't say it, so a schema-valid body is no 400)
+    err = refused({**session([]), "first_dealer": "Ed"})
+    assert (err.status, err.code, err.path) == (422, "invalid_request", "first_dealer")
 
 
 def test_at_most_200_hands():
