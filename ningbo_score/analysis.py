@@ -15,10 +15,10 @@ most 42 kinds, two scorings each), all sharing one decomposition memo.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .errors import Problem, ScoreError
-from .hand import Hand, check
+from .hand import Held, WaitingHand, check_waiting
 from .shanten import draw_shanten, shanten
 from .tiles import CODES, N_KINDS, SEATS
 from .waits import Body, Memo, candidates, copies_of, discarder, seen_counts, wait_values
@@ -33,7 +33,7 @@ MAX_VISIBLE = sum(copies_of(k) for k in range(len(CODES)))
 class AnalyzeInput:
     """A loaded `/v1/analyze` body: the hand (13 − 3m or 14 − 3m concealed tiles, read as a
     `/v1/waits` hand) and the tiles seen elsewhere (indices)."""
-    hand: Hand
+    hand: WaitingHand
     visible: list[int]
 
 
@@ -41,7 +41,7 @@ def seen(request: AnalyzeInput) -> list[int]:
     """The copies of each kind the hand's owner has seen (hand, melds, flowers, indicator and
     ``visible``), once the rule book's checks pass; ScoreError with every problem."""
     hand = request.hand
-    check(hand, waiting=True, or_drawn=True)
+    check_waiting(hand, or_drawn=True)
     counts = seen_counts(hand)
     for k in request.visible:
         counts[k] += 1
@@ -55,7 +55,7 @@ def seen(request: AnalyzeInput) -> list[int]:
     return counts
 
 
-def shape(hand: Hand) -> tuple[list[int], int]:
+def shape(hand: Held) -> tuple[list[int], int]:
     """The counts of the natural concealed tiles by face (34 kinds) and the number of caishen."""
     counts = [0] * N_KINDS
     caishen = 0
@@ -82,7 +82,7 @@ def eligible(result: Body) -> bool:
 class Analysis:
     """One request's hand, what its owner has seen and the memo its scorings share."""
 
-    def __init__(self, hand: Hand, seen: list[int], lang: str):
+    def __init__(self, hand: WaitingHand, seen: list[int], lang: str):
         self.hand = hand
         self.seen = seen
         self.lang = lang
@@ -92,7 +92,7 @@ class Analysis:
     def unseen(self, k: int) -> int:
         return copies_of(k) - self.seen[k]
 
-    def waiting(self, hand: Hand) -> Body:
+    def waiting(self, hand: WaitingHand) -> Body:
         """The report on a hand of 13 − 3m tiles: shanten, improving tiles and at tenpai its waits."""
         counts, caishen = shape(hand)
         before, after, after_caishen = draw_shanten(counts, caishen, len(hand.melds))
@@ -109,7 +109,7 @@ class Analysis:
                                          if eligible(w["self_draw"]) or eligible(w["discard"]))
         return out
 
-    def waits(self, hand: Hand, kinds: list[int]) -> list[Body]:
+    def waits(self, hand: WaitingHand, kinds: list[int]) -> list[Body]:
         """What `/v1/waits` says of each of ``kinds`` (the tiles that complete ``hand``), with the
         unseen counts of this analysis; a kind whose every copy is in ``hand``, its melds or the
         indicator (only a fifth copy would complete it) makes no hand to score and is left out."""
@@ -129,9 +129,7 @@ class Analysis:
         hand = self.hand
         entries: list[tuple[int, Body]] = []
         for k in sorted(set(hand.concealed)):
-            rest = list(hand.concealed)
-            rest.remove(k)
-            entries.append((k, {"discard": CODES[k], **self.waiting(replace(hand, concealed=rest))}))
+            entries.append((k, {"discard": CODES[k], **self.waiting(hand.without(k))}))
         entries.sort(key=lambda e: (e[1]["shanten"], -e[1]["improving_unseen"],
                                     -e[1].get("eligible_unseen", 0), e[0]))
         return [entry for _, entry in entries]

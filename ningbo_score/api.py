@@ -17,7 +17,7 @@ from . import analysis, batch, table
 from . import waits as _waits
 from .engine import score_hand
 from .fields import load
-from .hand import Hand, check
+from .hand import Hand, WaitingHand, check
 from .requests import (ANALYZE_REQUEST, BATCH_REQUEST, CLAIMS_REQUEST, ESCAPE_REQUEST, NEXT_HAND_REQUEST,
                        SCORE_REQUEST, WAITS_REQUEST)
 
@@ -32,13 +32,12 @@ def score(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
     """Score one hand: the body of ``POST /v1/score`` (or its loaded Hand) in, the 200 body out;
     ``lang`` ("en" or "zh") is the language of the answer's ``reasons``."""
     h = request if isinstance(request, Hand) else load(SCORE_REQUEST, request)
-    check(h)
-    return score_hand(h, lang=lang)
+    return score_hand(check(h), lang=lang)
 
 
 def waits(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
     """The waits of the hand before its winning tile: the body of ``POST /v1/waits`` in."""
-    h = request if isinstance(request, Hand) else load(WAITS_REQUEST, request)
+    h = request if isinstance(request, WaitingHand) else load(WAITS_REQUEST, request)
     return _waits.waits(h, lang)
 
 

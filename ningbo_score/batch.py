@@ -37,8 +37,7 @@ def score_batch(batch: BatchInput, lang: str = "en",
             results.append(_refused(i, item, lang))   # would hold this frame, which holds it)
             continue
         try:
-            check(item)
-            results.append({"index": i, "status": 200, "score": score_hand(item, lang=lang)})
+            results.append({"index": i, "status": 200, "score": score_hand(check(item), lang=lang)})
         except ScoreError as e:
             results.append(_refused(i, e, lang))
     ok = sum(1 for r in results if r["status"] == 200)

@@ -3,7 +3,6 @@
 The front door (a JSON body in, through the request schema) is ningbo_score.api."""
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from collections import namedtuple
 from operator import attrgetter
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
                         WAIT_SHIFT, Group, decompose, groups_of, key_suits, key_wait, meld_key, plain)
 from .errors import Problem, ScoreError
-from .hand import Hand
+from .hand import Checked, Hand, check, complete
 from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
 from .payments import check_safe, hand_points, settle
 from .rules import item_tai_in_force
@@ -60,13 +59,14 @@ class Context:
         """The context items read ``h.ctx``, like the shape items (a property: no reference cycle)."""
         return self
 
-    def __init__(self, h: Hand):
+    def __init__(self, c: Checked):
+        h = c.hand
         self.by = h.by
         self.kong_replacement = h.kong_replacement
         self.last_tile = h.last_tile
         self.heavenly = h.heavenly
         self.earthly = h.earthly
-        self.n_caishen = len(h.caishen_tiles)
+        self.n_caishen = len(c.caishen_tiles)
         self.n_melds = len(h.melds)
         self.flowers = frozenset(h.flowers)
         self.seat = h.seat
@@ -296,46 +296,48 @@ def _order_of(found: Found) -> int:
 _RESTRICTION_BITS: dict[str | None, int] = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}
 
 
-def score_hand(h: Hand, memo: Memo | None = None, lang: str = "en") -> dict[str, Any]:
+def score_hand(c: Checked, memo: Memo | None = None, lang: str = "en") -> dict[str, Any]:
     """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds;
     ``lang``: the language of ``reasons``, "en" or "zh")."""
-    if h.heavenly:
-        return _heavenly(h, memo, lang)
-    return _score_as_given(h, memo, lang)
+    if c.hand.heavenly:
+        return _heavenly(c, memo, lang)
+    return _score_as_given(c, memo, lang)
 
 
-def _heavenly(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
+def _heavenly(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
     """天胡 (docs/rules.md §10.16): a dealt hand has no winning tile, so it is scored with each
     kind of its concealed tiles as the winning tile and the best answer is kept (the most 台,
     then eligible; among equals the tile the request named, then the lowest kind).  The named
     tile is scored first: its problems are the hand's (they don't depend on the winning tile)."""
-    best = _score_as_given(h, memo, lang)
+    best = _score_as_given(c, memo, lang)
+    h = c.hand
     for k in sorted(set(h.concealed)):
         if k == h.winning:
             continue
-        other = _score_as_given(replace(h, winning=k), memo, lang)
+        other = _score_as_given(check(complete(h.before(k), k, h.by, h.win_from)), memo, lang)
         if (other["tai"], other["eligible"]) > (best["tai"], best["eligible"]):
             best = other
     return best
 
 
-def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
+def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
     """Score a checked hand with its winning tile as given."""
+    h = c.hand
     rules = h.rules
     seat_t, round_t = h.seat_tile, h.round_tile
     w_caishen = h.winning in h.caishen_kinds
     readings: Mapping[int, tuple[int, Kept | Listed]]
-    if h.caishen_tiles:
-        readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
+    if c.caishen_tiles:
+        readings = decompose(c.naturals, len(c.caishen_tiles), 4 - len(h.melds),
                              None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t, memo)
     else:
-        readings = plain(h.naturals, 4 - len(h.melds), h.face(h.winning), seat_t, round_t)
-    problems = list(h.deferred)
+        readings = plain(c.naturals, 4 - len(h.melds), h.face(h.winning), seat_t, round_t)
+    problems = list(c.deferred)
     if not readings:
         problems.append(Problem(
             "not_a_winning_hand", "hand.concealed",
-            "these tiles make no 4 sets and a pair" + (" with the caishen as wildcards" if h.caishen_tiles else ""),
-            "这些牌组不成四组一对" + ("（财神作百搭也不行）" if h.caishen_tiles else "")))
+            "these tiles make no 4 sets and a pair" + (" with the caishen as wildcards" if c.caishen_tiles else ""),
+            "这些牌组不成四组一对" + ("（财神作百搭也不行）" if c.caishen_tiles else "")))
         raise ScoreError(problems)
 
     # the melds are the same in every reading: fold them into one key
@@ -349,7 +351,7 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = _RESTRICTION_BITS.get(restriction, 0)
-    ctx, signature = Context(h), rules.signature
+    ctx, signature = Context(c), rules.signature
     _, win_found, win_holds = _context_items(WIN, WIN.ctx_key(ctx, signature))
     _, flower_found, flower_holds = _context_items(FLOWERS, FLOWERS.ctx_key(ctx, signature))
     required = rules.required_patterns
@@ -420,7 +422,7 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
         "min_tai": rules.min_tai,
         "eligible": eligible,
         "reasons": reasons,
-        "decomposition": _decomposition_out(h, groups, key_wait(full_key)),
+        "decomposition": _decomposition_out(c, groups, key_wait(full_key)),
         "points": points,
         "payments": payments,
         "net": net,
@@ -446,15 +448,16 @@ def _caishen_echo(h: Hand) -> dict[str, object]:
     return out
 
 
-def _decomposition_out(h: Hand, groups: list[Group], wait: str | None) -> DecompositionOut:
+def _decomposition_out(c: Checked, groups: list[Group], wait: str | None) -> DecompositionOut:
+    h = c.hand
     caishen: list[CaishenSlot] = []
     pair: list[str] | None = None
     sets: list[SetOut] = []
     winning_face: int | None = None
     spare: list[int] = []                      # the physical caishen tiles not yet shown
     w_caishen = False
-    if h.caishen_tiles:
-        spare = list(h.caishen_tiles)
+    if c.caishen_tiles:
+        spare = list(c.caishen_tiles)
         w_caishen = h.winning in h.caishen_kinds
         if w_caishen:
             spare.remove(h.winning)

@@ -18,12 +18,12 @@ from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
 from .errors import MAX_PROBLEMS
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
-                   build)
+                   WaitingHand, caishen_of)
 from .items import ITEMS
 from .rules import DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, PRESETS, Rules, custom_rules, preset_rules
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
-from .tiles import SEAT_INDEX, SEATS
+from .tiles import SEAT_INDEX, SEATS, WHITE
 
 from .fields import (
     Boolean,
@@ -312,41 +312,48 @@ def _seat(value: str | None) -> int | None:
     return None if value is None else SEAT_INDEX[value]
 
 
-def _melds(given: list[dict[str, typing.Any]] | None) -> list[Meld]:
+def _melds(given: list[dict[str, typing.Any]] | None, substitute: int | None) -> tuple[Meld, ...]:
     if not given:
-        return []
+        return ()
     out: list[Meld] = []
     for m in given:
         given_from = m.get("from")
-        out.append(Meld(m["type"], m["tiles"], m["tiles"], None if given_from is None else SEAT_INDEX[given_from],
-                        m.get("concealed") is True, m.get("added") is True, given_from is not None))
-    return out
+        tiles = tuple(m["tiles"])
+        out.append(Meld(type=m["type"], tiles=tiles,
+                        faces=tiles if substitute is None else tuple(substitute if t == WHITE else t for t in tiles),
+                        from_seat=None if given_from is None else SEAT_INDEX[given_from],
+                        concealed=m.get("concealed") is True, added=m.get("added") is True,
+                        from_given=given_from is not None))
+    return tuple(out)
 
 
-def _hand(data: dict[str, typing.Any], waiting: bool) -> Hand:
-    """The typed input of a loaded `/v1/score` (or `/v1/waits`) body."""
+def _held(data: dict[str, typing.Any]) -> dict[str, typing.Any]:
+    """The fields of a :class:`~ningbo_score.hand.Held` in a loaded `/v1/score` or `/v1/waits` body."""
     caishen = data.get("caishen")
     hand = data["hand"]
     win = data.get("win") or {}
     claims = data.get("claims_from_winner")
     base = data.get("base_points")
-    return build(
-        data.get("rules") or DEFAULT_RULES, SEAT_INDEX[data["seat_wind"]], SEAT_INDEX[data["round_wind"]],
-        caishen.get("indicator") if caishen else None, caishen.get("kinds") if caishen else None,
-        hand["concealed"], None if waiting else hand["winning_tile"], _melds(hand.get("melds")),
-        hand.get("flowers") or [], win.get("by"), _seat(win.get("from")), win.get("kong_replacement") is True,
-        _seat(win.get("kong_fed_by")), win.get("last_tile") is True, win.get("heavenly") is True,
-        win.get("earthly") is True, win.get("discarded_caishen") is True,
-        {SEAT_INDEX[k]: v for k, v in claims.items() if v is not None} if claims else {},
-        1 if base is None else base)
+    rules = data.get("rules") or DEFAULT_RULES
+    indicator = caishen.get("indicator") if caishen else None
+    kinds, substitute = caishen_of(rules, indicator, caishen.get("kinds") if caishen else None)
+    return dict(
+        rules=rules, seat=SEAT_INDEX[data["seat_wind"]], round=SEAT_INDEX[data["round_wind"]], caishen_kinds=kinds,
+        indicator=indicator, substitute=substitute, concealed=tuple(hand["concealed"]),
+        melds=_melds(hand.get("melds"), substitute), flowers=tuple(hand.get("flowers") or ()),
+        claims={SEAT_INDEX[k]: v for k, v in claims.items() if v is not None} if claims else {},
+        base_points=1 if base is None else base, discarded_caishen=win.get("discarded_caishen") is True)
+
+
+def _waiting_hand(data: dict[str, typing.Any]) -> WaitingHand:
+    """The typed input of a loaded `/v1/waits` (or `/v1/analyze`) body."""
+    return WaitingHand(**_held(data), discarder=_seat((data.get("win") or {}).get("from")))
 
 
 class ScoreRequestSchema(StrictSchema):
     """The body of `POST /v1/score`."""
 
-    # loaded as a Hand (post_load below); WaitsRequestSchema as the hand before its winning tile
-
-    WAITING = False
+    # loaded as a Hand (post_load below); WaitsRequestSchema as a WaitingHand
 
     rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), rules_of, required=False, allow_none=True,
                            metadata={"description": "A preset id or an object; default `ningbo`."})
@@ -361,7 +368,11 @@ class ScoreRequestSchema(StrictSchema):
 
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> Hand:
-        return _hand(data, self.WAITING)
+        win = data["win"]
+        return Hand(**_held(data), winning=data["hand"]["winning_tile"], by=win["by"], win_from=_seat(win.get("from")),
+                    kong_replacement=win.get("kong_replacement") is True, kong_fed_by=_seat(win.get("kong_fed_by")),
+                    last_tile=win.get("last_tile") is True, heavenly=win.get("heavenly") is True,
+                    earthly=win.get("earthly") is True)
 
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
@@ -390,10 +401,12 @@ class WaitsRequestSchema(ScoreRequestSchema):
     """The body of `POST /v1/waits`: a `/v1/score` body whose hand is the hand before its
     winning tile (no `hand.winning_tile`, no `win.by`)."""
 
-    WAITING = True
-
     hand = Nested(WaitsHandSchema, required=True)
     win = optional(Nested, WaitsWinSchema, metadata={"description": "Omitted: the default discarder."})
+
+    @post_load
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> WaitingHand:
+        return _waiting_hand(data)
 
 
 # --- POST /v1/analyze --------------------------------------------------------------------------
@@ -424,7 +437,7 @@ class AnalyzeRequestSchema(WaitsRequestSchema):
 
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> AnalyzeInput:
-        return AnalyzeInput(_hand(data, True), data.get("visible") or [])
+        return AnalyzeInput(_waiting_hand(data), data.get("visible") or [])
 
 
 # --- POST /v1/score/batch ----------------------------------------------------------------------

@@ -1,12 +1,11 @@
 """Waits (听牌): every tile that completes a hand, with what it is worth by self-draw and by discard."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, TypeAlias
 
 from .engine import score_hand
 from .errors import ScoreError
-from .hand import Hand, check
+from .hand import Hand, Held, WaitingHand, check, check_waiting, complete
 from .tiles import CODES, FLOWER0, N_KINDS, SEATS
 
 #: a `/v1/score` body (:func:`~ningbo_score.engine.score_hand`) or a problem object (a JSON object)
@@ -20,7 +19,7 @@ def copies_of(k: int) -> int:
     return 1 if k >= FLOWER0 else 4
 
 
-def seen_counts(h: Hand) -> list[int]:
+def seen_counts(h: Held) -> list[int]:
     """Copies of each kind (all 42) the hand's owner sees: in its concealed tiles, melds, flowers
     and the indicator."""
     seen = [0] * len(CODES)
@@ -32,21 +31,20 @@ def seen_counts(h: Hand) -> list[int]:
     return seen
 
 
-def candidates(h: Hand) -> list[int]:
+def candidates(h: Held) -> list[int]:
     """The kinds a draw may bring into the concealed hand: every non-flower kind, and the flowers
     that are caishen this hand."""
     return list(range(N_KINDS)) + sorted(k for k in h.caishen_kinds if k >= FLOWER0)
 
 
-def discarder(h: Hand) -> int:
+def discarder(h: WaitingHand) -> int:
     """The seat the discard values assume: `win.from`, by default the player's 上家."""
-    return h.win_from if h.win_from is not None else (h.seat + 3) % 4
+    return h.discarder if h.discarder is not None else (h.seat + 3) % 4
 
 
 def _result(h: Hand, memo: Memo, lang: str) -> Body:
     try:
-        check(h)
-        return score_hand(h, memo, lang)
+        return score_hand(check(h), memo, lang)
     except ScoreError as e:
         return e.to_problem(lang)
 
@@ -59,17 +57,16 @@ def _signature(result: Body) -> tuple[object, ...]:
             tuple(sorted(result["net"].items())))
 
 
-def wait_values(base: Hand, k: int, discard_from: int, memo: Memo, lang: str) -> tuple[Body, Body] | None:
+def wait_values(base: WaitingHand, k: int, discard_from: int, memo: Memo, lang: str) -> tuple[Body, Body] | None:
     """``(self_draw, discard)``: the `/v1/score` body, or the problem that refuses that win, of
     the waiting hand ``base`` completed by a tile of kind ``k``; None if that tile completes nothing."""
-    hand = replace(base, concealed=base.concealed + [k], winning=k, by="self_draw", win_from=None)
-    self_draw = _result(hand, memo, lang)
+    self_draw = _result(complete(base, k, "self_draw", None), memo, lang)
     if self_draw.get("code") == "not_a_winning_hand":
         return None
-    return self_draw, _result(replace(hand, by="discard", win_from=discard_from), memo, lang)
+    return self_draw, _result(complete(base, k, "discard", discard_from), memo, lang)
 
 
-def waits(base: Hand, lang: str = "en") -> Body:
+def waits(base: WaitingHand, lang: str = "en") -> Body:
     """The body of ``POST /v1/waits`` for its loaded hand (the hand before its winning tile).
 
     Every kind that completes the hand (and has a copy left to draw), each with the `/v1/score`
@@ -77,7 +74,7 @@ def waits(base: Hand, lang: str = "en") -> Body:
     problem object that refuses that win.  When every kind completes the hand (caishen in hand),
     ``any_tile`` is true and tiles with the same outcome are listed once, under ``same_for``.
     """
-    check(base, waiting=True)
+    check_waiting(base)
     discard_from = discarder(base)
     seen = seen_counts(base)
     memo: Memo = {}
