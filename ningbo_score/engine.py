@@ -12,7 +12,7 @@ from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND
                         WAIT_SHIFT, Group, decompose, groups_of, key_suits, key_wait, meld_key, plain)
 from .errors import Problem, ScoreError
 from .hand import Checked, Hand, check, complete
-from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
+from .items import CONTEXT_ITEMS, ITEM_BY_ID, ITEMS, SHAPE_ITEMS
 from .payments import check_safe, hand_points, settle
 from .rules import item_tai_in_force
 from .tiles import CODES, DRAGONS, SEATS
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     Found = tuple[Item, tuple[int, ...], int]
     #: the answer of some items on one view: (台, occurrences, ids whose condition holds)
     Evaluation = tuple[int, list[Found], set[str]]
-    #: what some items read of the win context: (the rules' 台 overrides, the declared fields' values)
-    CtxKey = tuple[tuple[tuple[str, int], ...], tuple[Any, ...]]
+    #: the rules' 台 overrides (Rules.signature)
+    Signature = tuple[tuple[str, int], ...]
 
     class CaishenSlot(TypedDict):
         tile: str
@@ -75,7 +75,7 @@ class Context:
 
 
 #: The bits of a reading's key each field of a :class:`View` is made from (its __init__);
-#: ``dragon_tiles`` is made from the dragon tiles, and ``ctx`` is the :class:`Context`.
+#: ``dragon_pungs`` is the reading's count of dragon pungs, and ``ctx`` is the :class:`Context`.
 VIEW_BITS = {"suits": 15 << SUITS_SHIFT, "seat_pung": SEAT_PUNG, "round_pung": ROUND_PUNG,
              "pair_carries_tai": PAIR_TAI, "wait": 7 << WAIT_SHIFT, "all_chows": HAS_PUNG,
              "all_pungs": HAS_CHOW}
@@ -84,9 +84,9 @@ VIEW_BITS = {"suits": 15 << SUITS_SHIFT, "seat_pung": SEAT_PUNG, "round_pung": R
 class View:
     """One reading of the hand (melds included) as the shape items see it."""
     __slots__ = ("ctx", "wait", "all_chows", "all_pungs", "pair_carries_tai", "suits", "seat_pung",
-                 "round_pung", "dragon_tiles")
+                 "round_pung", "dragon_pungs")
 
-    def __init__(self, ctx: WinContext, key: int, dragon_tiles: tuple[int, ...]):
+    def __init__(self, ctx: WinContext, key: int, dragon_pungs: int):
         self.ctx = ctx
         self.suits = key_suits(key)
         self.seat_pung = bool(key & SEAT_PUNG)
@@ -95,14 +95,13 @@ class View:
         self.wait = key_wait(key)
         self.all_chows = not key & HAS_PUNG
         self.all_pungs = not key & HAS_CHOW
-        self.dragon_tiles = dragon_tiles
+        self.dragon_pungs = dragon_pungs
 
 
-def _occurrences(result: bool | Occurrences) -> Occurrences:
-    if result is True:
-        return [()]
-    if not result:
-        return []
+def _occurrences(result: bool | int | Occurrences) -> Occurrences:
+    """An item's answer as its occurrences: a count (True: one) as that many without tiles."""
+    if isinstance(result, int):
+        return [()] * result
     return result
 
 
@@ -124,15 +123,19 @@ def _evaluate(items: tuple[Item, ...], h_view: ItemView, tais: tuple[int, ...]) 
     return total, found, holds
 
 
+#: The most answers each item group remembers (functools.lru_cache: bounded by count).
+_CACHE_SIZE = 1 << 14
+
+
 class ItemGroup:
     """Items evaluated together (:data:`SHAPE`, :data:`SEAT_SHAPE`, :data:`WIN`, :data:`FLOWERS`)
-    and what they declare they
-    read (:attr:`Item.reads <ningbo_score.items.Item.reads>`): ``view_fields`` of the
-    :class:`View`, ``ctx_fields`` of the :class:`Context`.  Their answers are remembered keyed on
-    exactly those: :meth:`ctx_key` (with the rules' 台 overrides) and :meth:`reading_key`; on a miss
-    they are evaluated on a view holding only those fields (:meth:`evaluate`), so an item that
-    reads a field it did not declare fails at once instead of being answered from a memo keyed
-    without it."""
+    and what they declare they read (:attr:`Item.reads <ningbo_score.items.Item.reads>`):
+    ``view_fields`` of the :class:`View`, ``ctx_fields`` of the :class:`Context`.  Their answers
+    are remembered by :meth:`answer` (one bounded lru_cache per group), keyed on exactly those:
+    the rules' 台 overrides, the context's values (:meth:`values`), the reading's key bits and
+    dragon-pung count (:meth:`reading`); on a miss they are evaluated on a view holding only
+    those fields (:meth:`evaluate`), so an item that reads a field it did not declare fails at
+    once instead of being answered from a memo keyed without it."""
 
     def __init__(self, items: tuple[Item, ...]):
         self.items = items
@@ -140,14 +143,14 @@ class ItemGroup:
         reads = {r for it in items for r in it.reads}
         self.ctx_fields = tuple(sorted(r[4:] for r in reads if r.startswith("ctx.")))
         self.view_fields = tuple(sorted(r for r in reads if not r.startswith("ctx.")))
-        unknown = set(self.view_fields) - set(VIEW_BITS) - {"dragon_tiles"}
+        unknown = set(self.view_fields) - set(VIEW_BITS) - {"dragon_pungs"}
         if unknown or not set(self.ctx_fields) <= set(Context.__slots__):
             raise ValueError(f"items declare fields no view has: {sorted(unknown)} {self.ctx_fields}")
         self.key_bits = 0
         for f in self.view_fields:
             self.key_bits |= VIEW_BITS.get(f, 0)
-        self.reads_dragons = "dragon_tiles" in self.view_fields
-        self._ctx_values = _values_of(self.ctx_fields)
+        self.reads_dragons = "dragon_pungs" in self.view_fields
+        self.values = _values_of(self.ctx_fields)
         self._view_values = _values_of(self.view_fields)
         # the views the items are evaluated on: tuples with a name for each declared field (the
         # context's ``ctx`` is itself: the context items read h.ctx.x, like the shape items);
@@ -155,32 +158,32 @@ class ItemGroup:
         self._ctx_view = _tuple_type("ContextView", self.ctx_fields, ctx=property(lambda view: view))
         self._view = _tuple_type("ReadingView", ("ctx", *self.view_fields))
         self._default_tais = tuple(it.tai for it in items)
+        self.answer = lru_cache(maxsize=_CACHE_SIZE)(self._answer)
 
-    def ctx_key(self, ctx: Context, signature: tuple[tuple[str, int], ...]) -> CtxKey:
-        """What the items read of the win context, and the 台 overrides in force (``signature``:
-        :attr:`Rules.signature <ningbo_score.rules.Rules.signature>`, which fixes each item's 台)."""
-        return signature, self._ctx_values(ctx)
+    def reading(self, signature: Signature, values: tuple[Any, ...], key: int, dragon_pungs: int) -> Evaluation:
+        """The items' answer (remembered) for one reading: its ``key`` (the melds' bits included)
+        and ``dragon_pungs``, each kept only if the items declare they read it."""
+        return self.answer(signature, values, key & self.key_bits, dragon_pungs if self.reads_dragons else 0)
 
-    def reading_key(self, key: int, dragon_code: int) -> int:
-        """What the items read of one reading: the key's bits of the declared view fields, and
-        the dragon tiles (:func:`_dragon_code`) if declared."""
-        return (key & self.key_bits) | ((dragon_code << _DRAGON_SHIFT) if self.reads_dragons else 0)
+    def _answer(self, signature: Signature, values: tuple[Any, ...], key: int, dragon_pungs: int) -> Evaluation:
+        return self.evaluate(self.tais(signature), values, key, dragon_pungs)
 
-    def tais(self, signature: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
-        """Each item's 台 under the rules' 台 overrides ``signature`` (none: each item's default)."""
+    def tais(self, signature: Signature) -> tuple[int, ...]:
+        """Each item's 台 under the rules' 台 overrides ``signature`` (:attr:`Rules.signature
+        <ningbo_score.rules.Rules.signature>`; none: each item's default)."""
         if not signature:
             return self._default_tais
         in_force = item_tai_in_force(signature)
         return tuple([in_force[i] for i in self.ids])
 
     def evaluate(self, tais: tuple[int, ...], values: tuple[Any, ...], key: int = 0,
-                 dragon_tiles: tuple[int, ...] = ()) -> Evaluation:
+                 dragon_pungs: int = 0) -> Evaluation:
         """The items' answer (``tais``: :meth:`tais`) for the context's ``values`` (as
-        :meth:`ctx_key` reads them) and one reading's ``key`` and ``dragon_tiles``."""
+        :meth:`values` reads them) and one reading's ``key`` and ``dragon_pungs``."""
         ctx = tuple.__new__(self._ctx_view, values)
         if not self.view_fields:
             return _evaluate(self.items, ctx, tais)
-        view = tuple.__new__(self._view, (ctx, *self._view_values(View(ctx, key, dragon_tiles))))
+        view = tuple.__new__(self._view, (ctx, *self._view_values(View(ctx, key, dragon_pungs))))
         return _evaluate(self.items, view, tais)
 
 
@@ -211,69 +214,6 @@ def _split(items: tuple[Item, ...], apart: Callable[[Item], bool]) -> tuple[Item
 SHAPE, SEAT_SHAPE = _split(SHAPE_ITEMS, lambda it: any(r.startswith("ctx.") for r in it.reads))
 WIN, FLOWERS = _split(CONTEXT_ITEMS, lambda it: "ctx.flowers" in it.reads)
 SHAPE_GROUPS, CONTEXT_GROUPS = (SHAPE, SEAT_SHAPE), (WIN, FLOWERS)
-# The remembered answers: bounded by count (functools.lru_cache), keyed on what the items
-# declare they read (ItemGroup), never on the hand's tiles or the request.
-_CACHE_SIZE = 1 << 14
-_SOME_DRAGONS = tuple((DRAGONS[0],) * n for n in range(9))   # stand-ins: only the count is read
-_DRAGON_SHIFT = 14                                              # above the bits of a key
-_KEY_MASK = (1 << _DRAGON_SHIFT) - 1
-
-
-@lru_cache(maxsize=_CACHE_SIZE)
-def _context_items(group: ItemGroup, ctx_key: CtxKey) -> Evaluation:
-    """A group of context items' answer for what they read (:meth:`ItemGroup.ctx_key`)."""
-    signature, values = ctx_key
-    return group.evaluate(group.tais(signature), values)
-
-
-class ShapeContext:
-    """What a group of shape items reads of one kind of hand, the same in all its readings
-    (:meth:`ItemGroup.ctx_key`), with each item's 台: one object per group and kind
-    (:func:`shape_context`), so that the key of each reading's answer (:func:`_shape_items`) is
-    cheap to hash."""
-    __slots__ = ("group", "tais", "values")
-
-    def __init__(self, group: ItemGroup, ctx_key: CtxKey):
-        signature, self.values = ctx_key
-        self.group = group
-        self.tais = group.tais(signature)
-
-
-@lru_cache(maxsize=_CACHE_SIZE)
-def shape_context(group: ItemGroup, ctx_key: CtxKey) -> ShapeContext:
-    return ShapeContext(group, ctx_key)
-
-
-@lru_cache(maxsize=_CACHE_SIZE)
-def _shape_items(sctx: ShapeContext, reading: int) -> Evaluation:
-    """A group of shape items' answer for one reading (:meth:`ItemGroup.reading_key`) of a kind
-    of hand."""
-    return sctx.group.evaluate(sctx.tais, sctx.values, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
-
-
-def _shape_answers(shape: ShapeContext, seat: ShapeContext, full_key: int,
-                   dragon_code: int) -> tuple[Evaluation, Evaluation]:
-    """The answers of SHAPE (``shape``) and SEAT_SHAPE (``seat``) for one reading: its key with
-    the melds' and a :func:`_dragon_code` of its dragon pungs."""
-    return (_shape_items(shape, SHAPE.reading_key(full_key, dragon_code)),
-            _shape_items(seat, SEAT_SHAPE.reading_key(full_key, dragon_code)))
-
-
-def _dragon_code(dragon_tiles: tuple[int, ...]) -> int:
-    """A sequence of dragon kinds as an int (base 4, digits 1-3): one int per sequence."""
-    code = 0
-    for d in dragon_tiles:
-        code = code * 4 + (d - DRAGONS[0] + 1)
-    return code
-
-
-def _dragon_tiles(code: int) -> tuple[int, ...]:
-    """The sequence of dragon kinds of a :func:`_dragon_code`."""
-    out: list[int] = []
-    while code:
-        out.append(DRAGONS[0] + code % 4 - 1)
-        code //= 4
-    return tuple(reversed(out))
 
 
 def _meets(required: tuple[str, ...], holds: set[str], seat_holds: set[str], ctx_holds: set[str]) -> bool:
@@ -352,28 +292,27 @@ def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = _RESTRICTION_BITS.get(restriction, 0)
     ctx, signature = Context(c), rules.signature
-    _, win_found, win_holds = _context_items(WIN, WIN.ctx_key(ctx, signature))
-    _, flower_found, flower_holds = _context_items(FLOWERS, FLOWERS.ctx_key(ctx, signature))
+    _, win_found, win_holds = WIN.answer(signature, WIN.values(ctx), 0, 0)
+    _, flower_found, flower_holds = FLOWERS.answer(signature, FLOWERS.values(ctx), 0, 0)
     required = rules.required_patterns
     ctx_holds = (win_holds | flower_holds) if required else win_holds    # (read only if required)
 
-    # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
-    best: tuple[int, Kept | Listed] | None = None
+    # each reading's items, evaluated once: the most 台, then meeting the required patterns; the
+    # first found among equals
+    best: tuple[int, Kept | Listed, Evaluation, Evaluation] | None = None
     best_total, meets = 0, False
-    shape = shape_context(SHAPE, SHAPE.ctx_key(ctx, signature))
-    seat = shape_context(SEAT_SHAPE, SEAT_SHAPE.ctx_key(ctx, signature))
+    shape_values, seat_values = SHAPE.values(ctx), SEAT_SHAPE.values(ctx)
     n_meld_dragons = len(meld_dragons)
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
         full_key = key | melds_key
-        (total, _, holds), (seat_total, _, seat_holds) = _shape_answers(
-            shape, seat, full_key, _SOME_DRAGON_CODES[dragons + n_meld_dragons])
-        total += seat_total
-        this_meets = _meets(required, holds, seat_holds, ctx_holds) if required else True
-        # the most 台, then meeting the required patterns; the first found among equals
+        shape = SHAPE.reading(signature, shape_values, full_key, dragons + n_meld_dragons)
+        seat = SEAT_SHAPE.reading(signature, seat_values, full_key, dragons + n_meld_dragons)
+        total = shape[0] + seat[0]
+        this_meets = _meets(required, shape[2], seat[2], ctx_holds) if required else True
         if best is None or total > best_total or (total == best_total and this_meets and not meets):
-            best, best_total, meets = (full_key, rep), total, this_meets
+            best, best_total, meets = (full_key, rep, shape, seat), total, this_meets
     if best is None:
         problems.append(Problem(
             "caishen_needs_self_draw", "win.by",
@@ -385,12 +324,8 @@ def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
     if problems:
         raise ScoreError(problems)
 
-    # ... then list the items of the best one with its own dragon tiles
-    full_key, rep = best
+    full_key, rep, (_, shape_found, _), (_, seat_found, _) = best
     groups = groups_of(rep)
-    dragon_tiles = tuple(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])) \
-        + tuple(meld_dragons)
-    (_, shape_found, _), (_, seat_found, _) = _shape_answers(shape, seat, full_key, _dragon_code(dragon_tiles))
     found = sorted(shape_found + seat_found + win_found + flower_found, key=_order_of)
     tai = counted = 0
     bonus_ids = rules.bonus_ids
@@ -398,6 +333,9 @@ def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
         tai += t
         if it.id not in bonus_ids:
             counted += t
+    # the tiles of the dragon pungs shown: the chosen reading's, sorted, then the melds'
+    dragon_tiles = iter(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])
+                        + meld_dragons)
     reasons: list[str] = []
     zh = lang == "zh"
     if counted < rules.min_tai:
@@ -416,7 +354,8 @@ def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
     return {
         "rules": rules.echo(),
         "caishen": _caishen_echo(h),
-        "items": [_item_out(it, tiles, t, bonus_ids) for it, tiles, t in found],
+        "items": [_item_out(it, (next(dragon_tiles),) if it is DRAGON_PUNG else tiles, t, bonus_ids)
+                  for it, tiles, t in found],
         "tai": tai,
         "counted_tai": counted,
         "min_tai": rules.min_tai,
@@ -489,7 +428,7 @@ def _shown(g: Group, h: Hand, w_caishen: bool, spare: list[int], caishen: list[C
 
 
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}
-_SOME_DRAGON_CODES = tuple(_dragon_code(t) for t in _SOME_DRAGONS)
+DRAGON_PUNG = ITEM_BY_ID["dragon_pung"]
 #: each item's answer but its 台 (and tiles), in the answer's key order
 _ITEM_OUT = {it.id: {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": 0, "bonus": False}
              for it in ITEMS}
