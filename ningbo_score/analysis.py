@@ -8,25 +8,28 @@ input gets the same problems) whose hand holds 13 − 3m concealed tiles (waitin
 lower the ``unseen`` counts.
 
 Shanten and improving tiles come from :mod:`ningbo_score.shanten` (exact, caishen included,
-copy limits ignored); the waits' values from :mod:`ningbo_score.waits`, the code behind
-``POST /v1/waits``.  The work of a request is bounded: at most 14 discards, each with one
-shanten table pass over its 34 draws, and at tenpai one ``/v1/waits`` valuation per wait (at
-most 42 kinds, two scorings each), all sharing one decomposition memo.
+copy limits ignored); the waits' values from :mod:`ningbo_score.completion`, as ``POST /v1/waits``
+gets them, but stopped at the value (no payments, no answer).  The work of a request is
+bounded: at most 14 discards, each with one shanten table pass over its 34 draws, and at tenpai
+one valuation per wait (at most 42 kinds, two each: one reading of the tiles, two values), all
+sharing one decomposition memo.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any, TypeAlias
+
+from .completion import Memo, Outcome, candidates, discarder, unseen, wins_on
 from .errors import Problem, ScoreError
 from .hand import Held, WaitingHand, check_waiting
 from .shanten import draw_shanten, shanten
-from .tiles import CODES, N_KINDS, SEATS
-from .waits import Body, Memo, candidates, copies_of, discarder, seen_counts, wait_values
+from .tiles import CODES, COPIES, N_KINDS, SEATS
 
-#: What a wait's value keeps of a `/v1/score` body (a refused win keeps its whole problem object).
-VALUE_FIELDS = ("tai", "counted_tai", "eligible", "points", "reasons")
+#: a JSON object of the answer
+Body: TypeAlias = dict[str, Any]
 #: The tiles of the set (every copy of every kind, the flowers included): ``visible`` holds no more.
-MAX_VISIBLE = sum(copies_of(k) for k in range(len(CODES)))
+MAX_VISIBLE = sum(COPIES)
 
 
 @dataclass
@@ -42,14 +45,14 @@ def seen(request: AnalyzeInput) -> list[int]:
     ``visible``), once the rule book's checks pass; ScoreError with every problem."""
     hand = request.hand
     check_waiting(hand, or_drawn=True)
-    counts = seen_counts(hand)
+    counts = hand.seen()
     for k in request.visible:
         counts[k] += 1
     problems = [
         Problem("too_many_copies", "visible",
-                f"{counts[k]} copies of {CODES[k]} with the visible ones; at most {copies_of(k)} exist",
-                f"连同 visible，{CODES[k]} 有 {counts[k]} 张；最多只有 {copies_of(k)} 张")
-        for k in sorted(set(request.visible)) if counts[k] > copies_of(k)]
+                f"{counts[k]} copies of {CODES[k]} with the visible ones; at most {COPIES[k]} exist",
+                f"连同 visible，{CODES[k]} 有 {counts[k]} 张；最多只有 {COPIES[k]} 张")
+        for k in sorted(set(request.visible)) if counts[k] > COPIES[k]]
     if problems:
         raise ScoreError(problems)
     return counts
@@ -67,16 +70,17 @@ def shape(hand: Held) -> tuple[list[int], int]:
     return counts, caishen
 
 
-def value(result: Body) -> Body:
-    """A wait's value by one way of winning: the `/v1/score` body's 台, eligibility and points,
-    or the problem object that refuses that win."""
-    if "code" in result:
-        return result
-    return {key: result[key] for key in VALUE_FIELDS}
+def value(outcome: Outcome, lang: str) -> Body:
+    """A wait's value by one way of winning: what `/v1/score` would answer of its 台,
+    eligibility and points, or the problem object that refuses that win."""
+    if isinstance(outcome, ScoreError):
+        return outcome.to_problem(lang)
+    return {"tai": outcome.tai, "counted_tai": outcome.counted, "eligible": outcome.eligible,
+            "points": outcome.points, "reasons": outcome.reasons}
 
 
-def eligible(result: Body) -> bool:
-    return result.get("eligible") is True
+def eligible(outcome: Outcome) -> bool:
+    return not isinstance(outcome, ScoreError) and outcome.eligible
 
 
 class Analysis:
@@ -90,7 +94,7 @@ class Analysis:
         self.memo: Memo = {}
 
     def unseen(self, k: int) -> int:
-        return copies_of(k) - self.seen[k]
+        return unseen(self.seen, k)
 
     def waiting(self, hand: WaitingHand) -> Body:
         """The report on a hand of 13 − 3m tiles: shanten, improving tiles and at tenpai its waits."""
@@ -104,24 +108,25 @@ class Analysis:
             "improving_unseen": sum(self.unseen(k) for k in improving),
         }
         if before == 0:
-            out["waits"] = waits = self.waits(hand, improving)
-            out["eligible_unseen"] = sum(w["unseen"] for w in waits
-                                         if eligible(w["self_draw"]) or eligible(w["discard"]))
+            waits = self.waits(hand, improving)
+            out["waits"] = [w for w, _ in waits]
+            out["eligible_unseen"] = sum(w["unseen"] for w, pays in waits if pays)
         return out
 
-    def waits(self, hand: WaitingHand, kinds: list[int]) -> list[Body]:
-        """What `/v1/waits` says of each of ``kinds`` (the tiles that complete ``hand``), with the
-        unseen counts of this analysis; a kind whose every copy is in ``hand``, its melds or the
-        indicator (only a fifth copy would complete it) makes no hand to score and is left out."""
-        held = seen_counts(hand)
-        out: list[Body] = []
+    def waits(self, hand: WaitingHand, kinds: list[int]) -> list[tuple[Body, bool]]:
+        """What `/v1/waits` values of each of ``kinds`` (the tiles that complete ``hand``), with
+        the unseen counts of this analysis, and whether it is eligible one way or the other; a
+        kind whose every copy is in ``hand``, its melds or the indicator (only a fifth copy would
+        complete it) makes no hand to value and is left out."""
+        held = hand.seen()
+        out: list[tuple[Body, bool]] = []
         for k in kinds:
-            if held[k] >= copies_of(k):
+            if held[k] >= COPIES[k]:
                 continue
-            values = wait_values(hand, k, self.discard_from, self.memo, self.lang)
-            if values is not None:
-                out.append({"tile": CODES[k], "unseen": self.unseen(k),
-                            "self_draw": value(values[0]), "discard": value(values[1])})
+            outcomes = wins_on(hand, k, self.discard_from, self.memo, self.lang)
+            if outcomes is not None:
+                out.append(({"tile": CODES[k], "unseen": self.unseen(k), "self_draw": value(outcomes[0], self.lang),
+                             "discard": value(outcomes[1], self.lang)}, eligible(outcomes[0]) or eligible(outcomes[1])))
         return out
 
     def discards(self) -> list[Body]:

@@ -3,6 +3,7 @@
 The front door (a JSON body in, through the request schema) is ningbo_score.api."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from collections import namedtuple
 from operator import attrgetter
@@ -13,7 +14,7 @@ from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND
 from .errors import Problem, ScoreError
 from .hand import Checked, Hand, check, complete
 from .items import CONTEXT_ITEMS, ITEM_BY_ID, ITEMS, SHAPE_ITEMS
-from .payments import check_safe, hand_points, settle
+from .payments import check_points, hand_points, settle
 from .rules import item_tai_in_force
 from .tiles import CODES, DRAGONS, SEATS
 
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     Found = tuple[Item, tuple[int, ...], int]
     #: the answer of some items on one view: (台, occurrences, ids whose condition holds)
     Evaluation = tuple[int, list[Found], set[str]]
+    #: every reading of a hand's concealed tiles, by key: (its dragon pungs, a representative)
+    Readings = Mapping[int, tuple[int, Kept | Listed]]
     #: the rules' 台 overrides (Rules.signature)
     Signature = tuple[tuple[str, int], ...]
 
@@ -236,42 +239,71 @@ def _order_of(found: Found) -> int:
 _RESTRICTION_BITS: dict[str | None, int] = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}
 
 
+@dataclass(frozen=True, slots=True)
+class Valuation:
+    """What a checked win is worth (:func:`value`): its 台, the 台 counted toward the minimum,
+    whether it is eligible (and if not, why), its points; and the chosen reading, from which
+    :func:`answer` writes the whole `/v1/score` body."""
+    checked: Checked
+    tai: int
+    counted: int
+    eligible: bool
+    points: int
+    reasons: list[str]
+    found: list[Found]                    # the chosen reading's items, in the answer's order
+    key: int                              # the chosen reading's key, the melds' bits included
+    rep: Kept | Listed                    # the chosen reading
+    meld_dragons: list[int]               # the dragon kinds of the melds' pungs and kongs
+
+
 def score_hand(c: Checked, memo: Memo | None = None, lang: str = "en") -> dict[str, Any]:
-    """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds;
-    ``lang``: the language of ``reasons``, "en" or "zh")."""
+    """Score a checked hand: the `/v1/score` body (``memo``: a decomposition memo shared by
+    hands with the same winds; ``lang``: the language of ``reasons``, "en" or "zh")."""
+    return answer(value(c, memo, lang))
+
+
+def readings_of(c: Checked, memo: Memo | None = None) -> Readings:
+    """Every reading of a checked hand's concealed tiles as 4 sets and a pair (the caishen as
+    wildcards), by key: none when the tiles make no winning hand."""
+    h = c.hand
+    if c.caishen_tiles:
+        w_caishen = h.winning in h.caishen_kinds
+        return decompose(c.naturals, len(c.caishen_tiles), 4 - len(h.melds),
+                         None if w_caishen else h.face(h.winning), w_caishen, h.seat_tile, h.round_tile, memo)
+    return plain(c.naturals, 4 - len(h.melds), h.face(h.winning), h.seat_tile, h.round_tile)
+
+
+def value(c: Checked, memo: Memo | None = None, lang: str = "en", readings: Readings | None = None) -> Valuation:
+    """What a checked hand is worth, without its payments or its answer: :class:`ScoreError`
+    with every problem if the win is refused (not a winning hand included).  ``readings``: the
+    hand's :func:`readings_of`, when the caller has them (the same tiles won another way)."""
     if c.hand.heavenly:
         return _heavenly(c, memo, lang)
-    return _score_as_given(c, memo, lang)
+    return _value(c, readings_of(c, memo) if readings is None else readings, lang)
 
 
-def _heavenly(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
-    """天胡 (docs/rules.md §10.16): a dealt hand has no winning tile, so it is scored with each
-    kind of its concealed tiles as the winning tile and the best answer is kept (the most 台,
-    then eligible; among equals the tile the request named, then the lowest kind).  The named
-    tile is scored first: its problems are the hand's (they don't depend on the winning tile)."""
-    best = _score_as_given(c, memo, lang)
+def _heavenly(c: Checked, memo: Memo | None, lang: str) -> Valuation:
+    """天胡 (docs/rules.md §10.16): a dealt hand has no winning tile, so it is valued with each
+    kind of its concealed tiles as the winning tile and the best is kept (the most 台, then
+    eligible; among equals the tile the request named, then the lowest kind).  The named tile is
+    valued first: its problems are the hand's (they don't depend on the winning tile)."""
+    best = _value(c, readings_of(c, memo), lang)
     h = c.hand
     for k in sorted(set(h.concealed)):
         if k == h.winning:
             continue
-        other = _score_as_given(check(complete(h.before(k), k, h.by, h.win_from)), memo, lang)
-        if (other["tai"], other["eligible"]) > (best["tai"], best["eligible"]):
+        other_hand = check(complete(h.before(k), k, h.by, h.win_from))
+        other = _value(other_hand, readings_of(other_hand, memo), lang)
+        if (other.tai, other.eligible) > (best.tai, best.eligible):
             best = other
     return best
 
 
-def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
-    """Score a checked hand with its winning tile as given."""
+def _value(c: Checked, readings: Readings, lang: str) -> Valuation:
+    """:func:`value` with the winning tile as given."""
     h = c.hand
     rules = h.rules
     seat_t, round_t = h.seat_tile, h.round_tile
-    w_caishen = h.winning in h.caishen_kinds
-    readings: Mapping[int, tuple[int, Kept | Listed]]
-    if c.caishen_tiles:
-        readings = decompose(c.naturals, len(c.caishen_tiles), 4 - len(h.melds),
-                             None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t, memo)
-    else:
-        readings = plain(c.naturals, 4 - len(h.melds), h.face(h.winning), seat_t, round_t)
     problems = list(c.deferred)
     if not readings:
         problems.append(Problem(
@@ -325,7 +357,6 @@ def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
         raise ScoreError(problems)
 
     full_key, rep, (_, shape_found, _), (_, seat_found, _) = best
-    groups = groups_of(rep)
     found = sorted(shape_found + seat_found + win_found + flower_found, key=_order_of)
     tai = counted = 0
     bonus_ids = rules.bonus_ids
@@ -333,9 +364,6 @@ def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
         tai += t
         if it.id not in bonus_ids:
             counted += t
-    # the tiles of the dragon pungs shown: the chosen reading's, sorted, then the melds'
-    dragon_tiles = iter(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])
-                        + meld_dragons)
     reasons: list[str] = []
     zh = lang == "zh"
     if counted < rules.min_tai:
@@ -345,24 +373,40 @@ def _score_as_given(c: Checked, memo: Memo | None, lang: str) -> dict[str, Any]:
         reasons.append(("没有规定的牌型之一：" if zh else "the hand has none of the required patterns: ")
                        + ", ".join(required))
     eligible = not reasons
+    points = 0
     if eligible:
         points = hand_points(h, tai)
-        payments, net = settle(h, points)
-        check_safe(points, net)
+        check_points(h, points)
+    return Valuation(c, tai, counted, eligible, points, reasons, found, full_key, rep, meld_dragons)
+
+
+def answer(v: Valuation) -> dict[str, Any]:
+    """The `/v1/score` body of a valuation: its items with their tiles, its payments, the
+    chosen reading as the decomposition."""
+    c = v.checked
+    h = c.hand
+    rules = h.rules
+    if v.eligible:
+        payments, net = settle(h, v.points)
     else:
-        points, payments, net = 0, [], {s: 0 for s in SEATS}
+        payments, net = [], {s: 0 for s in SEATS}
+    groups = groups_of(v.rep)
+    # the tiles of the dragon pungs shown: the chosen reading's, sorted, then the melds'
+    dragon_tiles = iter(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])
+                        + v.meld_dragons)
+    bonus_ids = rules.bonus_ids
     return {
         "rules": rules.echo(),
         "caishen": _caishen_echo(h),
         "items": [_item_out(it, (next(dragon_tiles),) if it is DRAGON_PUNG else tiles, t, bonus_ids)
-                  for it, tiles, t in found],
-        "tai": tai,
-        "counted_tai": counted,
+                  for it, tiles, t in v.found],
+        "tai": v.tai,
+        "counted_tai": v.counted,
         "min_tai": rules.min_tai,
-        "eligible": eligible,
-        "reasons": reasons,
-        "decomposition": _decomposition_out(c, groups, key_wait(full_key)),
-        "points": points,
+        "eligible": v.eligible,
+        "reasons": v.reasons,
+        "decomposition": _decomposition_out(c, groups, key_wait(v.key)),
+        "points": v.points,
         "payments": payments,
         "net": net,
     }

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from operator import gt
 
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
 from .rules import Rules
-from .tiles import CODES, FLOWER0, SEATS, WHITE, is_flower, is_suited, rank, wind_tile
+from .tiles import CODES, COPIES, FLOWER0, SEATS, WHITE, is_flower, is_suited, rank, wind_tile
 
 WIN_BY = ("self_draw", "discard", "robbing_kong")
 MELD_TYPES = ("chow", "pung", "kong")
@@ -82,6 +83,17 @@ class Held:
 
     def face(self, k: int) -> int:
         return self.substitute if (self.substitute is not None and k == WHITE) else k
+
+    def seen(self) -> list[int]:
+        """How many of each kind (all 42) the hand's owner sees: in its concealed tiles, melds,
+        flowers and the indicator."""
+        seen = [0] * len(CODES)
+        for tiles in (self.concealed, self.flowers, *[m.tiles for m in self.melds]):
+            for k in tiles:
+                seen[k] += 1
+        if self.indicator is not None:
+            seen[self.indicator] += 1
+        return seen
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -149,24 +161,11 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
     problems.append(Problem(code, path, en, zh))
 
 
-def _copy_limit(kind: int) -> int:
-    """How many copies of a kind exist: 4, or 1 of a flower."""
-    return 1 if kind >= FLOWER0 else 4
-
-
-def _copies(h: Held) -> tuple[list[int], list[int]]:
-    """How many of each kind the hand shows (concealed, melds, flowers and the indicator), and
-    the kinds past their limit, each once."""
-    counts = [0] * len(CODES)
-    over: list[int] = []
-    shown = (h.concealed, h.flowers, *[m.tiles for m in h.melds], () if h.indicator is None else (h.indicator,))
-    for tiles in shown:
-        for t in tiles:
-            n = counts[t] + 1
-            counts[t] = n
-            if n == _copy_limit(t) + 1:
-                over.append(t)
-    return counts, over
+def _over(counts: list[int]) -> list[int]:
+    """The kinds of which ``counts`` (:meth:`Held.seen`) holds more copies than the set does."""
+    if not any(map(gt, counts, COPIES)):
+        return []
+    return [k for k, n in enumerate(counts) if n > COPIES[k]]
 
 
 def _meld_problems(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]) -> list[tuple[str, str, str, str]]:
@@ -294,10 +293,11 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
            "wrong_tile_count")
 
     # copies: concealed, melds, flowers and the indicator
-    counts, over = _copies(h)
+    counts = h.seen()
+    over = _over(counts)
     meld_tiles = [t for m in melds for t in m.tiles] if over else []
-    for k in sorted(over):
-        n, limit = counts[k], _copy_limit(k)
+    for k in over:
+        n, limit = counts[k], COPIES[k]
         where = next(path for path, tiles in (("hand.concealed", concealed), ("hand.melds", meld_tiles),
                                               ("hand.flowers", flowers), ("caishen.indicator", [h.indicator]))
                      if k in tiles)

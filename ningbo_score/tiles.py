@@ -17,6 +17,8 @@ EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
 RED, GREEN, WHITE = 31, 32, 33
 DRAGONS = (RED, GREEN, WHITE)
 FLOWER0 = 34
+#: how many tiles of each kind the set holds: 4, or 1 of a flower
+COPIES = tuple(1 if k >= FLOWER0 else 4 for k in range(len(CODES)))
 SEATS = ("E", "S", "W", "N")
 SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
 

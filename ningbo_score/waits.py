@@ -3,50 +3,19 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
-from .engine import score_hand
+from .completion import Memo, Outcome, candidates, discarder, unseen, wins_on
+from .engine import answer
 from .errors import ScoreError
-from .hand import Hand, Held, WaitingHand, check, check_waiting, complete
-from .tiles import CODES, FLOWER0, N_KINDS, SEATS
+from .hand import WaitingHand, check_waiting
+from .tiles import CODES, N_KINDS, SEATS
 
-#: a `/v1/score` body (:func:`~ningbo_score.engine.score_hand`) or a problem object (a JSON object)
+#: a `/v1/score` body (:func:`~ningbo_score.engine.answer`) or a problem object (a JSON object)
 Body: TypeAlias = dict[str, Any]
-#: the decomposition memo the scorings of one hand share (ningbo_score.decompose: opaque here)
-Memo: TypeAlias = dict[Any, Any]
 
 
-def copies_of(k: int) -> int:
-    """How many tiles of kind k the set holds: 4, or 1 of a flower."""
-    return 1 if k >= FLOWER0 else 4
-
-
-def seen_counts(h: Held) -> list[int]:
-    """Copies of each kind (all 42) the hand's owner sees: in its concealed tiles, melds, flowers
-    and the indicator."""
-    seen = [0] * len(CODES)
-    for tiles in (h.concealed, h.flowers, *(m.tiles for m in h.melds)):
-        for k in tiles:
-            seen[k] += 1
-    if h.indicator is not None:
-        seen[h.indicator] += 1
-    return seen
-
-
-def candidates(h: Held) -> list[int]:
-    """The kinds a draw may bring into the concealed hand: every non-flower kind, and the flowers
-    that are caishen this hand."""
-    return list(range(N_KINDS)) + sorted(k for k in h.caishen_kinds if k >= FLOWER0)
-
-
-def discarder(h: WaitingHand) -> int:
-    """The seat the discard values assume: `win.from`, by default the player's 上家."""
-    return h.discarder if h.discarder is not None else (h.seat + 3) % 4
-
-
-def _result(h: Hand, memo: Memo, lang: str) -> Body:
-    try:
-        return score_hand(check(h), memo, lang)
-    except ScoreError as e:
-        return e.to_problem(lang)
+def _body(outcome: Outcome, lang: str) -> Body:
+    """A way of winning as `/v1/score` answers it: its body, or the problem object refusing it."""
+    return outcome.to_problem(lang) if isinstance(outcome, ScoreError) else answer(outcome)
 
 
 def _signature(result: Body) -> tuple[object, ...]:
@@ -55,15 +24,6 @@ def _signature(result: Body) -> tuple[object, ...]:
     items = tuple(sorted((i["id"], i["tai"]) for i in result["items"]))
     return (result["tai"], result["counted_tai"], result["eligible"], result["points"], items,
             tuple(sorted(result["net"].items())))
-
-
-def wait_values(base: WaitingHand, k: int, discard_from: int, memo: Memo, lang: str) -> tuple[Body, Body] | None:
-    """``(self_draw, discard)``: the `/v1/score` body, or the problem that refuses that win, of
-    the waiting hand ``base`` completed by a tile of kind ``k``; None if that tile completes nothing."""
-    self_draw = _result(complete(base, k, "self_draw", None), memo, lang)
-    if self_draw.get("code") == "not_a_winning_hand":
-        return None
-    return self_draw, _result(complete(base, k, "discard", discard_from), memo, lang)
 
 
 def waits(base: WaitingHand, lang: str = "en") -> Body:
@@ -76,19 +36,20 @@ def waits(base: WaitingHand, lang: str = "en") -> Body:
     """
     check_waiting(base)
     discard_from = discarder(base)
-    seen = seen_counts(base)
+    seen = base.seen()
     memo: Memo = {}
     found: list[Body] = []
     drawable = 0
     for k in candidates(base):
-        unseen = copies_of(k) - seen[k]
-        if unseen <= 0:
+        left = unseen(seen, k)
+        if left <= 0:
             continue
         drawable += k < N_KINDS
-        values = wait_values(base, k, discard_from, memo, lang)
-        if values is None:
+        outcomes = wins_on(base, k, discard_from, memo, lang)
+        if outcomes is None:
             continue
-        found.append({"tile": CODES[k], "unseen": unseen, "self_draw": values[0], "discard": values[1]})
+        found.append({"tile": CODES[k], "unseen": left, "self_draw": _body(outcomes[0], lang),
+                      "discard": _body(outcomes[1], lang)})
     any_tile = drawable > 0 and sum(1 for w in found if CODES.index(w["tile"]) < N_KINDS) == drawable
     out_waits = found
     if any_tile:
