@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import typing
 
-from marshmallow import RAISE, Schema, ValidationError, missing, post_load, validates_schema
+from marshmallow import ValidationError, post_load, validates_schema
 
 from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
-from .errors import MAX_PROBLEMS
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
                    WaitingHand, caishen_of)
 from .items import ITEMS
 from .rules import DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, PRESETS, Rules, custom_rules, preset_rules
+from .strict import StrictSchema
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
 from .tiles import SEAT_INDEX, SEATS, WHITE
@@ -39,26 +39,15 @@ from .fields import (
     String,
     Tile,
     Tiles,
-    drop_frames,
 )
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
-
-    from marshmallow import types
-    from marshmallow.error_store import ErrorStore
     from marshmallow.fields import Field
 
     #: a schema's ``OPENAPI_VARIANTS`` (below): {component name: (its required field, more properties)}
     OpenAPIVariants: typing.TypeAlias = dict[str, tuple[str, dict[str, typing.Any]]]
 
     _F = typing.TypeVar("_F", bound=Field[typing.Any])
-
-    class _ErrorStore(typing.Protocol):
-        """What :meth:`StrictSchema._deserialize` calls of the error store marshmallow hands it
-        (an ``ErrorStore``, whose methods are not annotated)."""
-
-        def store_error(self, messages: typing.Any, field_name: str = ..., index: int | None = None) -> None: ...
 
 
 PRESET_IDS: tuple[str, ...] = tuple(PRESETS)
@@ -85,75 +74,6 @@ def optional(field_cls: type[_F], *args: typing.Any, **kwargs: typing.Any) -> _F
 # named ``name``, where that field is required and the others absent (the server also takes
 # ``null`` for absent there; the spec does not say so: tools/gen_openapi.variants tells why);
 # generated clients get one typed class per way of giving it.
-
-
-class StrictSchema(Schema):
-    """Unknown fields raise.  A loaded optional field may be ``None`` (absent): the body's
-    ``post_load`` reads it so.
-
-    Its object loop (:meth:`_deserialize`) gives what marshmallow's gives for these schemas (no
-    ``many``, no ``partial``, ``unknown`` RAISE, no ``load_default``), at a fraction of the cost:
-    an absent optional field costs a dict lookup (marshmallow builds a closure for every declared
-    field and calls it), a given one its field's ``_deserialize`` and validators (every validator
-    of ningbo_score.fields raises its own message), and unknown keys are listed in the body's
-    order (no more than MAX_PROBLEMS + 1) (tests/test_schemas.py compares the two on the golden
-    cases)."""
-
-    class Meta:
-        unknown = RAISE
-
-    error_messages = {
-        "unknown": Msg("Unknown field.", "未知字段。"),
-        "type": Msg("Must be an object.", "必须是对象。"),
-    }
-
-    def __init__(self, *args: typing.Any, **kwargs: typing.Any) -> None:
-        super().__init__(*args, **kwargs)
-        #: (key in the body, attribute, field, required) in declaration order
-        self._plan: tuple[tuple[str, str, Field[typing.Any], bool], ...] = tuple(
-            (f.data_key or name, f.attribute or name, f, f.required) for name, f in self.load_fields.items())
-        self._keys = frozenset(key for key, _, _, _ in self._plan)
-        plain = all(f.load_default is missing for _, _, f, _ in self._plan)
-        self._fast = plain and self.unknown == RAISE and not self.many and not self.partial
-
-    def _deserialize(self, data: Mapping[str, typing.Any] | Sequence[Mapping[str, typing.Any]], *,
-                     error_store: _ErrorStore, many: bool = False,
-                     partial: bool | types.StrSequenceOrSet | None = None, unknown: types.UnknownOption = RAISE,
-                     index: int | None = None) -> typing.Any:
-        if not self._fast or many or partial or unknown != RAISE:
-            # (the rare path: marshmallow's loop, given marshmallow's own store)
-            return super()._deserialize(data, error_store=typing.cast("ErrorStore", error_store), many=many,
-                                        partial=partial, unknown=unknown, index=index)
-        out: dict[str, typing.Any] = {}
-        if not isinstance(data, dict):
-            error_store.store_error([self.error_messages["type"]], index=index)
-            return out
-        for key, attr, field, required in self._plan:
-            raw = data.get(key, missing)
-            if raw is missing and not required:
-                continue
-            try:
-                if raw is None or raw is missing or field.pre_load:
-                    out[attr] = field.deserialize(raw, key, data)      # null, required: its messages
-                else:                                               # what deserialize does then
-                    value = field._deserialize(raw, key, data)
-                    for validator in field.validators:               # each raises with its Msg
-                        validator(value)
-                    out[attr] = value
-            except ValidationError as err:
-                drop_frames(err)
-                error_store.store_error(err.messages, key, index=index)
-                if err.valid_data:
-                    out[attr] = err.valid_data
-        if len(data) > len(out) and not data.keys() <= self._keys:
-            unknown_keys = 0
-            for key in data:
-                if key not in self._keys:
-                    error_store.store_error([self.error_messages["unknown"]], key, index)
-                    unknown_keys += 1
-                    if unknown_keys > MAX_PROBLEMS:        # the answer lists no more
-                        break
-        return out
 
 
 class RulesObjectSchema(StrictSchema):
