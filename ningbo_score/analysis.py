@@ -22,7 +22,7 @@ from typing import Any, TypeAlias
 
 from .completion import Memo, Outcome, candidates, discarder, unseen, wins_on
 from .errors import Problem, ScoreError
-from .hand import Held, WaitingHand, check_waiting
+from .hand import Held, WaitingHand, check_waiting, winning_count
 from .shanten import draw_shanten, shanten
 from .tiles import CODES, COPIES, N_KINDS, SEATS
 
@@ -145,7 +145,7 @@ def analyze(request: AnalyzeInput, lang: str = "en") -> Body:
     hand = request.hand
     work = Analysis(hand, seen(request), lang)
     melds = len(hand.melds)
-    drawn = len(hand.concealed) == 14 - 3 * melds
+    drawn = len(hand.concealed) == winning_count(melds)
     out: Body = {"tiles": 14 if drawn else 13}
     if drawn:
         counts, caishen = shape(hand)

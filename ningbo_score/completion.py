@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from .engine import Valuation, readings_of, value
 from .errors import ScoreError
 from .hand import Checked, Hand, Held, WaitingHand, check, complete
-from .tiles import COPIES, FLOWER0, N_KINDS
+from .tiles import COPIES, FLOWER0, N_KINDS, upper
 
 if TYPE_CHECKING:
     from .engine import Readings
@@ -38,7 +38,7 @@ def unseen(seen: list[int], k: int) -> int:
 
 def discarder(h: WaitingHand) -> int:
     """The seat the discard values assume: `win.from`, by default the player's 上家."""
-    return h.discarder if h.discarder is not None else (h.seat + 3) % 4
+    return h.discarder if h.discarder is not None else upper(h.seat)
 
 
 def wins_on(base: WaitingHand, k: int, discard_from: int, memo: Memo, lang: str) -> tuple[Outcome, Outcome] | None:

@@ -52,13 +52,13 @@ if TYPE_CHECKING:
         winning_tile: str
 
 
-class Context:
+class WinFacts:
     """What the items read of the win, the same for every reading of the hand."""
     __slots__ = ("by", "kong_replacement", "last_tile", "heavenly", "earthly", "n_caishen", "n_melds",
                  "flowers", "seat", "seat_tile", "round_tile")
 
     @property
-    def ctx(self) -> Context:
+    def ctx(self) -> WinFacts:
         """The context items read ``h.ctx``, like the shape items (a property: no reference cycle)."""
         return self
 
@@ -78,7 +78,7 @@ class Context:
 
 
 #: The bits of a reading's key each field of a :class:`View` is made from (its __init__);
-#: ``dragon_pungs`` is the reading's count of dragon pungs, and ``ctx`` is the :class:`Context`.
+#: ``dragon_pungs`` is the reading's count of dragon pungs, and ``ctx`` is the :class:`WinFacts`.
 VIEW_BITS = {"suits": 15 << SUITS_SHIFT, "seat_pung": SEAT_PUNG, "round_pung": ROUND_PUNG,
              "pair_carries_tai": PAIR_TAI, "wait": 7 << WAIT_SHIFT, "all_chows": HAS_PUNG,
              "all_pungs": HAS_CHOW}
@@ -133,7 +133,7 @@ _CACHE_SIZE = 1 << 14
 class ItemGroup:
     """Items evaluated together (:data:`SHAPE`, :data:`SEAT_SHAPE`, :data:`WIN`, :data:`FLOWERS`)
     and what they declare they read (:attr:`Item.reads <ningbo_score.items.Item.reads>`):
-    ``view_fields`` of the :class:`View`, ``ctx_fields`` of the :class:`Context`.  Their answers
+    ``view_fields`` of the :class:`View`, ``ctx_fields`` of the :class:`WinFacts`.  Their answers
     are remembered by :meth:`answer` (one bounded lru_cache per group), keyed on exactly those:
     the rules' 台 overrides, the context's values (:meth:`values`), the reading's key bits and
     dragon-pung count (:meth:`reading`); on a miss they are evaluated on a view holding only
@@ -147,7 +147,7 @@ class ItemGroup:
         self.ctx_fields = tuple(sorted(r[4:] for r in reads if r.startswith("ctx.")))
         self.view_fields = tuple(sorted(r for r in reads if not r.startswith("ctx.")))
         unknown = set(self.view_fields) - set(VIEW_BITS) - {"dragon_pungs"}
-        if unknown or not set(self.ctx_fields) <= set(Context.__slots__):
+        if unknown or not set(self.ctx_fields) <= set(WinFacts.__slots__):
             raise ValueError(f"items declare fields no view has: {sorted(unknown)} {self.ctx_fields}")
         self.key_bits = 0
         for f in self.view_fields:
@@ -158,7 +158,7 @@ class ItemGroup:
         # the views the items are evaluated on: tuples with a name for each declared field (the
         # context's ``ctx`` is itself: the context items read h.ctx.x, like the shape items);
         # made here, so typed Any: an ItemView (or WinContext) of the declared fields
-        self._ctx_view = _tuple_type("ContextView", self.ctx_fields, ctx=property(lambda view: view))
+        self._ctx_view = _tuple_type("WinFactsView", self.ctx_fields, ctx=property(lambda view: view))
         self._view = _tuple_type("ReadingView", ("ctx", *self.view_fields))
         self._default_tais = tuple(it.tai for it in items)
         self.answer = lru_cache(maxsize=_CACHE_SIZE)(self._answer)
@@ -323,7 +323,7 @@ def _value(c: Checked, readings: Readings, lang: str) -> Valuation:
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = _RESTRICTION_BITS.get(restriction, 0)
-    ctx, signature = Context(c), rules.signature
+    ctx, signature = WinFacts(c), rules.signature
     _, win_found, win_holds = WIN.answer(signature, WIN.values(ctx), 0, 0)
     _, flower_found, flower_holds = FLOWERS.answer(signature, FLOWERS.values(ctx), 0, 0)
     required = rules.required_patterns

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from operator import gt
 
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
 from .rules import Rules
-from .tiles import CODES, COPIES, FLOWER0, SEATS, WHITE, is_flower, is_suited, rank, wind_tile
+from .tiles import CODES, COPIES, FLOWER0, SEATS, WHITE, is_flower, is_suited, rank, upper, wind_tile
 
 WIN_BY = ("self_draw", "discard", "robbing_kong")
 MELD_TYPES = ("chow", "pung", "kong")
@@ -135,6 +134,11 @@ class Hand(Held):
 _HELD = tuple(f.name for f in fields(Held))
 
 
+def winning_count(melds: int) -> int:
+    """How many concealed tiles a winning hand with ``melds`` melds holds: 14 − 3 × melds."""
+    return 14 - 3 * melds
+
+
 def complete(hand: Held, tile: int, by: str, discarder: int | None) -> Hand:
     """``hand`` won on a tile of kind ``tile`` (added to its concealed tiles), ``by`` a way of
     winning, from ``discarder`` (None for a self-draw): waits, analysis and 天胡 all make their
@@ -163,12 +167,14 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
 
 def _over(counts: list[int]) -> list[int]:
     """The kinds of which ``counts`` (:meth:`Held.seen`) holds more copies than the set does."""
-    if not any(map(gt, counts, COPIES)):
+    # (a quick look first: the kinds below a flower have COPIES[0] copies each, the flowers one)
+    if max(counts[:FLOWER0]) <= COPIES[0] and max(counts[FLOWER0:]) <= COPIES[FLOWER0]:
         return []
     return [k for k, n in enumerate(counts) if n > COPIES[k]]
 
 
-def _meld_problems(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]) -> list[tuple[str, str, str, str]]:
+def _meld_problems(m: Meld, seat: int, upper_seat: int,
+                   caishen_kinds: frozenset[int]) -> list[tuple[str, str, str, str]]:
     """What :func:`check` finds wrong with meld ``m``: (code, field under the meld's path,
     English, Chinese) each, in the order of the checks; an empty list for a good meld."""
     found: list[tuple[str, str, str, str]] = []
@@ -205,10 +211,10 @@ def _meld_problems(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]
     elif m.from_seat == seat:
         found.append(("invalid_meld", "from", f"a meld is never claimed from the winner's own seat {SEATS[seat]}",
                       f"副露不能来自胡牌者自己的座位 {SEATS[seat]}"))
-    elif kind == "chow" and m.from_seat != upper:
+    elif kind == "chow" and m.from_seat != upper_seat:
         found.append(("invalid_meld", "from",
-                      f"a chow is claimed only from the winner's 上家 {SEATS[upper]}, not {SEATS[m.from_seat]}",
-                      f"吃只能吃上家 {SEATS[upper]} 的牌，不能吃 {SEATS[m.from_seat]}"))
+                      f"a chow is claimed only from the winner's 上家 {SEATS[upper_seat]}, not {SEATS[m.from_seat]}",
+                      f"吃只能吃上家 {SEATS[upper_seat]} 的牌，不能吃 {SEATS[m.from_seat]}"))
     return found
 
 
@@ -252,11 +258,11 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
     problems: list[Problem] = []
     seat, melds, flowers, concealed, kinds = h.seat, h.melds, h.flowers, h.concealed, h.caishen_kinds
     seat_code = SEATS[seat]
-    upper = (seat + 3) % 4
+    upper_seat = upper(seat)
 
     # melds, in list order (a meld's findings are made only when it has some)
     for i, m in enumerate(melds):
-        found = _meld_problems(m, seat, upper, kinds)
+        found = _meld_problems(m, seat, upper_seat, kinds)
         if found:
             path = f"hand.melds.{i}"
             for code, sub, en, zh in found:
@@ -276,7 +282,7 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
                    f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
 
     # tile count (more than MAX_MELDS melds: refused by the schema before they are read)
-    want = 14 - 3 * len(melds) - waiting
+    want = winning_count(len(melds)) - waiting
     if or_drawn and len(concealed) not in (want, want + 1):
         _p(problems, "hand.concealed",
            f"{len(concealed)} concealed tiles; with {len(melds)} meld{'s' if len(melds) != 1 else ''} "

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import Protocol, TypedDict, TypeVar
 
     class WinContext(Protocol):
-        """What the items read of the win (``h.ctx``): ningbo_score.engine.Context's fields."""
+        """What the items read of the win (``h.ctx``): ningbo_score.engine.WinFacts's fields."""
         @property
         def by(self) -> str: ...
         @property

@@ -48,6 +48,11 @@ def wind_tile(seat: int) -> int:
     return EAST + seat
 
 
+def upper(seat: int) -> int:
+    """The seat before ``seat`` in play order (its 上家)."""
+    return (seat + 3) % 4
+
+
 def flower_group(k: int) -> int:
     """0 for 春夏秋冬 (1f-4f), 1 for 梅兰竹菊 (5f-8f)."""
     return (k - FLOWER0) // 4

@@ -8,7 +8,7 @@ import pytest
 import handgen
 from ningbo_score import score
 from ningbo_score.decompose import BAD_ANY, BAD_SINGLE, WAIT_SHIFT, WAITS
-from ningbo_score.engine import (CONTEXT_GROUPS, FLOWERS, SEAT_SHAPE, SHAPE, SHAPE_GROUPS, VIEW_BITS, WIN, Context,
+from ningbo_score.engine import (CONTEXT_GROUPS, FLOWERS, SEAT_SHAPE, SHAPE, SHAPE_GROUPS, VIEW_BITS, WIN, WinFacts,
                                  ItemGroup, View)
 from ningbo_score import read_score
 from ningbo_score.hand import check
@@ -28,13 +28,13 @@ class Recorder:
         return getattr(self._obj, name)
 
 
-def _contexts() -> list[Context]:
+def _contexts() -> list[WinFacts]:
     rng = random.Random(5)
     out = []
     for n in (0, 0, 1, 3):
         for _ in range(60):
             hand = read_score(handgen.random_request(rng, n_caishen=n))
-            out.append(Context(check(hand)))      # the rule book's checks: a hand that is a win
+            out.append(WinFacts(check(hand)))      # the rule book's checks: a hand that is a win
     return out
 
 
