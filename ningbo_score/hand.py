@@ -86,13 +86,7 @@ class Held:
     def seen(self) -> list[int]:
         """How many of each kind (all 42) the hand's owner sees: in its concealed tiles, melds,
         flowers and the indicator."""
-        seen = [0] * len(CODES)
-        for tiles in (self.concealed, self.flowers, *[m.tiles for m in self.melds]):
-            for k in tiles:
-                seen[k] += 1
-        if self.indicator is not None:
-            seen[self.indicator] += 1
-        return seen
+        return _copies(self)[0]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -165,12 +159,19 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
     problems.append(Problem(code, path, en, zh))
 
 
-def _over(counts: list[int]) -> list[int]:
-    """The kinds of which ``counts`` (:meth:`Held.seen`) holds more copies than the set does."""
-    # (a quick look first: the kinds below a flower have COPIES[0] copies each, the flowers one)
-    if max(counts[:FLOWER0]) <= COPIES[0] and max(counts[FLOWER0:]) <= COPIES[FLOWER0]:
-        return []
-    return [k for k, n in enumerate(counts) if n > COPIES[k]]
+def _copies(h: Held) -> tuple[list[int], list[int]]:
+    """How many of each kind the hand shows (its concealed tiles, melds, flowers and the
+    indicator), and the kinds past the set's copies (:data:`~ningbo_score.tiles.COPIES`), each
+    once (counted in one pass: a second pass over the 42 kinds would cost more)."""
+    counts = [0] * len(CODES)
+    over: list[int] = []
+    for tiles in (h.concealed, h.flowers, *[m.tiles for m in h.melds], () if h.indicator is None else (h.indicator,)):
+        for k in tiles:
+            n = counts[k] + 1
+            counts[k] = n
+            if n == COPIES[k] + 1:
+                over.append(k)
+    return counts, over
 
 
 def _meld_problems(m: Meld, seat: int, upper_seat: int,
@@ -299,10 +300,9 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
            "wrong_tile_count")
 
     # copies: concealed, melds, flowers and the indicator
-    counts = h.seen()
-    over = _over(counts)
+    counts, over = _copies(h)
     meld_tiles = [t for m in melds for t in m.tiles] if over else []
-    for k in over:
+    for k in sorted(over):
         n, limit = counts[k], COPIES[k]
         where = next(path for path, tiles in (("hand.concealed", concealed), ("hand.melds", meld_tiles),
                                               ("hand.flowers", flowers), ("caishen.indicator", [h.indicator]))
