@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from collections import namedtuple
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .items import Item, ItemView, Occurrences, WinContext
 
     #: one occurrence of an item: (item, its tiles, its 台)
-    Found = tuple[Item, tuple[int, ...], int]
+    Found = tuple[int, Item, tuple[int, ...], int]
     #: the answer of some items on one view: (台, occurrences, ids whose condition holds)
     Evaluation = tuple[int, list[Found], set[str]]
     #: every reading of a hand's concealed tiles, by key: (its dragon pungs, a representative)
@@ -107,24 +107,26 @@ def _occurrences(result: bool | int | Occurrences) -> Occurrences:
     return result
 
 
-def _evaluate(items: tuple[Item, ...], h_view: ItemView, tais: tuple[int, ...]) -> Evaluation:
-    """(台, [(item, tiles, 台)], ids whose condition holds) of some items on one view (``tais``:
-    each item's 台 in force)."""
+def _evaluate(items: tuple[Item, ...], orders: tuple[int, ...], h_view: ItemView, tais: tuple[int, ...]) -> Evaluation:
+    """(台, [(place, item, tiles, 台)], ids whose condition holds) of some items on one view
+    (``orders``: each item's place in the answer; ``tais``: each item's 台 in force)."""
     total = 0
     found: list[Found] = []
     holds: set[str] = set()
-    for it, tai in zip(items, tais):
+    for it, tai, order in zip(items, tais, orders):
         occ = _occurrences(it.test(h_view))
         if not occ:
             continue
         holds.add(it.id)
         if tai > 0 or it.id == "pai_hu":
             for tiles in occ:
-                found.append((it, tiles, tai))
+                found.append((order, it, tiles, tai))
                 total += tai
     return total, found, holds
 
 
+#: each item's place in the answer: its place in items.py's table
+_ORDER = {it.id: i for i, it in enumerate(ITEMS)}
 #: The most answers each item group remembers (functools.lru_cache: bounded by count).
 _CACHE_SIZE = 1 << 14
 
@@ -142,6 +144,7 @@ class ItemGroup:
     def __init__(self, items: tuple[Item, ...]):
         self.items = items
         self.ids = tuple(it.id for it in items)
+        self.orders = tuple(_ORDER.get(it.id, len(_ORDER)) for it in items)   # (an item not in the table: last)
         reads = {r for it in items for r in it.reads}
         self.ctx_fields = tuple(sorted(r[4:] for r in reads if r.startswith("ctx.")))
         self.view_fields = tuple(sorted(r for r in reads if not r.startswith("ctx.")))
@@ -184,9 +187,9 @@ class ItemGroup:
         :meth:`values` reads them) and one reading's ``key`` and ``dragon_pungs``."""
         ctx = tuple.__new__(self._ctx_view, values)
         if not self.view_fields:
-            return _evaluate(self.items, ctx, tais)
+            return _evaluate(self.items, self.orders, ctx, tais)
         view = tuple.__new__(self._view, (ctx, *self._view_values(View(ctx, key, dragon_pungs))))
-        return _evaluate(self.items, view, tais)
+        return _evaluate(self.items, self.orders, view, tais)
 
 
 def _tuple_type(name: str, fields: tuple[str, ...], **members: object) -> Any:
@@ -228,10 +231,6 @@ def _meets(required: tuple[str, ...], holds: set[str], seat_holds: set[str], ctx
         if p in holds or p in seat_holds or p in ctx_holds:
             return True
     return False
-
-
-def _order_of(found: Found) -> int:
-    return _ORDER[found[0].id]
 
 
 #: the bits of a reading's key that break the option caishen_discard_restriction (None: none do)
@@ -302,7 +301,6 @@ def _value(c: Checked, readings: Readings, lang: str) -> Valuation:
     """:func:`value` with the winning tile as given."""
     h = c.hand
     rules = h.rules
-    seat_t, round_t = h.seat_tile, h.round_tile
     problems = list(c.deferred)
     if not readings:
         problems.append(Problem(
@@ -311,6 +309,8 @@ def _value(c: Checked, readings: Readings, lang: str) -> Valuation:
             "这些牌组不成四组一对" + ("（财神作百搭也不行）" if c.caishen_tiles else "")))
         raise ScoreError(problems)
 
+    ctx, signature = WinFacts(c), rules.signature
+    seat_t, round_t = ctx.seat_tile, ctx.round_tile
     # the melds are the same in every reading: fold them into one key
     melds_key = 0
     meld_dragons: list[int] = []
@@ -322,7 +322,6 @@ def _value(c: Checked, readings: Readings, lang: str) -> Valuation:
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = _RESTRICTION_BITS.get(restriction, 0)
-    ctx, signature = WinFacts(c), rules.signature
     _, win_found, win_holds = WIN.answer(signature, WIN.values(ctx), 0, 0)
     _, flower_found, flower_holds = FLOWERS.answer(signature, FLOWERS.values(ctx), 0, 0)
     required = rules.required_patterns
@@ -356,10 +355,10 @@ def _value(c: Checked, readings: Readings, lang: str) -> Valuation:
         raise ScoreError(problems)
 
     full_key, rep, (_, shape_found, _), (_, seat_found, _) = best
-    found = sorted(shape_found + seat_found + win_found + flower_found, key=_order_of)
+    found = sorted(shape_found + seat_found + win_found + flower_found, key=_ORDER_OF)
     tai = counted = 0
     bonus_ids = rules.bonus_ids
-    for it, _, t in found:
+    for _, it, _, t in found:
         tai += t
         if it.id not in bonus_ids:
             counted += t
@@ -398,7 +397,7 @@ def answer(v: Valuation) -> dict[str, Any]:
         "rules": rules.echo(),
         "caishen": _caishen_echo(h),
         "items": [_item_out(it, (next(dragon_tiles),) if it is DRAGON_PUNG else tiles, t, bonus_ids)
-                  for it, tiles, t in v.found],
+                  for _, it, tiles, t in v.found],
         "tai": v.tai,
         "counted_tai": v.counted,
         "min_tai": rules.min_tai,
@@ -447,7 +446,12 @@ def _decomposition_out(c: Checked, groups: list[Group], wait: str | None) -> Dec
     # slot shows the winning tile (if a caishen) in the winning tile's slot, else the next
     # physical caishen
     for g in groups:
-        shown = _shown(g, h, w_caishen, spare, caishen)
+        if True in g.caishen:
+            for i, slot in enumerate(g.caishen):
+                if slot:
+                    tile = h.winning if (i == g.winning and w_caishen) else spare.pop(0)
+                    caishen.append({"tile": CODES[tile], "face": CODES[g.faces[i]]})
+        shown = [CODES[f] for f in g.faces]
         if g.type == "pair":
             pair = shown
         else:
@@ -460,17 +464,8 @@ def _decomposition_out(c: Checked, groups: list[Group], wait: str | None) -> Dec
             "winning_tile": CODES[winning_face if winning_face is not None else h.face(h.winning)]}
 
 
-def _shown(g: Group, h: Hand, w_caishen: bool, spare: list[int], caishen: list[CaishenSlot]) -> list[str]:
-    """A concealed group's tiles as codes; its caishen slots appended to ``caishen``."""
-    if True in g.caishen:
-        for i, c in enumerate(g.caishen):
-            if c:
-                tile = h.winning if (i == g.winning and w_caishen) else spare.pop(0)
-                caishen.append({"tile": CODES[tile], "face": CODES[g.faces[i]]})
-    return [CODES[f] for f in g.faces]
-
-
-_ORDER = {it.id: i for i, it in enumerate(ITEMS)}
+#: a found item's place in the answer (the items' order in items.py): the first of its tuple
+_ORDER_OF = itemgetter(0)
 DRAGON_PUNG = ITEM_BY_ID["dragon_pung"]
 #: each item's answer but its 台 (and tiles), in the answer's key order
 _ITEM_OUT = {it.id: {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": 0, "bonus": False}

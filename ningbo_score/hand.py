@@ -111,10 +111,6 @@ class Hand(Held):
     by: str
     win_from: int | None = None
 
-    @property
-    def winning_is_caishen(self) -> bool:
-        return self.winning in self.caishen_kinds
-
     def before(self, k: int) -> WaitingHand:
         """This hand before a tile of kind ``k`` (one taken out of its concealed tiles): 天胡 reads
         a dealt hand with each kind as the winning tile (ningbo_score.engine)."""
@@ -244,7 +240,7 @@ def check(h: Hand) -> Checked:
 
     blocking = bool(problems) and any(p.code in _BLOCKING for p in problems)
     _check_win(h, problems, SEATS[h.seat])
-    if h.winning_is_caishen and h.by in ("discard", "robbing_kong"):
+    if h.by in ("discard", "robbing_kong") and h.winning in h.caishen_kinds:
         _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is a caishen: a discarded caishen can't be "
            "claimed, so it wins only by self-draw", f"{CODES[h.winning]} 是财神：打出的财神不能被吃胡，只能自摸",
            "caishen_winning_tile")
