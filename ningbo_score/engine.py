@@ -1,4 +1,7 @@
-"""`score_hand(hand) -> response`: find a checked hand's best reading, list the 台, settle.
+"""The scorer of a checked hand (ningbo_score.hand.Checked): its readings (:func:`readings_of`),
+the best one and what it is worth (:func:`value`: 台, counted 台, eligible, points, reasons),
+and the `/v1/score` body (:func:`answer`: items, payments, decomposition).
+``score_hand(checked) = answer(value(checked))``.
 
 The front door (a JSON body in, through the request schema) is ningbo_score.api."""
 from __future__ import annotations
