@@ -17,7 +17,7 @@ from typing import NamedTuple
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
 from .rules import Rules
-from .tiles import CODES, COPIES, FLOWER0, SEATS, WHITE, is_flower, is_suited, rank, upper, wind_tile
+from .tiles import CODES, COPIES, FLOWER0, SEATS, WHITE, is_suited, rank, upper, wind_tile
 
 WIN_BY = ("self_draw", "discard", "robbing_kong")
 MELD_TYPES = ("chow", "pung", "kong")
@@ -255,12 +255,9 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
     copies) and its claims; ``waiting``, ``or_drawn``: as :func:`check_waiting`."""
     problems: list[Problem] = []
     seat, melds, flowers, concealed, kinds = h.seat, h.melds, h.flowers, h.concealed, h.caishen_kinds
-    seat_code = SEATS[seat]
-    upper_seat = upper(seat)
-
     # melds, in list order (a meld's findings are made only when it has some)
     for i, m in enumerate(melds):
-        found = _meld_problems(m, seat, upper_seat, kinds)
+        found = _meld_problems(m, seat, upper(seat), kinds)
         if found:
             path = f"hand.melds.{i}"
             for code, sub, en, zh in found:
@@ -268,7 +265,7 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
 
     # flowers
     for i, f in enumerate(flowers):
-        if not is_flower(f):
+        if f < FLOWER0:
             _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is not a flower", f"{CODES[f]} 不是花牌", "invalid_flowers")
         elif f in kinds:
             _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is a caishen this hand, not a flower",
@@ -311,7 +308,7 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
 
     # claims
     if seat in h.claims:
-        _p(problems, f"claims_from_winner.{seat_code}", "the winner's own seat can't be a key",
+        _p(problems, f"claims_from_winner.{SEATS[seat]}", "the winner's own seat can't be a key",
            "不能以胡牌者自己的座位为键", "invalid_claims")
 
     return problems
