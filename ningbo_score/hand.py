@@ -10,8 +10,10 @@ them as docs/rules.md §10.15 says.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from itertools import chain
 from typing import NamedTuple
 
 from .caishen import derive_kinds, substitute_kind
@@ -84,9 +86,9 @@ class Held:
     def face(self, k: int) -> int:
         return self.substitute if (self.substitute is not None and k == WHITE) else k
 
-    def seen(self) -> list[int]:
-        """How many of each kind (all 42) the hand's owner sees: in its concealed tiles, melds,
-        flowers and the indicator."""
+    def seen(self) -> Counter[int]:
+        """How many of each kind the hand's owner sees (0 for a kind not seen): in its
+        concealed tiles, melds, flowers and the indicator."""
         return _copies(self)[0]
 
 
@@ -156,19 +158,18 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
     problems.append(Problem(code, path, en, zh))
 
 
-def _copies(h: Held) -> tuple[list[int], list[int]]:
+def _copies(h: Held) -> tuple[Counter[int], list[int]]:
     """How many of each kind the hand shows (its concealed tiles, melds, flowers and the
-    indicator), and the kinds past the set's copies (:data:`~ningbo_score.tiles.COPIES`), each
-    once (counted in one pass: a second pass over the 42 kinds would cost more)."""
-    counts = [0] * len(CODES)
-    over: list[int] = []
-    for tiles in (h.concealed, h.flowers, *[m.tiles for m in h.melds], () if h.indicator is None else (h.indicator,)):
-        for k in tiles:
-            n = counts[k] + 1
-            counts[k] = n
-            if n == COPIES[k] + 1:
-                over.append(k)
-    return counts, over
+    indicator: a Counter, 0 for a kind not shown), and the kinds past the set's copies
+    (:data:`~ningbo_score.tiles.COPIES`), in order."""
+    counts = Counter(chain(h.concealed, h.flowers, *[m.tiles for m in h.melds]))
+    if h.indicator is not None:
+        counts[h.indicator] += 1
+    return counts, sorted(k for k, n in counts.items() if n > COPIES[k])
+
+
+#: the kinds a chow starts on: a suited tile of rank 1 to 7
+_CHOW_STARTS = frozenset(k for k in range(FLOWER0) if is_suited(k) and rank(k) <= 7)
 
 
 def _meld_problems(m: Meld, seat: int, upper_seat: int,
@@ -188,8 +189,7 @@ def _meld_problems(m: Meld, seat: int, upper_seat: int,
     elif kind == "chow":
         run = sorted(m.faces)
         first = run[0]
-        if not (is_suited(first) and is_suited(run[1]) and is_suited(run[2]) and run[1] == first + 1
-                and run[2] == first + 2 and rank(first) <= 7):
+        if not (first in _CHOW_STARTS and run[1] == first + 1 and run[2] == first + 2):
             found.append(("invalid_meld", "tiles", "a chow is three consecutive tiles of one suit",
                           "吃必须是同一花色的三张顺牌"))
     elif len(set(m.faces)) != 1:
@@ -296,7 +296,7 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
     # copies: concealed, melds, flowers and the indicator
     counts, over = _copies(h)
     meld_tiles = [t for m in melds for t in m.tiles] if over else []
-    for k in sorted(over):
+    for k in over:
         n, limit = counts[k], COPIES[k]
         where = next(path for path, tiles in (("hand.concealed", concealed), ("hand.melds", meld_tiles),
                                               ("hand.flowers", flowers), ("caishen.indicator", [h.indicator]))
