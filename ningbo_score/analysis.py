@@ -16,7 +16,6 @@ sharing one decomposition memo.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from typing import Any, TypeAlias
@@ -41,7 +40,7 @@ class AnalyzeInput:
     visible: list[int]
 
 
-def seen(request: AnalyzeInput) -> Counter[int]:
+def seen(request: AnalyzeInput) -> list[int]:
     """The copies of each kind the hand's owner has seen (hand, melds, flowers, indicator and
     ``visible``), once the rule book's checks pass; ScoreError with every problem."""
     hand = request.hand
@@ -87,7 +86,7 @@ def eligible(outcome: Outcome) -> bool:
 class Analysis:
     """One request's hand, what its owner has seen and the memo its scorings share."""
 
-    def __init__(self, hand: WaitingHand, seen: Counter[int], lang: str):
+    def __init__(self, hand: WaitingHand, seen: list[int], lang: str):
         self.hand = hand
         self.seen = seen
         self.lang = lang

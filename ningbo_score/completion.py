@@ -17,8 +17,6 @@ from .hand import Checked, Hand, Held, WaitingHand, check, complete
 from .tiles import COPIES, FLOWER0, N_KINDS, upper
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from .engine import Readings
 
 #: the decomposition memo the valuations of one hand share (ningbo_score.decompose: opaque here)
@@ -33,7 +31,7 @@ def candidates(h: Held) -> list[int]:
     return list(range(N_KINDS)) + sorted(k for k in h.caishen_kinds if k >= FLOWER0)
 
 
-def unseen(seen: Mapping[int, int], k: int) -> int:
+def unseen(seen: list[int], k: int) -> int:
     """The copies of kind ``k`` left to draw when ``seen`` (by kind) are seen."""
     return COPIES[k] - seen[k]
 

