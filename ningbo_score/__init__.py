@@ -1,7 +1,7 @@
 """Ningbo mahjong (宁波麻将) scoring: a pure library.
 
 Front door (ningbo_score.api): :func:`score` takes the JSON body of ``POST /v1/score`` (loaded by
-the same marshmallow schema as the HTTP service's, ningbo_score.requests) and returns the 200
+the same marshmallow schema as the HTTP service's, ningbo_score.request_schemas) and returns the 200
 body (:func:`waits`, :func:`analyze`: those of ``POST /v1/waits`` and ``POST /v1/analyze``);
 problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`

@@ -23,7 +23,7 @@ def _refused(index: int, err: ScoreError, lang: str) -> dict[str, typing.Any]:
 
 def score_batch(batch: BatchInput, lang: str = "en",
                 before_each: typing.Callable[[], None] | None = None) -> dict[str, typing.Any]:
-    """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.requests loads
+    """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.request_schemas loads
     ``{"requests": [...]}`` as one Hand, or the ScoreError refusing it, per item).
 
     Each result is ``{"index", "status": 200, "score": …}`` or ``{"index", "status": 4xx,

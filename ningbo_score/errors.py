@@ -36,7 +36,7 @@ CODES: dict[str, tuple[int, str, str]] = {
 }
 _RANK = {code: i for i, code in enumerate(CODES)}
 #: The most problems one answer lists (docs/api.md, "Additions for rule book 2"); the readers stop
-#: soon after finding this many (ningbo_score.fields, ningbo_score.requests).
+#: soon after finding this many (ningbo_score.fields, ningbo_score.request_schemas).
 MAX_PROBLEMS = 50
 # Internal sub-codes that exist only to place a problem in the §10.15 order.
 _PUBLIC = {

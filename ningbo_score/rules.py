@@ -237,7 +237,7 @@ def item_tai_in_force(overrides: Mapping[str, int] | Iterable[tuple[str, int]]) 
 
 def custom_rules(preset_id: str, options: dict[str, OptionValue], item_tai: dict[str, int]) -> Rules:
     """A preset with option overrides and 台 overrides per item, as the request schema loaded
-    them (every name and value already checked: ningbo_score.requests.RulesObjectSchema)."""
+    them (every name and value already checked: ningbo_score.request_schemas.RulesObjectSchema)."""
     key = (preset_id, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())),
            tuple(sorted(item_tai.items())))
     hit = _OBJECT_CACHE.get(key)

@@ -10,7 +10,7 @@ from marshmallow.validate import Range
 from ningbo_score.errors import CODES, public_code
 from ningbo_score.fields import OneOf, OpenAPIConverter, TileCode
 from ningbo_score.hand import WIN_BY
-from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema
+from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS, TableClaimSchema
 from ningbo_score.rules import RULEBOOK
 from ningbo_score.tiles import SEATS
 

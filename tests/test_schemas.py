@@ -11,14 +11,16 @@ import pytest
 from marshmallow import ValidationError
 from marshmallow.fields import Nested
 
-from ningbo_score import ScoreError, requests
+from ningbo_score import ScoreError, request_schemas
 from ningbo_score.fields import Integer, String, flatten_errors
 from ningbo_score.strict import StrictSchema
 from tools.make_golden import GOLDEN
 
-SCHEMAS = {"/v1/score": requests.ScoreRequestSchema, "/v1/waits": requests.WaitsRequestSchema,
-           "/v1/score/batch": requests.BatchRequestSchema, "/v1/table/next": requests.NextHandRequestSchema,
-           "/v1/table/claims": requests.TableClaimsRequestSchema, "/v1/table/escape": requests.EscapeRequestSchema}
+SCHEMAS = {"/v1/score": request_schemas.ScoreRequestSchema, "/v1/waits": request_schemas.WaitsRequestSchema,
+           "/v1/score/batch": request_schemas.BatchRequestSchema,
+           "/v1/table/next": request_schemas.NextHandRequestSchema,
+           "/v1/table/claims": request_schemas.TableClaimsRequestSchema,
+           "/v1/table/escape": request_schemas.EscapeRequestSchema}
 BODIES = [(c["path"], c["json"]) for c in map(json.loads, gzip.open(GOLDEN, "rt", encoding="utf-8"))
           if c["path"] in SCHEMAS and "json" in c]
 
@@ -59,7 +61,7 @@ def _all_fast(schema):
 
 
 def _comparable(loaded):
-    if isinstance(loaded, requests.BatchInput):      # a refused item: its problems (no identity)
+    if isinstance(loaded, request_schemas.BatchInput):      # a refused item: its problems (no identity)
         return [sorted((p.code, p.path, p.en, p.zh) for p in item.problems) if isinstance(item, ScoreError)
                 else item for item in loaded.items]
     return loaded
