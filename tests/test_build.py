@@ -60,7 +60,7 @@ def test_no_pxd_cimports_another_modules_types(monkeypatch):
     spec = importlib.util.spec_from_file_location("ningbo_setup", ROOT / "setup.py")
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
-    assert {name: build.cimported(name) for name in ningbo_score.COMPILED} == {name: set() for name in ningbo_score.COMPILED}
+    assert not any(build.cimported(name) for name in ningbo_score.COMPILED)
     monkeypatch.setenv("NINGBO_SCORE_COMPILE", "engine")
     assert build.modules_to_compile(ningbo_score.COMPILED) == ["engine"]
 
