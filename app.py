@@ -1,6 +1,6 @@
 """The HTTP service of docs/api.md: Flask routes over the ``ningbo_score`` library.
 
-Each route is thin: its marshmallow schema (ningbo_score.requests, the one reader of every body)
+Each route is thin: its marshmallow schema (ningbo_score.request_schemas, the one reader of every body)
 loads and checks the body into the library's typed input, the library computes and its result is
 sent as it is.  One table, ``ROUTES``, lists every route with its operation id, schemas and
 handler.  Every error, Flask's own 404/405/413 included, is an RFC 9457

@@ -1,40 +1,43 @@
 """Hand analysis (牌理): how far a hand is from winning, which tiles bring it closer, what each
 discard leaves, and at tenpai what each wait is worth (``POST /v1/analyze``, docs/api.md).
 
-The body is a `/v1/waits` body (read by the same schema, ningbo_score.requests.AnalyzeRequestSchema
+The body is a `/v1/waits` body (read by the same schema, ningbo_score.request_schemas.AnalyzeRequestSchema
 extending WaitsRequestSchema, and checked by the same :func:`~ningbo_score.hand.check`, so bad
 input gets the same problems) whose hand holds 13 − 3m concealed tiles (waiting to draw) or
 14 − 3m (it has drawn and must discard), plus ``visible``: tiles seen elsewhere, which only
 lower the ``unseen`` counts.
 
 Shanten and improving tiles come from :mod:`ningbo_score.shanten` (exact, caishen included,
-copy limits ignored); the waits' values from :mod:`ningbo_score.waits`, the code behind
-``POST /v1/waits``.  The work of a request is bounded: at most 14 discards, each with one
-shanten table pass over its 34 draws, and at tenpai one ``/v1/waits`` valuation per wait (at
-most 42 kinds, two scorings each), all sharing one decomposition memo.
+copy limits ignored); the waits' values from :mod:`ningbo_score.completion`, as ``POST /v1/waits``
+gets them, but stopped at the value (no payments, no answer).  The work of a request is
+bounded: at most 14 discards, each with one shanten table pass over its 34 draws, and at tenpai
+one valuation per wait (at most 42 kinds, two each: one reading of the tiles, two values), all
+sharing one decomposition memo.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any, TypeAlias
 
+from .completion import Memo, Outcome, candidates, discarder, unseen, wins_on
 from .errors import Problem, ScoreError
-from .hand import Hand, check
+from .hand import Held, WaitingHand, check_waiting, winning_count
 from .shanten import draw_shanten, shanten
-from .tiles import CODES, N_KINDS, SEATS
-from .waits import Body, Memo, candidates, copies_of, discarder, group_same, seen_counts, wait_values
+from .tiles import CODES, COPIES, N_KINDS, SEATS
+from .waits import REFUSED, SCORED, group_same
 
-#: What a wait's value keeps of a `/v1/score` body (a refused win keeps its whole problem object).
-VALUE_FIELDS = ("tai", "counted_tai", "eligible", "points", "reasons", "outcome")
+#: a JSON object of the answer
+Body: TypeAlias = dict[str, Any]
 #: The tiles of the set (every copy of every kind, the flowers included): ``visible`` holds no more.
-MAX_VISIBLE = sum(copies_of(k) for k in range(len(CODES)))
+MAX_VISIBLE = sum(COPIES)
 
 
 @dataclass
 class AnalyzeInput:
     """A loaded `/v1/analyze` body: the hand (13 − 3m or 14 − 3m concealed tiles, read as a
     `/v1/waits` hand) and the tiles seen elsewhere (indices)."""
-    hand: Hand
+    hand: WaitingHand
     visible: list[int]
 
 
@@ -42,21 +45,21 @@ def seen(request: AnalyzeInput) -> list[int]:
     """The copies of each kind the hand's owner has seen (hand, melds, flowers, indicator and
     ``visible``), once the rule book's checks pass; ScoreError with every problem."""
     hand = request.hand
-    check(hand, waiting=True, or_drawn=True)
-    counts = seen_counts(hand)
+    check_waiting(hand, or_drawn=True)
+    counts = hand.seen()
     for k in request.visible:
         counts[k] += 1
     problems = [
         Problem("too_many_copies", "visible",
-                f"{counts[k]} copies of {CODES[k]} with the visible ones; at most {copies_of(k)} exist",
-                f"连同 visible，{CODES[k]} 有 {counts[k]} 张；最多只有 {copies_of(k)} 张")
-        for k in sorted(set(request.visible)) if counts[k] > copies_of(k)]
+                f"{counts[k]} copies of {CODES[k]} with the visible ones; at most {COPIES[k]} exist",
+                f"连同 visible，{CODES[k]} 有 {counts[k]} 张；最多只有 {COPIES[k]} 张")
+        for k in sorted(set(request.visible)) if counts[k] > COPIES[k]]
     if problems:
         raise ScoreError(problems)
     return counts
 
 
-def shape(hand: Hand) -> tuple[list[int], int]:
+def shape(hand: Held) -> tuple[list[int], int]:
     """The counts of the natural concealed tiles by face (34 kinds) and the number of caishen."""
     counts = [0] * N_KINDS
     caishen = 0
@@ -68,12 +71,13 @@ def shape(hand: Hand) -> tuple[list[int], int]:
     return counts, caishen
 
 
-def value(result: Body) -> Body:
-    """A wait's value by one way of winning: the `/v1/score` body's 台, eligibility and points,
-    or the problem object that refuses that win."""
-    if "code" in result:
-        return result
-    return {key: result[key] for key in VALUE_FIELDS}
+def value(outcome: Outcome, lang: str) -> Body:
+    """A wait's value by one way of winning: what `/v1/score` would answer of its 台,
+    eligibility and points, or the problem object that refuses that win."""
+    if isinstance(outcome, ScoreError):
+        return {**outcome.to_problem(lang), "outcome": REFUSED}
+    return {"tai": outcome.tai, "counted_tai": outcome.counted, "eligible": outcome.eligible,
+            "points": outcome.points, "reasons": outcome.reasons, "outcome": SCORED}
 
 
 def _value_signature(result: Body) -> tuple[object, ...]:
@@ -82,14 +86,15 @@ def _value_signature(result: Body) -> tuple[object, ...]:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in result.items())
 
 
-def eligible(result: Body) -> bool:
-    return result.get("eligible") is True
+def eligible(outcome: Outcome) -> bool:
+    return not isinstance(outcome, ScoreError) and outcome.eligible
 
 
 class Analysis:
     """One request's hand, what its owner has seen and the memo its scorings share."""
 
-    def __init__(self, hand: Hand, seen: list[int], lang: str, before_each: Callable[[], None] | None = None):
+    def __init__(self, hand: WaitingHand, seen: list[int], lang: str,
+                 before_each: Callable[[], None] | None = None):
         self.hand = hand
         self.before_each = before_each
         self.seen = seen
@@ -98,9 +103,9 @@ class Analysis:
         self.memo: Memo = {}
 
     def unseen(self, k: int) -> int:
-        return copies_of(k) - self.seen[k]
+        return unseen(self.seen, k)
 
-    def waiting(self, hand: Hand) -> Body:
+    def waiting(self, hand: WaitingHand) -> Body:
         """The report on a hand of 13 − 3m tiles: shanten, improving tiles and at tenpai its waits."""
         counts, caishen = shape(hand)
         before, after, after_caishen = draw_shanten(counts, caishen, len(hand.melds))
@@ -112,31 +117,33 @@ class Analysis:
             "improving_unseen": sum(self.unseen(k) for k in improving),
         }
         if before == 0:
-            out["waits"] = waits = self.waits(hand, improving)
-            out["eligible_unseen"] = sum(w.get("unseen_total", w["unseen"]) for w in waits
-                                         if eligible(w["self_draw"]) or eligible(w["discard"]))
+            waits = self.waits(hand, improving)
+            out["waits"] = [w for w, _ in waits]
+            out["eligible_unseen"] = sum(w.get("unseen_total", w["unseen"]) for w, pays in waits if pays)
         return out
 
-    def waits(self, hand: Hand, kinds: list[int]) -> list[Body]:
-        """What `/v1/waits` says of each of ``kinds`` (the tiles that complete ``hand``), with the
-        unseen counts of this analysis; a kind whose every copy is in ``hand``, its melds or the
-        indicator (only a fifth copy would complete it) makes no hand to score and is left out."""
-        held = seen_counts(hand)
-        out: list[Body] = []
-        drawable = sum(1 for k in range(N_KINDS) if held[k] < copies_of(k))
+    def waits(self, hand: WaitingHand, kinds: list[int]) -> list[tuple[Body, bool]]:
+        """What `/v1/waits` values of each of ``kinds`` (the tiles that complete ``hand``), with
+        the unseen counts of this analysis, and whether it is eligible one way or the other; a
+        kind whose every copy is in ``hand``, its melds or the indicator (only a fifth copy would
+        complete it) makes no hand to value and is left out."""
+        held = hand.seen()
+        drawable = sum(1 for k in range(N_KINDS) if held[k] < COPIES[k])
+        out: list[tuple[Body, bool]] = []
         for k in kinds:
-            if held[k] >= copies_of(k):
+            if held[k] >= COPIES[k]:
                 continue
             if self.before_each is not None:
                 self.before_each()
-            values = wait_values(hand, k, self.discard_from, self.memo, self.lang)
-            if values is not None:
-                out.append({"tile": CODES[k], "unseen": self.unseen(k),
-                            "self_draw": value(values[0]), "discard": value(values[1])})
-        if drawable and sum(1 for w in out if CODES.index(w["tile"]) < N_KINDS) == drawable:
+            outcomes = wins_on(hand, k, self.discard_from, self.memo, self.lang)
+            if outcomes is not None:
+                out.append(({"tile": CODES[k], "unseen": self.unseen(k), "self_draw": value(outcomes[0], self.lang),
+                             "discard": value(outcomes[1], self.lang)}, eligible(outcomes[0]) or eligible(outcomes[1])))
+        if drawable and sum(1 for w, _ in out if CODES.index(w["tile"]) < N_KINDS) == drawable:
             # every kind completes the hand (caishen in hand): equal outcomes once, as /v1/waits
             # lists them (34 caishen kinds made a 308 B body a 228 KB answer)
-            return group_same(out, _value_signature)
+            pays = {w["tile"]: p for w, p in out}
+            return [(w, pays[w["tile"]]) for w in group_same([w for w, _ in out], _value_signature)]
         return out
 
     def discards(self) -> list[Body]:
@@ -144,9 +151,7 @@ class Analysis:
         hand = self.hand
         entries: list[tuple[int, Body]] = []
         for k in sorted(set(hand.concealed)):
-            rest = list(hand.concealed)
-            rest.remove(k)
-            entries.append((k, {"discard": CODES[k], **self.waiting(replace(hand, concealed=rest))}))
+            entries.append((k, {"discard": CODES[k], **self.waiting(hand.without(k))}))
         entries.sort(key=lambda e: (e[1]["shanten"], -e[1]["improving_unseen"],
                                     -e[1].get("eligible_unseen", 0), e[0]))
         return [entry for _, entry in entries]
@@ -158,7 +163,7 @@ def analyze(request: AnalyzeInput, lang: str = "en", before_each: Callable[[], N
     hand = request.hand
     work = Analysis(hand, seen(request), lang, before_each)
     melds = len(hand.melds)
-    drawn = len(hand.concealed) == 14 - 3 * melds
+    drawn = len(hand.concealed) == winning_count(melds)
     out: Body = {"tiles": 14 if drawn else 13}
     if drawn:
         counts, caishen = shape(hand)

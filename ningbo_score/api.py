@@ -1,5 +1,5 @@
 """The library's front door: a JSON-shaped request (a dict, as ``json.loads`` gives it) in, the
-200 body out, through the same request schema the HTTP service loads it with (ningbo_score.requests)::
+200 body out, through the same request schema the HTTP service loads it with (ningbo_score.request_schemas)::
 
     import ningbo_score
     ningbo_score.score({"seat_wind": "S", "round_wind": "E", "hand": {...}, "win": {"by": "self_draw"}})
@@ -20,8 +20,8 @@ from .answers import (AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer, Le
                       WaitsAnswer)
 from .engine import score_hand
 from .fields import load
-from .hand import Hand, check
-from .requests import (ANALYZE_REQUEST, BATCH_REQUEST, CLAIMS_REQUEST, ESCAPE_REQUEST, NEXT_HAND_REQUEST,
+from .hand import Hand, WaitingHand, check
+from .request_schemas import (ANALYZE_REQUEST, BATCH_REQUEST, CLAIMS_REQUEST, ESCAPE_REQUEST, NEXT_HAND_REQUEST,
                        SCORE_REQUEST, WAITS_REQUEST)
 
 #: A request body as ``json.loads`` gives it: a JSON object (any mapping with string keys; the
@@ -39,14 +39,14 @@ def score(request: Body | Hand, lang: str = "en") -> ScoreAnswer:
     """Score one hand: the body of ``POST /v1/score`` (or its loaded Hand) in, the 200 body out;
     ``lang`` ("en" or "zh") is the language of the answer's ``reasons``."""
     h = request if isinstance(request, Hand) else load(SCORE_REQUEST, request)
-    check(h)
-    return typing.cast("ScoreAnswer", score_hand(h, lang=lang))
+    return typing.cast("ScoreAnswer", score_hand(check(h), lang=lang))
 
 
-def waits(request: Body | Hand, lang: str = "en", before_each: Callable[[], None] | None = None) -> WaitsAnswer:
+def waits(request: Body | WaitingHand, lang: str = "en",
+          before_each: Callable[[], None] | None = None) -> WaitsAnswer:
     """The waits of the hand before its winning tile: the body of ``POST /v1/waits`` in.
     ``before_each()``, when given, is called before each wait is valued (as in :func:`score_batch`)."""
-    h = request if isinstance(request, Hand) else load(WAITS_REQUEST, request)
+    h = request if isinstance(request, WaitingHand) else load(WAITS_REQUEST, request)
     return typing.cast("WaitsAnswer", _waits.waits(h, lang, before_each))
 
 

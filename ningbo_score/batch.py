@@ -28,7 +28,7 @@ def refused_result(index: int, err: ScoreError, lang: str) -> dict[str, typing.A
 
 def score_batch(batch: BatchInput, lang: str = "en",
                 before_each: typing.Callable[[], None] | None = None) -> dict[str, typing.Any]:
-    """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.requests loads
+    """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.request_schemas loads
     ``{"requests": [...]}`` as one Hand, or the ScoreError refusing it, per item).
 
     Each result is ``{"index", "outcome": "scored", "status": 200, "score": …}`` or ``{"index",
@@ -43,8 +43,7 @@ def score_batch(batch: BatchInput, lang: str = "en",
             results.append(refused_result(i, item, lang))   # would hold this frame, which holds it)
             continue
         try:
-            check(item)
-            results.append({"index": i, "outcome": SCORED, "status": 200, "score": score_hand(item, lang=lang)})
+            results.append({"index": i, "outcome": SCORED, "status": 200, "score": score_hand(check(item), lang=lang)})
         except ScoreError as e:
             results.append(refused_result(i, e, lang))
     ok = sum(1 for r in results if r["status"] == 200)

@@ -1,4 +1,4 @@
-# Cython declarations for decompose.py (build_ext.py compiles the two together): C types for the
+# Cython declarations for decompose.py (setup.py compiles the two together): C types for the
 # search's arguments and locals, its three classes as extension types (their fields read as C
 # struct members in the inner loop), and C calls between its functions.  The module stays plain
 # Python; without Cython this file is not read.

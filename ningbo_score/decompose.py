@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .tiles import DRAGONS, EAST, NORTH, SUIT_BIT, rank
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
 
 class Group(NamedTuple):
@@ -667,7 +667,7 @@ PLAIN_TABLES = tuple(_plain_table(seat_t, round_t)
                      for seat_t in range(EAST, NORTH + 1) for round_t in range(EAST, NORTH + 1))
 
 
-def meld_key(gtype: str, faces: list[int], seat_t: int, round_t: int) -> tuple[int, int]:
+def meld_key(gtype: str, faces: Sequence[int], seat_t: int, round_t: int) -> tuple[int, int]:
     """(key, dragon pungs) of a checked meld: the classic divider's group it is (a kong: its
     pung), read from :data:`PLAIN_TABLES`."""
     code = (_CHOW0 if gtype == "chow" else _PUNG0) + min(faces)

@@ -1,20 +1,22 @@
-"""`score_hand(hand) -> response`: find a checked hand's best reading, list the 台, settle.
+"""The scorer of a checked hand (ningbo_score.hand.Checked): its readings (:func:`readings_of`),
+the best one and what it is worth (:func:`value`: 台, counted 台, eligible, points, reasons),
+and the `/v1/score` body (:func:`answer`: items, payments, decomposition).
+``score_hand(checked) = answer(value(checked))``.
 
 The front door (a JSON body in, through the request schema) is ningbo_score.api."""
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from collections import namedtuple
-from operator import attrgetter
-from typing import TYPE_CHECKING
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, NamedTuple
 
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
                         WAIT_SHIFT, Group, decompose, groups_of, key_suits, key_wait, meld_key, plain)
 from .errors import Problem, ScoreError
-from .hand import Hand
-from .items import CONTEXT_ITEMS, ITEMS, SHAPE_ITEMS
-from .payments import check_safe, hand_points, settle
+from .hand import Checked, Hand, check, complete
+from .items import CONTEXT_ITEMS, ITEM_BY_ID, ITEMS, SHAPE_ITEMS
+from .payments import check_points, hand_points, settle
 from .rules import item_tai_in_force
 from .tiles import CODES, DRAGONS, SEATS
 
@@ -26,11 +28,13 @@ if TYPE_CHECKING:
     from .items import Item, ItemView, Occurrences, WinContext
 
     #: one occurrence of an item: (item, its tiles, its 台)
-    Found = tuple[Item, tuple[int, ...], int]
+    Found = tuple[int, Item, tuple[int, ...], int]
     #: the answer of some items on one view: (台, occurrences, ids whose condition holds)
     Evaluation = tuple[int, list[Found], set[str]]
-    #: what some items read of the win context: (the rules' 台 overrides, the declared fields' values)
-    CtxKey = tuple[tuple[tuple[str, int], ...], tuple[Any, ...]]
+    #: every reading of a hand's concealed tiles, by key: (its dragon pungs, a representative)
+    Readings = Mapping[int, tuple[int, Kept | Listed]]
+    #: the rules' 台 overrides (Rules.signature)
+    Signature = tuple[tuple[str, int], ...]
 
     class CaishenSlot(TypedDict):
         tile: str
@@ -50,23 +54,24 @@ if TYPE_CHECKING:
         winning_tile: str
 
 
-class Context:
+class WinFacts:
     """What the items read of the win, the same for every reading of the hand."""
     __slots__ = ("by", "kong_replacement", "last_tile", "heavenly", "earthly", "n_caishen", "n_melds",
                  "flowers", "seat", "seat_tile", "round_tile")
 
     @property
-    def ctx(self) -> Context:
+    def ctx(self) -> WinFacts:
         """The context items read ``h.ctx``, like the shape items (a property: no reference cycle)."""
         return self
 
-    def __init__(self, h: Hand):
+    def __init__(self, c: Checked):
+        h = c.hand
         self.by = h.by
         self.kong_replacement = h.kong_replacement
         self.last_tile = h.last_tile
         self.heavenly = h.heavenly
         self.earthly = h.earthly
-        self.n_caishen = len(h.caishen_tiles)
+        self.n_caishen = len(c.caishen_tiles)
         self.n_melds = len(h.melds)
         self.flowers = frozenset(h.flowers)
         self.seat = h.seat
@@ -75,7 +80,7 @@ class Context:
 
 
 #: The bits of a reading's key each field of a :class:`View` is made from (its __init__);
-#: ``dragon_tiles`` is made from the dragon tiles, and ``ctx`` is the :class:`Context`.
+#: ``dragon_pungs`` is the reading's count of dragon pungs, and ``ctx`` is the :class:`WinFacts`.
 VIEW_BITS = {"suits": 15 << SUITS_SHIFT, "seat_pung": SEAT_PUNG, "round_pung": ROUND_PUNG,
              "pair_carries_tai": PAIR_TAI, "wait": 7 << WAIT_SHIFT, "all_chows": HAS_PUNG,
              "all_pungs": HAS_CHOW}
@@ -84,9 +89,9 @@ VIEW_BITS = {"suits": 15 << SUITS_SHIFT, "seat_pung": SEAT_PUNG, "round_pung": R
 class View:
     """One reading of the hand (melds included) as the shape items see it."""
     __slots__ = ("ctx", "wait", "all_chows", "all_pungs", "pair_carries_tai", "suits", "seat_pung",
-                 "round_pung", "dragon_tiles")
+                 "round_pung", "dragon_pungs")
 
-    def __init__(self, ctx: WinContext, key: int, dragon_tiles: tuple[int, ...]):
+    def __init__(self, ctx: WinContext, key: int, dragon_pungs: int):
         self.ctx = ctx
         self.suits = key_suits(key)
         self.seat_pung = bool(key & SEAT_PUNG)
@@ -95,93 +100,99 @@ class View:
         self.wait = key_wait(key)
         self.all_chows = not key & HAS_PUNG
         self.all_pungs = not key & HAS_CHOW
-        self.dragon_tiles = dragon_tiles
+        self.dragon_pungs = dragon_pungs
 
 
-def _occurrences(result: bool | Occurrences) -> Occurrences:
-    if result is True:
-        return [()]
-    if not result:
-        return []
+def _occurrences(result: bool | int | Occurrences) -> Occurrences:
+    """An item's answer as its occurrences: a count (True: one) as that many without tiles."""
+    if isinstance(result, int):
+        return [()] * result
     return result
 
 
-def _evaluate(items: tuple[Item, ...], h_view: ItemView, tais: tuple[int, ...]) -> Evaluation:
-    """(台, [(item, tiles, 台)], ids whose condition holds) of some items on one view (``tais``:
-    each item's 台 in force)."""
+def _evaluate(items: tuple[Item, ...], orders: tuple[int, ...], h_view: ItemView, tais: tuple[int, ...]) -> Evaluation:
+    """(台, [(place, item, tiles, 台)], ids whose condition holds) of some items on one view
+    (``orders``: each item's place in the answer; ``tais``: each item's 台 in force)."""
     total = 0
     found: list[Found] = []
     holds: set[str] = set()
-    for it, tai in zip(items, tais):
+    for it, tai, order in zip(items, tais, orders):
         occ = _occurrences(it.test(h_view))
         if not occ:
             continue
         holds.add(it.id)
         if tai > 0 or it.id == "pai_hu":
             for tiles in occ:
-                found.append((it, tiles, tai))
+                found.append((order, it, tiles, tai))
                 total += tai
     return total, found, holds
 
 
+#: each item's place in the answer: its place in items.py's table
+_ORDER = {it.id: i for i, it in enumerate(ITEMS)}
+#: The most answers each item group remembers (functools.lru_cache: bounded by count).
+_CACHE_SIZE = 1 << 14
+
+
 class ItemGroup:
     """Items evaluated together (:data:`SHAPE`, :data:`SEAT_SHAPE`, :data:`WIN`, :data:`FLOWERS`)
-    and what they declare they
-    read (:attr:`Item.reads <ningbo_score.items.Item.reads>`): ``view_fields`` of the
-    :class:`View`, ``ctx_fields`` of the :class:`Context`.  Their answers are remembered keyed on
-    exactly those: :meth:`ctx_key` (with the rules' 台 overrides) and :meth:`reading_key`; on a miss
-    they are evaluated on a view holding only those fields (:meth:`evaluate`), so an item that
-    reads a field it did not declare fails at once instead of being answered from a memo keyed
-    without it."""
+    and what they declare they read (:attr:`Item.reads <ningbo_score.items.Item.reads>`):
+    ``view_fields`` of the :class:`View`, ``ctx_fields`` of the :class:`WinFacts`.  Their answers
+    are remembered by :meth:`answer` (one bounded lru_cache per group), keyed on exactly those:
+    the rules' 台 overrides, the context's values (:meth:`values`), the reading's key bits and
+    dragon-pung count (:meth:`reading`); on a miss they are evaluated on a view holding only
+    those fields (:meth:`evaluate`), so an item that reads a field it did not declare fails at
+    once instead of being answered from a memo keyed without it."""
 
     def __init__(self, items: tuple[Item, ...]):
         self.items = items
         self.ids = tuple(it.id for it in items)
+        self.orders = tuple(_ORDER.get(it.id, len(_ORDER)) for it in items)   # (an item not in the table: last)
         reads = {r for it in items for r in it.reads}
         self.ctx_fields = tuple(sorted(r[4:] for r in reads if r.startswith("ctx.")))
         self.view_fields = tuple(sorted(r for r in reads if not r.startswith("ctx.")))
-        unknown = set(self.view_fields) - set(VIEW_BITS) - {"dragon_tiles"}
-        if unknown or not set(self.ctx_fields) <= set(Context.__slots__):
+        unknown = set(self.view_fields) - set(VIEW_BITS) - {"dragon_pungs"}
+        if unknown or not set(self.ctx_fields) <= set(WinFacts.__slots__):
             raise ValueError(f"items declare fields no view has: {sorted(unknown)} {self.ctx_fields}")
         self.key_bits = 0
         for f in self.view_fields:
             self.key_bits |= VIEW_BITS.get(f, 0)
-        self.reads_dragons = "dragon_tiles" in self.view_fields
-        self._ctx_values = _values_of(self.ctx_fields)
+        self.reads_dragons = "dragon_pungs" in self.view_fields
+        self.values = _values_of(self.ctx_fields)
         self._view_values = _values_of(self.view_fields)
         # the views the items are evaluated on: tuples with a name for each declared field (the
         # context's ``ctx`` is itself: the context items read h.ctx.x, like the shape items);
         # made here, so typed Any: an ItemView (or WinContext) of the declared fields
-        self._ctx_view = _tuple_type("ContextView", self.ctx_fields, ctx=property(lambda view: view))
+        self._ctx_view = _tuple_type("WinFactsView", self.ctx_fields, ctx=property(lambda view: view))
         self._view = _tuple_type("ReadingView", ("ctx", *self.view_fields))
         self._default_tais = tuple(it.tai for it in items)
+        self.answer = lru_cache(maxsize=_CACHE_SIZE)(self._answer)
 
-    def ctx_key(self, ctx: Context, signature: tuple[tuple[str, int], ...]) -> CtxKey:
-        """What the items read of the win context, and the 台 overrides in force (``signature``:
-        :attr:`Rules.signature <ningbo_score.rules.Rules.signature>`, which fixes each item's 台)."""
-        return signature, self._ctx_values(ctx)
+    def reading(self, signature: Signature, values: tuple[Any, ...], key: int, dragon_pungs: int) -> Evaluation:
+        """The items' answer (remembered) for one reading: its ``key`` (the melds' bits included)
+        and ``dragon_pungs``, each kept only if the items declare they read it."""
+        return self.answer(signature, values, key & self.key_bits, dragon_pungs if self.reads_dragons else 0)
 
-    def reading_key(self, key: int, dragon_code: int) -> int:
-        """What the items read of one reading: the key's bits of the declared view fields, and
-        the dragon tiles (:func:`_dragon_code`) if declared."""
-        return (key & self.key_bits) | ((dragon_code << _DRAGON_SHIFT) if self.reads_dragons else 0)
+    def _answer(self, signature: Signature, values: tuple[Any, ...], key: int, dragon_pungs: int) -> Evaluation:
+        return self.evaluate(self.tais(signature), values, key, dragon_pungs)
 
-    def tais(self, signature: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
-        """Each item's 台 under the rules' 台 overrides ``signature`` (none: each item's default)."""
+    def tais(self, signature: Signature) -> tuple[int, ...]:
+        """Each item's 台 under the rules' 台 overrides ``signature`` (:attr:`Rules.signature
+        <ningbo_score.rules.Rules.signature>`; none: each item's default)."""
         if not signature:
             return self._default_tais
         in_force = item_tai_in_force(signature)
         return tuple([in_force[i] for i in self.ids])
 
     def evaluate(self, tais: tuple[int, ...], values: tuple[Any, ...], key: int = 0,
-                 dragon_tiles: tuple[int, ...] = ()) -> Evaluation:
+                 dragon_pungs: int = 0) -> Evaluation:
         """The items' answer (``tais``: :meth:`tais`) for the context's ``values`` (as
-        :meth:`ctx_key` reads them) and one reading's ``key`` and ``dragon_tiles``."""
+        :meth:`values` reads them) and one reading's ``key`` and ``dragon_pungs``."""
         ctx = tuple.__new__(self._ctx_view, values)
         if not self.view_fields:
-            return _evaluate(self.items, ctx, tais)
-        view = tuple.__new__(self._view, (ctx, *self._view_values(View(ctx, key, dragon_tiles))))
-        return _evaluate(self.items, view, tais)
+            return _evaluate(self.items, self.orders, ctx, tais)
+        view = tuple.__new__(self._view, (ctx, *self._view_values(View(ctx, key, dragon_pungs))))
+        return _evaluate(self.items, self.orders, view, tais)
 
 
 def _tuple_type(name: str, fields: tuple[str, ...], **members: object) -> Any:
@@ -211,69 +222,6 @@ def _split(items: tuple[Item, ...], apart: Callable[[Item], bool]) -> tuple[Item
 SHAPE, SEAT_SHAPE = _split(SHAPE_ITEMS, lambda it: any(r.startswith("ctx.") for r in it.reads))
 WIN, FLOWERS = _split(CONTEXT_ITEMS, lambda it: "ctx.flowers" in it.reads)
 SHAPE_GROUPS, CONTEXT_GROUPS = (SHAPE, SEAT_SHAPE), (WIN, FLOWERS)
-# The remembered answers: bounded by count (functools.lru_cache), keyed on what the items
-# declare they read (ItemGroup), never on the hand's tiles or the request.
-_CACHE_SIZE = 1 << 14
-_SOME_DRAGONS = tuple((DRAGONS[0],) * n for n in range(9))   # stand-ins: only the count is read
-_DRAGON_SHIFT = 14                                              # above the bits of a key
-_KEY_MASK = (1 << _DRAGON_SHIFT) - 1
-
-
-@lru_cache(maxsize=_CACHE_SIZE)
-def _context_items(group: ItemGroup, ctx_key: CtxKey) -> Evaluation:
-    """A group of context items' answer for what they read (:meth:`ItemGroup.ctx_key`)."""
-    signature, values = ctx_key
-    return group.evaluate(group.tais(signature), values)
-
-
-class ShapeContext:
-    """What a group of shape items reads of one kind of hand, the same in all its readings
-    (:meth:`ItemGroup.ctx_key`), with each item's 台: one object per group and kind
-    (:func:`shape_context`), so that the key of each reading's answer (:func:`_shape_items`) is
-    cheap to hash."""
-    __slots__ = ("group", "tais", "values")
-
-    def __init__(self, group: ItemGroup, ctx_key: CtxKey):
-        signature, self.values = ctx_key
-        self.group = group
-        self.tais = group.tais(signature)
-
-
-@lru_cache(maxsize=_CACHE_SIZE)
-def shape_context(group: ItemGroup, ctx_key: CtxKey) -> ShapeContext:
-    return ShapeContext(group, ctx_key)
-
-
-@lru_cache(maxsize=_CACHE_SIZE)
-def _shape_items(sctx: ShapeContext, reading: int) -> Evaluation:
-    """A group of shape items' answer for one reading (:meth:`ItemGroup.reading_key`) of a kind
-    of hand."""
-    return sctx.group.evaluate(sctx.tais, sctx.values, reading & _KEY_MASK, _dragon_tiles(reading >> _DRAGON_SHIFT))
-
-
-def _shape_answers(shape: ShapeContext, seat: ShapeContext, full_key: int,
-                   dragon_code: int) -> tuple[Evaluation, Evaluation]:
-    """The answers of SHAPE (``shape``) and SEAT_SHAPE (``seat``) for one reading: its key with
-    the melds' and a :func:`_dragon_code` of its dragon pungs."""
-    return (_shape_items(shape, SHAPE.reading_key(full_key, dragon_code)),
-            _shape_items(seat, SEAT_SHAPE.reading_key(full_key, dragon_code)))
-
-
-def _dragon_code(dragon_tiles: tuple[int, ...]) -> int:
-    """A sequence of dragon kinds as an int (base 4, digits 1-3): one int per sequence."""
-    code = 0
-    for d in dragon_tiles:
-        code = code * 4 + (d - DRAGONS[0] + 1)
-    return code
-
-
-def _dragon_tiles(code: int) -> tuple[int, ...]:
-    """The sequence of dragon kinds of a :func:`_dragon_code`."""
-    out: list[int] = []
-    while code:
-        out.append(DRAGONS[0] + code % 4 - 1)
-        code //= 4
-    return tuple(reversed(out))
 
 
 def _meets(required: tuple[str, ...], holds: set[str], seat_holds: set[str], ctx_holds: set[str]) -> bool:
@@ -288,56 +236,84 @@ def _meets(required: tuple[str, ...], holds: set[str], seat_holds: set[str], ctx
     return False
 
 
-def _order_of(found: Found) -> int:
-    return _ORDER[found[0].id]
-
-
 #: the bits of a reading's key that break the option caishen_discard_restriction (None: none do)
 _RESTRICTION_BITS: dict[str | None, int] = {"single_wait": BAD_SINGLE, "any_group": BAD_ANY}
 
 
-def score_hand(h: Hand, memo: Memo | None = None, lang: str = "en") -> dict[str, Any]:
-    """Score a checked hand (``memo``: a decomposition memo shared by hands with the same winds;
-    ``lang``: the language of ``reasons``, "en" or "zh")."""
-    if h.heavenly:
-        return _heavenly(h, memo, lang)
-    return _score_as_given(h, memo, lang)
+class Valuation(NamedTuple):
+    """What a checked win is worth (:func:`value`): its 台, the 台 counted toward the minimum,
+    whether it is eligible (and if not, why), its points; and the chosen reading, from which
+    :func:`answer` writes the whole `/v1/score` body.  (Frozen as a named tuple: cheaper to
+    build than a frozen dataclass, once per scoring.)"""
+    checked: Checked
+    tai: int
+    counted: int
+    eligible: bool
+    points: int
+    reasons: list[str]
+    found: list[Found]                    # the chosen reading's items, in the answer's order
+    key: int                              # the chosen reading's key, the melds' bits included
+    rep: Kept | Listed                    # the chosen reading
+    meld_dragons: list[int]               # the dragon kinds of the melds' pungs and kongs
 
 
-def _heavenly(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
-    """天胡 (docs/rules.md §10.16): a dealt hand has no winning tile, so it is scored with each
-    kind of its concealed tiles as the winning tile and the best answer is kept (the most 台,
-    then eligible; among equals the tile the request named, then the lowest kind).  The named
-    tile is scored first: its problems are the hand's (they don't depend on the winning tile)."""
-    best = _score_as_given(h, memo, lang)
+def score_hand(c: Checked, memo: Memo | None = None, lang: str = "en") -> dict[str, Any]:
+    """Score a checked hand: the `/v1/score` body (``memo``: a decomposition memo shared by
+    hands with the same winds; ``lang``: the language of ``reasons``, "en" or "zh")."""
+    return answer(value(c, memo, lang))
+
+
+def readings_of(c: Checked, memo: Memo | None = None) -> Readings:
+    """Every reading of a checked hand's concealed tiles as 4 sets and a pair (the caishen as
+    wildcards), by key: none when the tiles make no winning hand."""
+    h = c.hand
+    if c.caishen_tiles:
+        w_caishen = h.winning in h.caishen_kinds
+        return decompose(c.naturals, len(c.caishen_tiles), 4 - len(h.melds),
+                         None if w_caishen else h.face(h.winning), w_caishen, h.seat_tile, h.round_tile, memo)
+    return plain(c.naturals, 4 - len(h.melds), h.face(h.winning), h.seat_tile, h.round_tile)
+
+
+def value(c: Checked, memo: Memo | None = None, lang: str = "en", readings: Readings | None = None) -> Valuation:
+    """What a checked hand is worth, without its payments or its answer: :class:`ScoreError`
+    with every problem if the win is refused (not a winning hand included).  ``readings``: the
+    hand's :func:`readings_of`, when the caller has them (the same tiles won another way)."""
+    if c.hand.heavenly:
+        return _heavenly(c, memo, lang)
+    return _value(c, readings_of(c, memo) if readings is None else readings, lang)
+
+
+def _heavenly(c: Checked, memo: Memo | None, lang: str) -> Valuation:
+    """天胡 (docs/rules.md §10.16): a dealt hand has no winning tile, so it is valued with each
+    kind of its concealed tiles as the winning tile and the best is kept (the most 台, then
+    eligible; among equals the tile the request named, then the lowest kind).  The named tile is
+    valued first: its problems are the hand's (they don't depend on the winning tile)."""
+    best = _value(c, readings_of(c, memo), lang)
+    h = c.hand
     for k in sorted(set(h.concealed)):
         if k == h.winning:
             continue
-        other = _score_as_given(replace(h, winning=k), memo, lang)
-        if (other["tai"], other["eligible"]) > (best["tai"], best["eligible"]):
+        other_hand = check(complete(h.before(k), k, h.by, h.win_from))
+        other = _value(other_hand, readings_of(other_hand, memo), lang)
+        if (other.tai, other.eligible) > (best.tai, best.eligible):
             best = other
     return best
 
 
-def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
-    """Score a checked hand with its winning tile as given."""
+def _value(c: Checked, readings: Readings, lang: str) -> Valuation:
+    """:func:`value` with the winning tile as given."""
+    h = c.hand
     rules = h.rules
-    seat_t, round_t = h.seat_tile, h.round_tile
-    w_caishen = h.winning in h.caishen_kinds
-    readings: Mapping[int, tuple[int, Kept | Listed]]
-    if h.caishen_tiles:
-        readings = decompose(h.naturals, len(h.caishen_tiles), 4 - len(h.melds),
-                             None if w_caishen else h.face(h.winning), w_caishen, seat_t, round_t, memo)
-    else:
-        readings = plain(h.naturals, 4 - len(h.melds), h.face(h.winning), seat_t, round_t)
-    problems = list(h.deferred)
+    problems = list(c.deferred)
     if not readings:
         problems.append(Problem(
             "not_a_winning_hand", "hand.concealed",
-            "these tiles make no 4 sets and a pair" + (" with the caishen as wildcards" if h.caishen_tiles else ""),
-            "这些牌组不成四组一对" + ("（财神作百搭也不行）" if h.caishen_tiles else "")))
+            "these tiles make no 4 sets and a pair" + (" with the caishen as wildcards" if c.caishen_tiles else ""),
+            "这些牌组不成四组一对" + ("（财神作百搭也不行）" if c.caishen_tiles else "")))
         raise ScoreError(problems)
 
+    ctx, signature = WinFacts(c), rules.signature
+    seat_t, round_t = ctx.seat_tile, ctx.round_tile
     # the melds are the same in every reading: fold them into one key
     melds_key = 0
     meld_dragons: list[int] = []
@@ -349,29 +325,27 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
 
     restriction = rules.caishen_discard_restriction if h.by == "discard" else None
     bad = _RESTRICTION_BITS.get(restriction, 0)
-    ctx, signature = Context(h), rules.signature
-    _, win_found, win_holds = _context_items(WIN, WIN.ctx_key(ctx, signature))
-    _, flower_found, flower_holds = _context_items(FLOWERS, FLOWERS.ctx_key(ctx, signature))
+    _, win_found, win_holds = WIN.answer(signature, WIN.values(ctx), 0, 0)
+    _, flower_found, flower_holds = FLOWERS.answer(signature, FLOWERS.values(ctx), 0, 0)
     required = rules.required_patterns
     ctx_holds = (win_holds | flower_holds) if required else win_holds    # (read only if required)
 
-    # choose on the summaries alone (only the number of dragon pungs matters for the 台) ...
-    best: tuple[int, Kept | Listed] | None = None
+    # each reading's items, evaluated once: the most 台, then meeting the required patterns; the
+    # first found among equals
+    best: tuple[int, Kept | Listed, Evaluation, Evaluation] | None = None
     best_total, meets = 0, False
-    shape = shape_context(SHAPE, SHAPE.ctx_key(ctx, signature))
-    seat = shape_context(SEAT_SHAPE, SEAT_SHAPE.ctx_key(ctx, signature))
+    shape_values, seat_values = SHAPE.values(ctx), SEAT_SHAPE.values(ctx)
     n_meld_dragons = len(meld_dragons)
     for key, (dragons, rep) in readings.items():
         if key & bad:
             continue
         full_key = key | melds_key
-        (total, _, holds), (seat_total, _, seat_holds) = _shape_answers(
-            shape, seat, full_key, _SOME_DRAGON_CODES[dragons + n_meld_dragons])
-        total += seat_total
-        this_meets = _meets(required, holds, seat_holds, ctx_holds) if required else True
-        # the most 台, then meeting the required patterns; the first found among equals
+        shape = SHAPE.reading(signature, shape_values, full_key, dragons + n_meld_dragons)
+        seat = SEAT_SHAPE.reading(signature, seat_values, full_key, dragons + n_meld_dragons)
+        total = shape[0] + seat[0]
+        this_meets = _meets(required, shape[2], seat[2], ctx_holds) if required else True
         if best is None or total > best_total or (total == best_total and this_meets and not meets):
-            best, best_total, meets = (full_key, rep), total, this_meets
+            best, best_total, meets = (full_key, rep, shape, seat), total, this_meets
     if best is None:
         problems.append(Problem(
             "caishen_needs_self_draw", "win.by",
@@ -383,16 +357,11 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
     if problems:
         raise ScoreError(problems)
 
-    # ... then list the items of the best one with its own dragon tiles
-    full_key, rep = best
-    groups = groups_of(rep)
-    dragon_tiles = tuple(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])) \
-        + tuple(meld_dragons)
-    (_, shape_found, _), (_, seat_found, _) = _shape_answers(shape, seat, full_key, _dragon_code(dragon_tiles))
-    found = sorted(shape_found + seat_found + win_found + flower_found, key=_order_of)
+    full_key, rep, (_, shape_found, _), (_, seat_found, _) = best
+    found = sorted(shape_found + seat_found + win_found + flower_found, key=_ORDER_OF)
     tai = counted = 0
     bonus_ids = rules.bonus_ids
-    for it, _, t in found:
+    for _, it, _, t in found:
         tai += t
         if it.id not in bonus_ids:
             counted += t
@@ -405,23 +374,40 @@ def _score_as_given(h: Hand, memo: Memo | None, lang: str) -> dict[str, Any]:
         reasons.append(("没有规定的牌型之一：" if zh else "the hand has none of the required patterns: ")
                        + ", ".join(required))
     eligible = not reasons
+    points = 0
     if eligible:
         points = hand_points(h, tai)
-        payments, net = settle(h, points)
-        check_safe(points, net)
+        check_points(h, points)
+    return Valuation(c, tai, counted, eligible, points, reasons, found, full_key, rep, meld_dragons)
+
+
+def answer(v: Valuation) -> dict[str, Any]:
+    """The `/v1/score` body of a valuation: its items with their tiles, its payments, the
+    chosen reading as the decomposition."""
+    c = v.checked
+    h = c.hand
+    rules = h.rules
+    if v.eligible:
+        payments, net = settle(h, v.points)
     else:
-        points, payments, net = 0, [], {s: 0 for s in SEATS}
+        payments, net = [], {s: 0 for s in SEATS}
+    groups = groups_of(v.rep)
+    # the tiles of the dragon pungs shown: the chosen reading's, sorted, then the melds'
+    dragon_tiles = iter(sorted([g.faces[0] for g in groups if g.type == "pung" and g.faces[0] in DRAGONS])
+                        + v.meld_dragons)
+    bonus_ids = rules.bonus_ids
     return {
         "rules": rules.echo(),
         "caishen": _caishen_echo(h),
-        "items": [_item_out(it, tiles, t, bonus_ids) for it, tiles, t in found],
-        "tai": tai,
-        "counted_tai": counted,
+        "items": [_item_out(it, (next(dragon_tiles),) if it is DRAGON_PUNG else tiles, t, bonus_ids)
+                  for _, it, tiles, t in v.found],
+        "tai": v.tai,
+        "counted_tai": v.counted,
         "min_tai": rules.min_tai,
-        "eligible": eligible,
-        "reasons": reasons,
-        "decomposition": _decomposition_out(h, groups, key_wait(full_key)),
-        "points": points,
+        "eligible": v.eligible,
+        "reasons": v.reasons,
+        "decomposition": _decomposition_out(c, groups, key_wait(v.key)),
+        "points": v.points,
         "payments": payments,
         "net": net,
     }
@@ -446,15 +432,16 @@ def _caishen_echo(h: Hand) -> dict[str, object]:
     return out
 
 
-def _decomposition_out(h: Hand, groups: list[Group], wait: str | None) -> DecompositionOut:
+def _decomposition_out(c: Checked, groups: list[Group], wait: str | None) -> DecompositionOut:
+    h = c.hand
     caishen: list[CaishenSlot] = []
     pair: list[str] | None = None
     sets: list[SetOut] = []
     winning_face: int | None = None
     spare: list[int] = []                      # the physical caishen tiles not yet shown
     w_caishen = False
-    if h.caishen_tiles:
-        spare = list(h.caishen_tiles)
+    if c.caishen_tiles:
+        spare = list(c.caishen_tiles)
         w_caishen = h.winning in h.caishen_kinds
         if w_caishen:
             spare.remove(h.winning)
@@ -462,7 +449,12 @@ def _decomposition_out(h: Hand, groups: list[Group], wait: str | None) -> Decomp
     # slot shows the winning tile (if a caishen) in the winning tile's slot, else the next
     # physical caishen
     for g in groups:
-        shown = _shown(g, h, w_caishen, spare, caishen)
+        if True in g.caishen:
+            for i, slot in enumerate(g.caishen):
+                if slot:
+                    tile = h.winning if (i == g.winning and w_caishen) else spare.pop(0)
+                    caishen.append({"tile": CODES[tile], "face": CODES[g.faces[i]]})
+        shown = [CODES[f] for f in g.faces]
         if g.type == "pair":
             pair = shown
         else:
@@ -475,18 +467,9 @@ def _decomposition_out(h: Hand, groups: list[Group], wait: str | None) -> Decomp
             "winning_tile": CODES[winning_face if winning_face is not None else h.face(h.winning)]}
 
 
-def _shown(g: Group, h: Hand, w_caishen: bool, spare: list[int], caishen: list[CaishenSlot]) -> list[str]:
-    """A concealed group's tiles as codes; its caishen slots appended to ``caishen``."""
-    if True in g.caishen:
-        for i, c in enumerate(g.caishen):
-            if c:
-                tile = h.winning if (i == g.winning and w_caishen) else spare.pop(0)
-                caishen.append({"tile": CODES[tile], "face": CODES[g.faces[i]]})
-    return [CODES[f] for f in g.faces]
-
-
-_ORDER = {it.id: i for i, it in enumerate(ITEMS)}
-_SOME_DRAGON_CODES = tuple(_dragon_code(t) for t in _SOME_DRAGONS)
+#: a found item's place in the answer (the items' order in items.py): the first of its tuple
+_ORDER_OF = itemgetter(0)
+DRAGON_PUNG = ITEM_BY_ID["dragon_pung"]
 #: each item's answer but its 台 (and tiles), in the answer's key order
 _ITEM_OUT = {it.id: {"id": it.id, "name": it.name, "name_en": it.name_en, "tai": 0, "bonus": False}
              for it in ITEMS}

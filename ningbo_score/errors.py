@@ -40,7 +40,7 @@ CODES: dict[str, tuple[int, str, str]] = {
 }
 _RANK = {code: i for i, code in enumerate(CODES)}
 #: The most problems one answer lists (docs/api.md, "Additions for rule book 2"); the readers stop
-#: soon after finding this many (ningbo_score.fields, ningbo_score.requests).
+#: soon after finding this many (ningbo_score.fields, ningbo_score.request_schemas).
 MAX_PROBLEMS = 50
 #: The most bytes (UTF-8) of paths and messages one answer's ``errors`` holds: the problems past
 #: it are counted in ``more_errors`` like those past :data:`MAX_PROBLEMS`, so that a small body

@@ -1,5 +1,8 @@
-"""The library's typed input, :class:`Hand` (made by the request schema, ningbo_score.requests,
-through :func:`build`), and the rule book's checks of it (:func:`check`, the 422s).
+"""The library's typed input and its one-way life: the request schema (ningbo_score.request_schemas)
+makes a :class:`Hand` (a winning hand) or a :class:`WaitingHand` (before its winning tile),
+frozen, by keyword; :func:`complete` makes a Hand of a WaitingHand and a tile; the rule book's
+checks (:func:`check`, :func:`check_waiting`: the 422s) make a Hand a :class:`Checked`, the only
+input the scorer takes.
 
 The schema has checked every type and field name; what is left here is what the rule book makes
 impossible.  Every problem found is collected; :class:`~ningbo_score.errors.ScoreError` orders
@@ -7,12 +10,14 @@ them as docs/rules.md §10.15 says.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import NamedTuple
 
 from .caishen import derive_kinds, substitute_kind
 from .errors import Problem, ScoreError
 from .rules import Rules
-from .tiles import CODES, FLOWER0, SEATS, WHITE, is_flower, is_suited, rank, wind_tile
+from .tiles import CODES, COPIES, FLOWER0, SEATS, WHITE, is_suited, rank, upper, wind_tile
 
 WIN_BY = ("self_draw", "discard", "robbing_kong")
 MELD_TYPES = ("chow", "pung", "kong")
@@ -23,13 +28,12 @@ MAX_CONCEALED = 14            # more: wrong_tile_count, whatever the melds
 MAX_FLOWERS = 8               # there are 8 flowers
 
 
-# (no slots=True: the compiled build makes Meld and Hand extension types, hand.pxd, whose fields
-# are C members read directly by the compiled modules)
-@dataclass
-class Meld:
+class Meld(NamedTuple):
+    """A meld as given (made by keyword by the request schema; frozen as a named tuple, which a
+    request builds per meld at a third of a frozen dataclass's cost)."""
     type: str
-    tiles: list[int]          # physical tiles as given
-    faces: list[int]          # with white_dragon_substitutes applied
+    tiles: tuple[int, ...]    # physical tiles as given
+    faces: tuple[int, ...]    # with white_dragon_substitutes applied (hand.face)
     from_seat: int | None
     concealed: bool
     added: bool
@@ -40,35 +44,35 @@ class Meld:
         return self.type == "kong" and not self.concealed and not self.added
 
 
-@dataclass
-class Hand:
-    """A score (or waits) request as typed input: tiles as indices (ningbo_score.tiles), seats as
-    0-3 (E = 0), the rules resolved.  Made by :func:`build`; scored once :func:`check` passes."""
+def caishen_of(rules: Rules, indicator: int | None, kinds: list[int] | None) -> tuple[frozenset[int], int | None]:
+    """The caishen kinds (from the indicator by the rules' ``caishen_rule``, or the kinds given)
+    and the kind ``P`` stands for under ``white_dragon_substitutes`` (None: P is itself)."""
+    caishen_kinds = derive_kinds(rules.caishen_rule, indicator, kinds)
+    return caishen_kinds, substitute_kind(caishen_kinds) if rules.white_dragon_substitutes else None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Held:
+    """What a hand holds and the table around it, before or after its winning tile: tiles as
+    indices (ningbo_score.tiles), seats as 0-3 (E = 0), the rules resolved.  The win's facts that
+    hold before the tile (the flags of ``win``) are here too: a waiting hand has them all false."""
     rules: Rules
     seat: int
     round: int
     caishen_kinds: frozenset[int]
     indicator: int | None
-    concealed: list[int]
-    winning: int                          # (a waiting hand: None until waits.py puts a tile in)
-    melds: list[Meld]
-    flowers: list[int]
-    by: str                               # (a waiting hand: maybe None, as winning)
-    win_from: int | None
-    kong_replacement: bool
-    kong_fed_by: int | None
-    last_tile: bool
-    heavenly: bool
-    earthly: bool
-    discarded_caishen: bool
-    claims: dict[int, int]
+    substitute: int | None                # the kind P tiles stand for (caishen_of)
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    flowers: tuple[int, ...]
+    claims: Mapping[int, int]
     base_points: int
-    substitute: int | None = None         # the kind P tiles stand for (white_dragon_substitutes)
-    # derived
-    naturals: tuple[int, ...] = field(default=())   # sorted faces of the non-caishen concealed tiles
-    caishen_tiles: list[int] = field(default_factory=list)   # physical caishen among concealed
-    # problems that leave the tiles readable: reported together with `not_a_winning_hand`
-    deferred: list[Problem] = field(default_factory=list)
+    discarded_caishen: bool = False
+    kong_replacement: bool = False
+    kong_fed_by: int | None = None
+    last_tile: bool = False
+    heavenly: bool = False
+    earthly: bool = False
 
     @property
     def seat_tile(self) -> int:
@@ -79,32 +83,72 @@ class Hand:
         return wind_tile(self.round)
 
     def face(self, k: int) -> int:
-        return self.substitute if (self.substitute is not None and k == 33) else k
+        return self.substitute if (self.substitute is not None and k == WHITE) else k
 
-    @property
-    def winning_is_caishen(self) -> bool:
-        return self.winning in self.caishen_kinds
+    def seen(self) -> list[int]:
+        """How many of each kind (all 42) the hand's owner sees: in its concealed tiles, melds,
+        flowers and the indicator."""
+        return _copies(self)[0]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WaitingHand(Held):
+    """A hand before its winning tile (``/v1/waits``, ``/v1/analyze``; the latter's may also
+    have drawn and be due to discard): :func:`complete` makes a :class:`Hand` of it."""
+    discarder: int | None                 # `win.from` as given (None: the default, waits.discarder)
 
-def build(rules: Rules, seat: int, round_: int, indicator: int | None, kinds: list[int] | None,
-          concealed: list[int], winning: int | None, melds: list[Meld], flowers: list[int], by: str | None,
-          win_from: int | None, kong_replacement: bool, kong_fed_by: int | None, last_tile: bool,
-          heavenly: bool, earthly: bool, discarded_caishen: bool, claims: dict[int, int],
-          base_points: int) -> Hand:
-    """A :class:`Hand` of well-typed values, with what follows from them: the caishen kinds
-    (from the indicator by the rules' ``caishen_rule``, or the kinds given), the kind ``P``
-    stands for under ``white_dragon_substitutes`` and the melds' faces."""
-    h = Hand(rules, seat, round_, derive_kinds(rules.caishen_rule, indicator, kinds), indicator, concealed,
-             winning, melds, flowers, by,  # type: ignore[arg-type]  # None only in a waiting hand: see Hand
-             win_from, kong_replacement, kong_fed_by, last_tile, heavenly, earthly, discarded_caishen, claims,
-             base_points)
-    if rules.white_dragon_substitutes:
-        h.substitute = substitute_kind(h.caishen_kinds)
-        if h.substitute is not None:
-            for m in melds:
-                m.faces = [h.face(t) for t in m.tiles]
-    return h
+    def without(self, k: int) -> WaitingHand:
+        """This hand with one tile of kind ``k`` taken out of its concealed tiles."""
+        rest = list(self.concealed)
+        rest.remove(k)
+        return replace(self, concealed=tuple(rest))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hand(Held):
+    """A winning hand (a ``/v1/score`` request) as typed input; :func:`check` makes the only
+    thing the scorer takes of it, a :class:`Checked`."""
+    winning: int
+    by: str
+    win_from: int | None = None
+
+    def before(self, k: int) -> WaitingHand:
+        """This hand before a tile of kind ``k`` (one taken out of its concealed tiles): 天胡 reads
+        a dealt hand with each kind as the winning tile (ningbo_score.engine)."""
+        held = {name: getattr(self, name) for name in _HELD}
+        rest = list(self.concealed)
+        rest.remove(k)
+        held["concealed"] = tuple(rest)
+        return WaitingHand(**held, discarder=self.win_from)
+
+
+#: the fields of Held, copied by :func:`complete` (a Held's fields are a WaitingHand's and a Hand's)
+_HELD = tuple(f.name for f in fields(Held))
+
+
+def winning_count(melds: int) -> int:
+    """How many concealed tiles a winning hand with ``melds`` melds holds: 14 − 3 × melds."""
+    return 14 - 3 * melds
+
+
+def complete(hand: Held, tile: int, by: str, discarder: int | None) -> Hand:
+    """``hand`` won on a tile of kind ``tile`` (added to its concealed tiles), ``by`` a way of
+    winning, from ``discarder`` (None for a self-draw): waits, analysis and 天胡 all make their
+    winning hands here."""
+    held = {name: getattr(hand, name) for name in _HELD}
+    held["concealed"] = (*hand.concealed, tile)
+    return Hand(**held, winning=tile, by=by, win_from=discarder)
+
+
+class Checked(NamedTuple):
+    """A hand :func:`check` passed, with what follows from its tiles: the only input the scorer
+    (ningbo_score.engine) takes.  (Frozen as a named tuple: made once per scoring, it is built
+    at a third of a frozen dataclass's cost.)"""
+    hand: Hand
+    naturals: tuple[int, ...]             # sorted faces of the non-caishen concealed tiles
+    caishen_tiles: tuple[int, ...]        # the physical caishen among the concealed tiles, sorted
+    deferred: tuple[Problem, ...]         # problems that leave the tiles readable: reported
+                                          # together with what the scorer finds (not_a_winning_hand)
 
 
 # --- 422: what the rule book makes impossible -------------------------------------------------
@@ -113,27 +157,28 @@ def _p(problems: list[Problem], path: str, en: str, zh: str, code: str) -> None:
     problems.append(Problem(code, path, en, zh))
 
 
-def _copy_limit(kind: int) -> int:
-    """How many copies of a kind exist: 4, or 1 of a flower."""
-    return 1 if kind >= FLOWER0 else 4
-
-
-def _copies(h: Hand) -> tuple[list[int], list[int]]:
-    """How many of each kind the hand shows (concealed, melds, flowers and the indicator), and
-    the kinds past their limit, each once."""
+def _copies(h: Held) -> tuple[list[int], list[int]]:
+    """How many of each kind the hand shows (its concealed tiles, melds, flowers and the
+    indicator), and the kinds past the set's copies (:data:`~ningbo_score.tiles.COPIES`), each
+    once (counted in one pass: a second pass over the 42 kinds, or a collections.Counter, costs
+    more: callgrind, 167,700 instructions a 0-caishen scoring with a Counter against 159,800)."""
     counts = [0] * len(CODES)
     over: list[int] = []
-    shown = (h.concealed, h.flowers, *[m.tiles for m in h.melds], () if h.indicator is None else (h.indicator,))
-    for tiles in shown:
-        for t in tiles:
-            n = counts[t] + 1
-            counts[t] = n
-            if n == _copy_limit(t) + 1:
-                over.append(t)
+    for tiles in (h.concealed, h.flowers, *[m.tiles for m in h.melds], () if h.indicator is None else (h.indicator,)):
+        for k in tiles:
+            n = counts[k] + 1
+            counts[k] = n
+            if n == COPIES[k] + 1:
+                over.append(k)
     return counts, over
 
 
-def _meld_problems(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]) -> list[tuple[str, str, str, str]]:
+#: the kinds a chow starts on: a suited tile of rank 1 to 7
+_CHOW_STARTS = frozenset(k for k in range(FLOWER0) if is_suited(k) and rank(k) <= 7)
+
+
+def _meld_problems(m: Meld, seat: int, upper_seat: int,
+                   caishen_kinds: frozenset[int]) -> list[tuple[str, str, str, str]]:
     """What :func:`check` finds wrong with meld ``m``: (code, field under the meld's path,
     English, Chinese) each, in the order of the checks; an empty list for a good meld."""
     found: list[tuple[str, str, str, str]] = []
@@ -149,8 +194,7 @@ def _meld_problems(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]
     elif kind == "chow":
         run = sorted(m.faces)
         first = run[0]
-        if not (is_suited(first) and is_suited(run[1]) and is_suited(run[2]) and run[1] == first + 1
-                and run[2] == first + 2 and rank(first) <= 7):
+        if not (first in _CHOW_STARTS and run[1] == first + 1 and run[2] == first + 2):
             found.append(("invalid_meld", "tiles", "a chow is three consecutive tiles of one suit",
                           "吃必须是同一花色的三张顺牌"))
     elif len(set(m.faces)) != 1:
@@ -170,27 +214,55 @@ def _meld_problems(m: Meld, seat: int, upper: int, caishen_kinds: frozenset[int]
     elif m.from_seat == seat:
         found.append(("invalid_meld", "from", f"a meld is never claimed from the winner's own seat {SEATS[seat]}",
                       f"副露不能来自胡牌者自己的座位 {SEATS[seat]}"))
-    elif kind == "chow" and m.from_seat != upper:
+    elif kind == "chow" and m.from_seat != upper_seat:
         found.append(("invalid_meld", "from",
-                      f"a chow is claimed only from the winner's 上家 {SEATS[upper]}, not {SEATS[m.from_seat]}",
-                      f"吃只能吃上家 {SEATS[upper]} 的牌，不能吃 {SEATS[m.from_seat]}"))
+                      f"a chow is claimed only from the winner's 上家 {SEATS[upper_seat]}, not {SEATS[m.from_seat]}",
+                      f"吃只能吃上家 {SEATS[upper_seat]} 的牌，不能吃 {SEATS[m.from_seat]}"))
     return found
 
 
-def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
-    """Raise :class:`ScoreError` with every problem that the rule book finds in ``h`` and that
-    leaves its tiles unreadable; keep the others (``h.deferred``) for the engine to report with
-    what it finds.  ``waiting``: the hand before its winning tile (``/v1/waits``); ``or_drawn``
-    (with ``waiting``): or the hand after its next draw, due to discard (``/v1/analyze``:
-    13 − 3 × melds or 14 − 3 × melds concealed tiles)."""
+def check_waiting(h: WaitingHand, or_drawn: bool = False) -> None:
+    """Raise :class:`ScoreError` with every problem the rule book finds in a hand before its
+    winning tile (``/v1/waits``); ``or_drawn``: or after its next draw, due to discard
+    (``/v1/analyze``: 13 − 3 × melds or 14 − 3 × melds concealed tiles)."""
+    problems = _held_problems(h, True, or_drawn)
+    if h.discarder == h.seat:
+        _p(problems, "win.from", f"the discarder is another player, not {SEATS[h.seat]}",
+           f"放冲者必须是别家，不能是 {SEATS[h.seat]}", "inconsistent_win_context")
+    if problems:
+        raise ScoreError(problems)
+
+
+def check(h: Hand) -> Checked:
+    """The hand, checked: raise :class:`ScoreError` with every problem that the rule book finds
+    in ``h`` and that leaves its tiles unreadable; keep the others (``Checked.deferred``) for the
+    scorer to report with what it finds."""
+    problems = _held_problems(h, False, False)
+    # the winning tile
+    if h.winning not in h.concealed:
+        _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is not among the concealed tiles (they include it)",
+           f"{CODES[h.winning]} 不在暗牌中（暗牌应包含胡的那张）", "winning_tile_not_in_hand")
+
+    blocking = bool(problems) and any(p.code in _BLOCKING for p in problems)
+    _check_win(h, problems, SEATS[h.seat])
+    if h.by in ("discard", "robbing_kong") and h.winning in h.caishen_kinds:
+        _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is a caishen: a discarded caishen can't be "
+           "claimed, so it wins only by self-draw", f"{CODES[h.winning]} 是财神：打出的财神不能被吃胡，只能自摸",
+           "caishen_winning_tile")
+    if blocking:
+        raise ScoreError(problems)
+    caishen, naturals = _derived(h.concealed, h.caishen_kinds, h.substitute)
+    return Checked(h, naturals, caishen, tuple(problems))
+
+
+def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
+    """What the rule book finds wrong with the tiles of a hand (its melds, flowers, tile count,
+    copies) and its claims; ``waiting``, ``or_drawn``: as :func:`check_waiting`."""
     problems: list[Problem] = []
     seat, melds, flowers, concealed, kinds = h.seat, h.melds, h.flowers, h.concealed, h.caishen_kinds
-    seat_code = SEATS[seat]
-    upper = (seat + 3) % 4
-
     # melds, in list order (a meld's findings are made only when it has some)
     for i, m in enumerate(melds):
-        found = _meld_problems(m, seat, upper, kinds)
+        found = _meld_problems(m, seat, upper(seat), kinds)
         if found:
             path = f"hand.melds.{i}"
             for code, sub, en, zh in found:
@@ -198,7 +270,7 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
 
     # flowers
     for i, f in enumerate(flowers):
-        if not is_flower(f):
+        if f < FLOWER0:
             _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is not a flower", f"{CODES[f]} 不是花牌", "invalid_flowers")
         elif f in kinds:
             _p(problems, f"hand.flowers.{i}", f"{CODES[f]} is a caishen this hand, not a flower",
@@ -210,7 +282,7 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
                    f"花牌 {CODES[t]} 应补花放入 hand.flowers，不能留在手牌中", "invalid_flowers")
 
     # tile count (more than MAX_MELDS melds: refused by the schema before they are read)
-    want = 14 - 3 * len(melds) - waiting
+    want = winning_count(len(melds)) - waiting
     if or_drawn and len(concealed) not in (want, want + 1):
         _p(problems, "hand.concealed",
            f"{len(concealed)} concealed tiles; with {len(melds)} meld{'s' if len(melds) != 1 else ''} "
@@ -230,7 +302,7 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
     counts, over = _copies(h)
     meld_tiles = [t for m in melds for t in m.tiles] if over else []
     for k in sorted(over):
-        n, limit = counts[k], _copy_limit(k)
+        n, limit = counts[k], COPIES[k]
         where = next(path for path, tiles in (("hand.concealed", concealed), ("hand.melds", meld_tiles),
                                               ("hand.flowers", flowers), ("caishen.indicator", [h.indicator]))
                      if k in tiles)
@@ -241,42 +313,16 @@ def check(h: Hand, waiting: bool = False, or_drawn: bool = False) -> None:
 
     # claims
     if seat in h.claims:
-        _p(problems, f"claims_from_winner.{seat_code}", "the winner's own seat can't be a key",
+        _p(problems, f"claims_from_winner.{SEATS[seat]}", "the winner's own seat can't be a key",
            "不能以胡牌者自己的座位为键", "invalid_claims")
 
-    if waiting:
-        if h.win_from == seat:
-            _p(problems, "win.from", f"the discarder is another player, not {seat_code}",
-               f"放冲者必须是别家，不能是 {seat_code}", "inconsistent_win_context")
-        if problems:
-            raise ScoreError(problems)
-        return
-
-    # the winning tile
-    if h.winning not in concealed:
-        _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is not among the concealed tiles (they include it)",
-           f"{CODES[h.winning]} 不在暗牌中（暗牌应包含胡的那张）", "winning_tile_not_in_hand")
-
-    blocking = bool(problems) and any(p.code in _BLOCKING for p in problems)
-    _check_win(h, problems, seat_code)
-    if h.winning_is_caishen and h.by in ("discard", "robbing_kong"):
-        _p(problems, "hand.winning_tile", f"{CODES[h.winning]} is a caishen: a discarded caishen can't be "
-           "claimed, so it wins only by self-draw", f"{CODES[h.winning]} 是财神：打出的财神不能被吃胡，只能自摸",
-           "caishen_winning_tile")
-    if blocking:
-        raise ScoreError(problems)
-    h.deferred = problems          # the tiles can still be read: the engine adds what it finds
-    _derive(h)
+    return problems
 
 
-def _derive(h: Hand) -> None:
-    """The caishen tiles held and the faces of the natural ones."""
-    h.caishen_tiles, h.naturals = _derived(h.concealed, h.caishen_kinds, h.substitute)
-
-
-def _derived(concealed: list[int], kinds: frozenset[int], substitute: int | None) -> tuple[list[int], tuple[int, ...]]:
-    """:func:`_derive`'s two fields: the caishen among the concealed tiles, sorted, and the sorted
-    faces of the others (P as ``substitute`` when there is one)."""
+def _derived(concealed: tuple[int, ...], kinds: frozenset[int],
+             substitute: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:class:`Checked`'s two fields: the caishen among the concealed tiles, sorted, and the
+    sorted faces of the others (P as ``substitute`` when there is one)."""
     caishen: list[int] = []
     if kinds:
         others = []
@@ -293,7 +339,7 @@ def _derived(concealed: list[int], kinds: frozenset[int], substitute: int | None
             if others[i] == WHITE:
                 others[i] = substitute
     others.sort()
-    return caishen, tuple(others)
+    return tuple(caishen), tuple(others)
 
 
 # problems after which the tiles can't be read as a hand at all
@@ -355,7 +401,7 @@ def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
                      "地胡必须胡庄家（东）打出的第一张牌")
         if melds:
             _win_bad(problems, "win.earthly", "an earthly hand has no melds", "地胡不能有副露")
-    if by == "robbing_kong" and h.winning is not None:
+    if by == "robbing_kong":
         w = h.face(h.winning)
         held = 0
         for t in h.concealed:
@@ -378,7 +424,7 @@ def _check_win(h: Hand, problems: list[Problem], seat_code: str) -> None:
            "discard_win_not_allowed")
 
 
-def _has_kong(melds: list[Meld], fed_by: int | None) -> bool:
+def _has_kong(melds: tuple[Meld, ...], fed_by: int | None) -> bool:
     """Whether a meld is a kong (``fed_by`` None) or an exposed kong claimed from ``fed_by``."""
     for m in melds:
         if m.type == "kong" and (fed_by is None or (m.exposed_kong and m.from_seat == fed_by)):

@@ -1,9 +1,10 @@
 """The 台 items of docs/rules.md §5: one small, named function per item, its id, 台 and condition
 side by side, so the table can be read straight off this file.
 
-An item's test takes a :class:`~ningbo_score.hand.View` ``h`` (one reading of the hand plus the
-win context) and returns either a bool (the item applies once) or a list of occurrences, each a
-tuple of the tiles it is about (the item applies once per occurrence).  ``shape=True`` marks the
+An item's test takes a :class:`~ningbo_score.engine.View` ``h`` (one reading of the hand plus the
+win context) and returns either a bool (the item applies once), a count (it applies that many
+times: dragon pungs, whose tiles the answer takes from the chosen reading) or a list of
+occurrences, each a tuple of the tiles it is about (the item applies once per occurrence).  ``shape=True`` marks the
 items that depend on how the concealed tiles are read (the decomposition); the others are
 computed once per request.
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .rules import Options
 
     class WinContext(Protocol):
-        """What the items read of the win (``h.ctx``): ningbo_score.engine.Context's fields."""
+        """What the items read of the win (``h.ctx``): ningbo_score.engine.WinFacts's fields."""
         @property
         def by(self) -> str: ...
         @property
@@ -70,12 +71,12 @@ if TYPE_CHECKING:
         @property
         def round_pung(self) -> bool: ...
         @property
-        def dragon_tiles(self) -> tuple[int, ...]: ...
+        def dragon_pungs(self) -> int: ...
 
     #: an item's occurrences: the tiles each is about
     Occurrences = list[tuple[int, ...]]
     #: an item's test: applies once (True), not at all (False), or once per occurrence
-    Test = Callable[[ItemView], bool | Occurrences]
+    Test = Callable[[ItemView], bool | int | Occurrences]
     _T = TypeVar("_T", bound=Test)
 
     class ItemDescription(TypedDict):
@@ -227,9 +228,10 @@ def all_honors(h: ItemView) -> bool:
     return h.suits == 8
 
 
-@item("dragon_pung", 1, "中发白刻/杠", "Dragon pung", shape=True, reads=("dragon_tiles",))
-def dragon_pung(h: ItemView) -> Occurrences:
-    return [(d,) for d in h.dragon_tiles]
+@item("dragon_pung", 1, "中发白刻/杠", "Dragon pung", shape=True, reads=("dragon_pungs",))
+def dragon_pung(h: ItemView) -> int:
+    # once per pung or kong of dragons; the answer shows each one's tile, from the chosen reading
+    return h.dragon_pungs
 
 
 @item("seat_wind_pung", 1, "位风刻/杠", "Seat wind pung", shape=True, reads=("seat_pung", "ctx.seat_tile"))

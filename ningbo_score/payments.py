@@ -62,6 +62,18 @@ def liability(h: Hand) -> list[int]:
     return rel
 
 
+#: The most a winner's net can come to, in hand points: 3 payers at the largest multiplier, 15
+#: (the player who fed a kong-bloom kong and is related twice over: 5 + 5 × 2; caps only lower it).
+MAX_NET_POINTS = 3 * 15
+
+
+def check_points(h: Hand, points: int) -> None:
+    """:func:`check_safe` for a hand's ``points`` without settling it, unless its payments could
+    come past the safe integers (:data:`MAX_NET_POINTS`): then they are settled to see."""
+    if points * MAX_NET_POINTS > MAX_SAFE_INTEGER:
+        check_safe(points, settle(h, points)[1])
+
+
 #: the other seats of each winner, in seat order
 _OTHERS = tuple(tuple(s for s in range(4) if s != w) for w in range(4))
 _RELATION = (None, "related", "mutual")

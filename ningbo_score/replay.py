@@ -415,7 +415,7 @@ class Table:
             self.fail("caishen_in_meld", "a caishen can't be used in a meld (RULES.md §2)", "财神不能用于副露")
         face = self.substitute
         faces = [face if (face is not None and t == 33) else t for t in tiles]
-        meld = Meld(kind, list(tiles), faces, from_seat, from_seat is None and kind == "kong", False,
+        meld = Meld(kind, tuple(tiles), tuple(faces), from_seat, from_seat is None and kind == "kong", False,
                     from_seat is not None)
         found = [f for f in _meld_problems(meld, seat, (seat + 3) % 4, frozenset()) if f[0] == "invalid_meld"]
         if claimed is not None and claimed not in tiles:

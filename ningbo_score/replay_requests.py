@@ -1,12 +1,12 @@
 """The reader of the bodies of ``POST /v1/replay`` and ``POST /v1/replay/batch`` (docs/api.md):
-marshmallow schemas built on ningbo_score.requests' :class:`~ningbo_score.requests.StrictSchema`
+marshmallow schemas built on :class:`~ningbo_score.strict.StrictSchema`
 and fields, so a log's tiles take every form ``/v1/score`` reads and its ``rules`` every preset
 and rules object.  Each body is loaded as the typed input of ningbo_score.replay
 (:class:`ReplayLog`, :class:`ReplayBatchInput`).
 
 Only shape and types are checked here (400 ``invalid_request``); whether the events are legal is
 ningbo_score.replay's (422 ``illegal_event``).  Kept in a module of its own (not appended to
-requests.py) so that the replay's reader stays one block.
+request_schemas.py) so that the replay's reader stays one block.
 """
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from marshmallow import ValidationError, post_load, validates_schema
 
 from .fields import CHARS_PER_TILE, Each, Integer, List, Msg, Nested, OneOf, PresetOrObject, Range, String, Tile, Tiles
 from .hand import MAX_BASE_POINTS, MAX_CONCEALED
-from .requests import (DEFAULT_RULES, PRESET_IDS, TOO_MANY_MELD_TILES, CaishenSchema, RulesObjectSchema, StrictSchema,
+from .strict import StrictSchema
+from .request_schemas import (DEFAULT_RULES, PRESET_IDS, TOO_MANY_MELD_TILES, CaishenSchema, RulesObjectSchema,
                        optional, rules_of)
-from .requests import seat as seat_field
+from .request_schemas import seat as seat_field
 from .rules import Rules
 from .tiles import SEAT_INDEX, tile_index, tile_indices
 

@@ -1,7 +1,7 @@
 """Settle a session (``POST /v1/sessions/settle``): its hands in order, the rotation of the deal,
 each player's running total, the fewest transfers that settle the totals, and per-player stats.
 
-The request is read by ``SessionRequestSchema`` of ningbo_score.requests into a
+The request is read by ``SessionRequestSchema`` of ningbo_score.request_schemas into a
 :class:`SessionInput`; each of its hands is then scored by its own endpoint's code: a ``score``
 hand is a ``/v1/score`` body read by the ``/v1/score`` schema and scored by the engine, a
 ``replay`` hand a ``/v1/replay`` body given to :func:`ningbo_score.replay.replay`.  The deal moves
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from . import api as _api                # (/v1/score's code; both import requests, which imports
-from . import requests as _requests     # this module's types: the modules, read at call time)
+from . import request_schemas as _requests     # this module's types: the modules, read at call time)
 from .errors import Problem, ScoreError
 from .fields import load
 from .rules import MAX_SAFE_INTEGER, Rules

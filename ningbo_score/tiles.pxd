@@ -1,4 +1,4 @@
-# Cython declarations for tiles.py (build_ext.py compiles the two together): C types for the
+# Cython declarations for tiles.py (setup.py compiles the two together): C types for the
 # plain compact string's one-pass reader.  The module stays plain Python; without Cython this
 # file is not read.
 cimport cython

@@ -19,6 +19,8 @@ EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
 RED, GREEN, WHITE = 31, 32, 33
 DRAGONS = (RED, GREEN, WHITE)
 FLOWER0 = 34
+#: how many tiles of each kind the set holds: 4, or 1 of a flower
+COPIES = tuple(1 if k >= FLOWER0 else 4 for k in range(len(CODES)))
 SEATS = ("E", "S", "W", "N")
 SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
 
@@ -46,6 +48,11 @@ def rank(k: int) -> int:
 
 def wind_tile(seat: int) -> int:
     return EAST + seat
+
+
+def upper(seat: int) -> int:
+    """The seat before ``seat`` in play order (its 上家)."""
+    return (seat + 3) % 4
 
 
 def flower_group(k: int) -> int:

@@ -2,58 +2,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TypeAlias
 
-from .engine import score_hand
+from .completion import Memo, Outcome, candidates, discarder, unseen, wins_on
+from .engine import answer
 from .errors import ScoreError
-from .hand import Hand, check
-from .tiles import CODES, FLOWER0, N_KINDS, SEATS
+from .hand import WaitingHand, check_waiting
+from .tiles import CODES, N_KINDS, SEATS
 
-#: a `/v1/score` body (:func:`~ningbo_score.engine.score_hand`) or a problem object (a JSON object)
+#: a `/v1/score` body (:func:`~ningbo_score.engine.answer`) or a problem object (a JSON object)
 Body: TypeAlias = dict[str, Any]
-#: the decomposition memo the scorings of one hand share (ningbo_score.decompose: opaque here)
-Memo: TypeAlias = dict[Any, Any]
-
-
-def copies_of(k: int) -> int:
-    """How many tiles of kind k the set holds: 4, or 1 of a flower."""
-    return 1 if k >= FLOWER0 else 4
-
-
-def seen_counts(h: Hand) -> list[int]:
-    """Copies of each kind (all 42) the hand's owner sees: in its concealed tiles, melds, flowers
-    and the indicator."""
-    seen = [0] * len(CODES)
-    for tiles in (h.concealed, h.flowers, *(m.tiles for m in h.melds)):
-        for k in tiles:
-            seen[k] += 1
-    if h.indicator is not None:
-        seen[h.indicator] += 1
-    return seen
-
-
-def candidates(h: Hand) -> list[int]:
-    """The kinds a draw may bring into the concealed hand: every non-flower kind, and the flowers
-    that are caishen this hand."""
-    return list(range(N_KINDS)) + sorted(k for k in h.caishen_kinds if k >= FLOWER0)
-
-
-def discarder(h: Hand) -> int:
-    """The seat the discard values assume: `win.from`, by default the player's 上家."""
-    return h.win_from if h.win_from is not None else (h.seat + 3) % 4
-
 
 #: a wait value's ``outcome``: what tells a score from a problem (the problem also has a ``code``)
 SCORED, REFUSED = "scored", "refused"
 
 
-def _result(h: Hand, memo: Memo, lang: str) -> Body:
-    try:
-        check(h)
-        return {**score_hand(h, memo, lang), "outcome": SCORED}
-    except ScoreError as e:
-        return {**e.to_problem(lang), "outcome": REFUSED}
+def _body(outcome: Outcome, lang: str) -> Body:
+    """A way of winning as `/v1/score` answers it: its body, or the problem object refusing it,
+    with its ``outcome``."""
+    if isinstance(outcome, ScoreError):
+        return {**outcome.to_problem(lang), "outcome": REFUSED}
+    return {**answer(outcome), "outcome": SCORED}
 
 
 def _signature(result: Body) -> tuple[object, ...]:
@@ -79,17 +48,7 @@ def group_same(found: list[Body], signature: Callable[[Body], tuple[object, ...]
     return list(groups.values())
 
 
-def wait_values(base: Hand, k: int, discard_from: int, memo: Memo, lang: str) -> tuple[Body, Body] | None:
-    """``(self_draw, discard)``: the `/v1/score` body, or the problem that refuses that win, of
-    the waiting hand ``base`` completed by a tile of kind ``k``; None if that tile completes nothing."""
-    hand = replace(base, concealed=base.concealed + [k], winning=k, by="self_draw", win_from=None)
-    self_draw = _result(hand, memo, lang)
-    if self_draw.get("code") == "not_a_winning_hand":
-        return None
-    return self_draw, _result(replace(hand, by="discard", win_from=discard_from), memo, lang)
-
-
-def waits(base: Hand, lang: str = "en", before_each: Callable[[], None] | None = None) -> Body:
+def waits(base: WaitingHand, lang: str = "en", before_each: Callable[[], None] | None = None) -> Body:
     """The body of ``POST /v1/waits`` for its loaded hand (the hand before its winning tile).
 
     Every kind that completes the hand (and has a copy left to draw), each with the `/v1/score`
@@ -99,31 +58,29 @@ def waits(base: Hand, lang: str = "en", before_each: Callable[[], None] | None =
     ``before_each()``, when given, is called before each wait is valued (a server lets its other
     work run there, as between a batch's hands).
     """
-    check(base, waiting=True)
+    check_waiting(base)
     discard_from = discarder(base)
-    seen = seen_counts(base)
+    seen = base.seen()
     memo: Memo = {}
     found: list[Body] = []
     drawable = 0
     for k in candidates(base):
-        unseen = copies_of(k) - seen[k]
-        if unseen <= 0:
+        left = unseen(seen, k)
+        if left <= 0:
             continue
         drawable += k < N_KINDS
         if before_each is not None:
             before_each()
-        values = wait_values(base, k, discard_from, memo, lang)
-        if values is None:
+        outcomes = wins_on(base, k, discard_from, memo, lang)
+        if outcomes is None:
             continue
-        found.append({"tile": CODES[k], "unseen": unseen, "self_draw": values[0], "discard": values[1]})
+        found.append({"tile": CODES[k], "unseen": left, "self_draw": _body(outcomes[0], lang),
+                      "discard": _body(outcomes[1], lang)})
     any_tile = drawable > 0 and sum(1 for w in found if CODES.index(w["tile"]) < N_KINDS) == drawable
-    out_waits = found
-    if any_tile:
-        out_waits = group_same(found, _signature)
     return {
         "any_tile": any_tile,
         "tiles": [w["tile"] for w in found],
         "unseen_total": sum(w["unseen"] for w in found),
         "discard_from": SEATS[discard_from],
-        "waits": out_waits,
+        "waits": group_same(found, _signature) if any_tile else found,
     }

@@ -1,6 +1,6 @@
 """marshmallow schemas of every request and response of docs/api.md.
 
-The request schemas live in the library (ningbo_score.requests: they build its typed input, and
+The request schemas live in the library (ningbo_score.request_schemas: they build its typed input, and
 a Python caller with a dict goes through them too); the response schemas here.  Instances are
 built once, at import: the routes share them (marshmallow schemas are safe to reuse across
 requests and threads once built).
@@ -8,7 +8,7 @@ requests and threads once built).
 from __future__ import annotations
 
 from ningbo_score.fields import Msg, flatten_errors, load, validation_problem
-from ningbo_score.requests import (
+from ningbo_score.request_schemas import (
     ANALYZE_REQUEST,
     BATCH_REQUEST,
     CLAIMS_REQUEST,

@@ -11,7 +11,7 @@ from ningbo_score.errors import CODES, public_code
 from ningbo_score.fields import OneOf, OpenAPIConverter, TileCode
 from ningbo_score.hand import WIN_BY
 from ningbo_score.replay import REASONS
-from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
+from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
 from ningbo_score.rules import RULEBOOK
 from ningbo_score.sessions import HAND_KINDS
 from ningbo_score.tiles import SEATS

@@ -25,11 +25,11 @@ class _Ctx:
 
 
 def best_shape_tai(readings, seat_t, round_t):
-    groups = [(g, *g.ctx_key(_Ctx(seat_t, round_t), RULES.signature)) for g in SHAPE_GROUPS]
+    groups = [(g, g.values(_Ctx(seat_t, round_t))) for g in SHAPE_GROUPS]
     best = -1
     for key, (dragons, _rep) in readings.items():
         key &= ~(BAD_ANY | BAD_SINGLE)
-        total = sum(g.evaluate(g.tais(signature), values, key, (31,) * dragons)[0] for g, signature, values in groups)
+        total = sum(g.evaluate(g.tais(RULES.signature), values, key, dragons)[0] for g, values in groups)
         best = max(best, total)
     return best
 

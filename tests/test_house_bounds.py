@@ -211,6 +211,11 @@ def caches() -> list[tuple[str, str, typing.Any, int | None]]:
             elif isinstance(value, dict) and "CACHE" in name.upper() and not name.endswith("LIMIT"):
                 bound = getattr(module, f"{name}_LIMIT", None) or FINITE.get((module.__name__, name))
                 found.append((module.__name__, name, value, bound))
+            elif type(value).__module__ == module.__name__ and hasattr(value, "__dict__"):
+                # a cache an object of the module holds (engine's item groups: one each)
+                for attr, held in vars(value).items():
+                    if isinstance(held, functools._lru_cache_wrapper):
+                        found.append((module.__name__, f"{name}.{attr}", held, held.cache_info().maxsize))
     return found
 
 
@@ -261,13 +266,14 @@ def test_every_cache_is_bounded_in_entries_and_bytes(plain_client):
     found = caches()
     names = {f"{m}.{n}" for m, n, _, _ in found}
     # the walk finds the caches it must (a new one is found the same way)
-    assert {"ningbo_score.engine._context_items", "ningbo_score.rules._OBJECT_CACHE"} <= names, names
+    assert {"ningbo_score.engine.SHAPE.answer", "ningbo_score.engine.FLOWERS.answer",
+            "ningbo_score.rules._OBJECT_CACHE"} <= names, names
     check_caches()
 
 
 def test_a_rules_object_entry_stays_small(plain_client):
     """The rules cache held 10,000-id required_patterns: now one id each at most."""
-    from ningbo_score.requests import ITEM_IDS
+    from ningbo_score.request_schemas import ITEM_IDS
 
     body = {**example("/v1/score"), "rules": {"preset": "ningbo", "required_patterns": list(ITEM_IDS),
                                               "item_tai": {i: 1 for i in ITEM_IDS}}}

@@ -6,9 +6,9 @@ import random
 import pytest
 
 import handgen
-from ningbo_score import engine, score
+from ningbo_score import score
 from ningbo_score.decompose import BAD_ANY, BAD_SINGLE, WAIT_SHIFT, WAITS
-from ningbo_score.engine import (CONTEXT_GROUPS, FLOWERS, SEAT_SHAPE, SHAPE, SHAPE_GROUPS, VIEW_BITS, WIN, Context,
+from ningbo_score.engine import (CONTEXT_GROUPS, FLOWERS, SEAT_SHAPE, SHAPE, SHAPE_GROUPS, VIEW_BITS, WIN, WinFacts,
                                  ItemGroup, View)
 from ningbo_score import read_score
 from ningbo_score.hand import check
@@ -28,22 +28,20 @@ class Recorder:
         return getattr(self._obj, name)
 
 
-def _contexts() -> list[Context]:
+def _contexts() -> list[WinFacts]:
     rng = random.Random(5)
     out = []
     for n in (0, 0, 1, 3):
         for _ in range(60):
             hand = read_score(handgen.random_request(rng, n_caishen=n))
-            check(hand)                           # the rule book's checks: a hand that is a win
-            out.append(Context(hand))
+            out.append(WinFacts(check(hand)))      # the rule book's checks: a hand that is a win
     return out
 
 
 CONTEXTS = _contexts()
 #: every key of 14 bits whose wait is one of decompose.WAITS
 KEYS = [key for key in range(1 << 14) if (key >> WAIT_SHIFT) & 7 < len(WAITS)]
-VIEWS = [View(ctx, key, dragons) for ctx in CONTEXTS[::40] for key in KEYS[::11]
-         for dragons in ((), (31,), (31, 32, 33))]
+VIEWS = [View(ctx, key, dragon_pungs) for ctx in CONTEXTS[::40] for key in KEYS[::11] for dragon_pungs in (0, 1, 3)]
 
 
 def _read(it: Item, views) -> set:
@@ -69,17 +67,16 @@ def test_an_item_reading_a_field_it_does_not_declare_is_caught():
     sneaky = Item("sneaky", 1, "偷看", "Sneaky", False, True, lambda h: h.wait == "edge" and h.suits == 1, ("wait",))
     assert _read(sneaky, VIEWS) == {"wait", "suits"}
     group = ItemGroup((sneaky,))
-    signature, values = group.ctx_key(CONTEXTS[0], (("sneaky", 1),))
+    signature, values = (("sneaky", 1),), group.values(CONTEXTS[0])
     edge = 4 << WAIT_SHIFT
     single = 1 << WAIT_SHIFT
-    assert group.evaluate(group.tais(signature), values, single, ())[0] == 0     # the declared field reads
+    assert group.reading(signature, values, single, 0)[0] == 0     # the declared field reads
     with pytest.raises(AttributeError):
-        group.evaluate(group.tais(signature), values, edge, ())
+        group.reading(signature, values, edge, 0)
     peeking = Item("peeking", 1, "偷看", "Peeking", False, False, lambda h: h.ctx.last_tile, ("ctx.by",))
     group = ItemGroup((peeking,))
-    signature, values = group.ctx_key(CONTEXTS[0], (("peeking", 1),))
     with pytest.raises(AttributeError):
-        group.evaluate(group.tais(signature), values)
+        group.answer((("peeking", 1),), group.values(CONTEXTS[0]), 0, 0)
 
 
 def test_an_item_declaring_a_field_no_view_has_is_refused():
@@ -93,7 +90,7 @@ def test_each_view_field_is_made_from_its_key_bits_only(field):
     # the field is the same with the other bits cleared
     ctx = CONTEXTS[0]
     for key in KEYS:
-        assert getattr(View(ctx, key, ()), field) == getattr(View(ctx, key & VIEW_BITS[field], ()), field), key
+        assert getattr(View(ctx, key, 0), field) == getattr(View(ctx, key & VIEW_BITS[field], 0), field), key
 
 
 def test_the_groups_cover_every_item_and_their_keys_are_what_they_declare():
@@ -116,9 +113,9 @@ def test_answers_are_the_same_with_the_item_memos_empty_or_full():
                 for n, p in ((0, "ningbo"), (2, "ningbo"), (3, "ningbo-7baida"), (1, "ningbo-456")) for _ in range(10)]
     warm = [score(r) for r in requests]
     for r, want in zip(requests, warm):
-        for cache in (engine._context_items, engine.shape_context, engine._shape_items):
-            cache.cache_clear()
+        for group in SHAPE_GROUPS + CONTEXT_GROUPS:
+            group.answer.cache_clear()
         assert score(r) == want
-    for cache in (engine._context_items, engine.shape_context, engine._shape_items):
-        info = cache.cache_info()
+    for group in SHAPE_GROUPS + CONTEXT_GROUPS:
+        info = group.answer.cache_info()
         assert info.maxsize is not None and info.currsize <= info.maxsize

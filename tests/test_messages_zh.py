@@ -18,7 +18,7 @@ from marshmallow import fields as mfields
 import app as app_module
 import ningbo_score
 from ningbo_score import fields as nfields
-from ningbo_score.requests import ITEM_IDS, PRESET_IDS
+from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS
 from ningbo_score.tiles import CODES
 from tools import examples
 

@@ -1,4 +1,4 @@
-"""The request schemas' quick object loop (ningbo_score.requests.StrictSchema._deserialize) loads
+"""The request schemas' quick object loop (ningbo_score.strict.StrictSchema._deserialize) loads
 exactly what marshmallow's own loop loads, and refuses with the same messages at the same paths,
 on every request body of the golden cases (tests/golden/cases.jsonl.gz)."""
 from __future__ import annotations
@@ -11,13 +11,16 @@ import pytest
 from marshmallow import ValidationError
 from marshmallow.fields import Nested
 
-from ningbo_score import ScoreError, requests
-from ningbo_score.fields import flatten_errors
+from ningbo_score import ScoreError, request_schemas
+from ningbo_score.fields import Integer, String, flatten_errors
+from ningbo_score.strict import StrictSchema
 from tools.make_golden import GOLDEN
 
-SCHEMAS = {"/v1/score": requests.ScoreRequestSchema, "/v1/waits": requests.WaitsRequestSchema,
-           "/v1/score/batch": requests.BatchRequestSchema, "/v1/table/next": requests.NextHandRequestSchema,
-           "/v1/table/claims": requests.TableClaimsRequestSchema, "/v1/table/escape": requests.EscapeRequestSchema}
+SCHEMAS = {"/v1/score": request_schemas.ScoreRequestSchema, "/v1/waits": request_schemas.WaitsRequestSchema,
+           "/v1/score/batch": request_schemas.BatchRequestSchema,
+           "/v1/table/next": request_schemas.NextHandRequestSchema,
+           "/v1/table/claims": request_schemas.TableClaimsRequestSchema,
+           "/v1/table/escape": request_schemas.EscapeRequestSchema}
 BODIES = [(c["path"], c["json"]) for c in map(json.loads, gzip.open(GOLDEN, "rt", encoding="utf-8"))
           if c["path"] in SCHEMAS and "json" in c]
 
@@ -33,11 +36,11 @@ def _marshmallow_loop(schema_class):
             inner = getattr(f, "inner", None)
             for candidate in (f, inner):
                 nested = getattr(candidate, "schema", None)
-                if not isinstance(candidate, Nested) and isinstance(nested, requests.StrictSchema):
+                if not isinstance(candidate, Nested) and isinstance(nested, StrictSchema):
                     # a schema held by a field of ours (a batch's items, a rules object) is one
                     # instance shared by every copy of the field: switch a fresh one instead
                     nested = candidate.schema = type(nested)()
-                if isinstance(nested, requests.StrictSchema):
+                if isinstance(nested, StrictSchema):
                     stack.append(nested)
     return schema
 
@@ -52,13 +55,13 @@ def _all_fast(schema):
         for f in s.fields.values():
             for candidate in (f, getattr(f, "inner", None)):
                 nested = getattr(candidate, "schema", None)
-                if isinstance(nested, requests.StrictSchema):
+                if isinstance(nested, StrictSchema):
                     stack.append(nested)
     return seen > 0
 
 
 def _comparable(loaded):
-    if isinstance(loaded, requests.BatchInput):      # a refused item: its problems (no identity)
+    if isinstance(loaded, request_schemas.BatchInput):      # a refused item: its problems (no identity)
         return [sorted((p.code, p.path, p.en, p.zh) for p in item.problems) if isinstance(item, ScoreError)
                 else item for item in loaded.items]
     return loaded
@@ -88,3 +91,43 @@ def test_the_quick_loop_is_marshmallows(path):
         assert got == want, body
         seen[got[0]] += 1
     assert seen["loaded"] and seen["refused"], seen
+
+
+class _Hooked(StrictSchema):
+    """Fields with their own hooks (marshmallow 4's ``pre_load`` / ``post_load`` functions)."""
+    shout = String(required=True, post_load=[str.upper])
+    trimmed = String(required=False, pre_load=[str.strip], post_load=[lambda s: s + "!"])
+    count = Integer(required=False, allow_none=True, post_load=[lambda n: n * 2])
+
+
+@pytest.mark.parametrize("body", [
+    {"shout": "hi"},
+    {"shout": "hi", "trimmed": "  x ", "count": 3},
+    {"shout": "hi", "count": None},
+    {"shout": 5},
+    {"trimmed": "y"},
+    {"shout": "a", "other": 1},
+])
+def test_the_quick_loop_applies_field_hooks_as_marshmallow_does(body):
+    fast = _Hooked()
+    assert fast._fast
+    slow = _Hooked()
+    slow._fast = False
+    assert _outcome(fast, body) == _outcome(slow, body)
+    if body == {"shout": "hi", "trimmed": "  x ", "count": 3}:
+        # the hooks ran: "hi" upper-cased; "  x " stripped, then "!"; 3 doubled
+        assert fast.load(body) == {"shout": "HI", "trimmed": "x!", "count": 6}
+
+
+def test_the_quick_loop_refuses_a_marshmallow_of_another_shape():
+    from ningbo_score.strict import check_marshmallow
+
+    check_marshmallow()                                     # the installed one: the loop's shape
+
+    class OtherSchema(StrictSchema):
+        def _deserialize(self, data, *, error_store, many=False, partial=None, unknown=None, index=None,
+                         infer_missing=False):
+            return {}
+
+    with pytest.raises(RuntimeError, match="written for marshmallow 4"):
+        check_marshmallow(schema=OtherSchema)

@@ -576,7 +576,7 @@ EVERY_KIND_CAISHEN = {"seat_wind": "E", "round_wind": "E", "hand": {"concealed":
 def test_which_hands_are_heavy():
     from app import heavy_hand
     from ningbo_score.api import analysis, load
-    from ningbo_score.requests import ANALYZE_REQUEST
+    from ningbo_score.request_schemas import ANALYZE_REQUEST
 
     def hand(**body):
         loaded: analysis.AnalyzeInput = load(ANALYZE_REQUEST, {**EVERY_KIND_CAISHEN, **body})

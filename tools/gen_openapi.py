@@ -28,7 +28,7 @@ import ningbo_score
 import observability
 import schemas
 from app import ROUTES
-from ningbo_score.fields import TILE_COMPONENTS, code_name
+from tools.tile_schema import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.replay import REASONS
 from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS

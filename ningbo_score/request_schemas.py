@@ -12,20 +12,21 @@ from __future__ import annotations
 
 import typing
 
-from marshmallow import RAISE, Schema, ValidationError, missing, post_load, validates_schema
+from marshmallow import ValidationError, post_load, validates_schema
 
 from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
-from .errors import MAX_PROBLEMS, ScoreError
+from .errors import ScoreError
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
-                   build)
+                   WaitingHand, caishen_of)
 from .items import ITEMS
 from .rules import (DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, OPTION_DOCS, OPTION_KINDS, PRESETS, Rules,
                     custom_rules, preset_rules)
 from .sessions import HAND_KINDS, MAX_HANDS, MAX_NAME, SessionInput
+from .strict import StrictSchema
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
-from .tiles import SEAT_INDEX, SEATS
+from .tiles import SEAT_INDEX, SEATS, WHITE
 
 from .fields import (
     Boolean,
@@ -41,26 +42,15 @@ from .fields import (
     String,
     Tile,
     Tiles,
-    drop_frames,
 )
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
-
-    from marshmallow import types
-    from marshmallow.error_store import ErrorStore
     from marshmallow.fields import Field
 
     #: a schema's ``OPENAPI_VARIANTS`` (below): {component name: (its required field, more properties)}
     OpenAPIVariants: typing.TypeAlias = dict[str, tuple[str, dict[str, typing.Any]]]
 
     _F = typing.TypeVar("_F", bound=Field[typing.Any])
-
-    class _ErrorStore(typing.Protocol):
-        """What :meth:`StrictSchema._deserialize` calls of the error store marshmallow hands it
-        (an ``ErrorStore``, whose methods are not annotated)."""
-
-        def store_error(self, messages: typing.Any, field_name: str = ..., index: int | None = None) -> None: ...
 
 
 PRESET_IDS: tuple[str, ...] = tuple(PRESETS)
@@ -80,82 +70,6 @@ def seat(**kwargs: typing.Any) -> String:
 def optional(field_cls: type[_F], *args: typing.Any, **kwargs: typing.Any) -> _F:
     """An optional field: absent or ``null`` (= absent)."""
     return field_cls(*args, required=False, allow_none=True, **kwargs)
-
-
-# A schema whose optional fields are "exactly one of" (``OPENAPI_VARIANTS = {name: (field,
-# more properties)}``) is documented in openapi.yaml as a ``oneOf`` of one component per field,
-# named ``name``, where that field is required and the others absent (the server also takes
-# ``null`` for absent there; the spec does not say so: tools/gen_openapi.variants tells why);
-# generated clients get one typed class per way of giving it.
-
-
-class StrictSchema(Schema):
-    """Unknown fields raise.  A loaded optional field may be ``None`` (absent): the body's
-    ``post_load`` reads it so.
-
-    Its object loop (:meth:`_deserialize`) gives what marshmallow's gives for these schemas (no
-    ``many``, no ``partial``, ``unknown`` RAISE, no ``load_default``), at a fraction of the cost:
-    an absent optional field costs a dict lookup (marshmallow builds a closure for every declared
-    field and calls it), a given one its field's ``_deserialize`` and validators (every validator
-    of ningbo_score.fields raises its own message), and unknown keys are listed in the body's
-    order (no more than MAX_PROBLEMS + 1) (tests/test_schemas.py compares the two on the golden
-    cases)."""
-
-    class Meta:
-        unknown = RAISE
-
-    error_messages = {
-        "unknown": Msg("Unknown field.", "未知字段。"),
-        "type": Msg("Must be an object.", "必须是对象。"),
-    }
-
-    def __init__(self, *args: typing.Any, **kwargs: typing.Any) -> None:
-        super().__init__(*args, **kwargs)
-        #: (key in the body, attribute, field, required) in declaration order
-        self._plan: tuple[tuple[str, str, Field[typing.Any], bool], ...] = tuple(
-            (f.data_key or name, f.attribute or name, f, f.required) for name, f in self.load_fields.items())
-        self._keys = frozenset(key for key, _, _, _ in self._plan)
-        plain = all(f.load_default is missing for _, _, f, _ in self._plan)
-        self._fast = plain and self.unknown == RAISE and not self.many and not self.partial
-
-    def _deserialize(self, data: Mapping[str, typing.Any] | Sequence[Mapping[str, typing.Any]], *,
-                     error_store: _ErrorStore, many: bool = False,
-                     partial: bool | types.StrSequenceOrSet | None = None, unknown: types.UnknownOption = RAISE,
-                     index: int | None = None) -> typing.Any:
-        if not self._fast or many or partial or unknown != RAISE:
-            # (the rare path: marshmallow's loop, given marshmallow's own store)
-            return super()._deserialize(data, error_store=typing.cast("ErrorStore", error_store), many=many,
-                                        partial=partial, unknown=unknown, index=index)
-        out: dict[str, typing.Any] = {}
-        if not isinstance(data, dict):
-            error_store.store_error([self.error_messages["type"]], index=index)
-            return out
-        for key, attr, field, required in self._plan:
-            raw = data.get(key, missing)
-            if raw is missing and not required:
-                continue
-            try:
-                if raw is None or raw is missing or field.pre_load:
-                    out[attr] = field.deserialize(raw, key, data)      # null, required: its messages
-                else:                                               # what deserialize does then
-                    value = field._deserialize(raw, key, data)
-                    for validator in field.validators:               # each raises with its Msg
-                        validator(value)
-                    out[attr] = value
-            except ValidationError as err:
-                drop_frames(err)
-                error_store.store_error(err.messages, key, index=index)
-                if err.valid_data:
-                    out[attr] = err.valid_data
-        if len(data) > len(out) and not data.keys() <= self._keys:
-            unknown_keys = 0
-            for key in data:
-                if key not in self._keys:
-                    error_store.store_error([self.error_messages["unknown"]], key, index)
-                    unknown_keys += 1
-                    if unknown_keys > MAX_PROBLEMS:        # the answer lists no more
-                        break
-        return out
 
 
 def option_fields(*, answer: bool = False) -> dict[str, Field[typing.Any]]:
@@ -185,12 +99,18 @@ def option_fields(*, answer: bool = False) -> dict[str, Field[typing.Any]]:
         elif kind == "items":
             if not answer:                      # capped before it is read, each id at most once
                 kwargs.update(max_items=len(ITEM_IDS), unique=True)
-                kwargs["metadata"]["description"] += " Each at most once."
             field = List(String(validate=OneOf(ITEM_IDS)), **kwargs)
         else:
             raise TypeError(f"{name}: an option of an unknown kind {kind!r}")
         out[name] = field
     return out
+
+
+# A schema whose optional fields are "exactly one of" (``OPENAPI_VARIANTS = {name: (field,
+# more properties)}``) is documented in openapi.yaml as a ``oneOf`` of one component per field,
+# named ``name``, where that field is required and the others absent (the server also takes
+# ``null`` for absent there; the spec does not say so: tools/gen_openapi.variants tells why);
+# generated clients get one typed class per way of giving it.
 
 
 class RulesObjectSchema(StrictSchema):
@@ -333,41 +253,48 @@ def _seat(value: str | None) -> int | None:
     return None if value is None else SEAT_INDEX[value]
 
 
-def _melds(given: list[dict[str, typing.Any]] | None) -> list[Meld]:
+def _melds(given: list[dict[str, typing.Any]] | None, substitute: int | None) -> tuple[Meld, ...]:
     if not given:
-        return []
+        return ()
     out: list[Meld] = []
     for m in given:
         given_from = m.get("from")
-        out.append(Meld(m["type"], m["tiles"], m["tiles"], None if given_from is None else SEAT_INDEX[given_from],
-                        m.get("concealed") is True, m.get("added") is True, given_from is not None))
-    return out
+        tiles = tuple(m["tiles"])
+        out.append(Meld(type=m["type"], tiles=tiles,
+                        faces=tiles if substitute is None else tuple(substitute if t == WHITE else t for t in tiles),
+                        from_seat=None if given_from is None else SEAT_INDEX[given_from],
+                        concealed=m.get("concealed") is True, added=m.get("added") is True,
+                        from_given=given_from is not None))
+    return tuple(out)
 
 
-def _hand(data: dict[str, typing.Any], waiting: bool) -> Hand:
-    """The typed input of a loaded `/v1/score` (or `/v1/waits`) body."""
+def _held(data: dict[str, typing.Any]) -> dict[str, typing.Any]:
+    """The fields of a :class:`~ningbo_score.hand.Held` in a loaded `/v1/score` or `/v1/waits` body."""
     caishen = data.get("caishen")
     hand = data["hand"]
     win = data.get("win") or {}
     claims = data.get("claims_from_winner")
     base = data.get("base_points")
-    return build(
-        data.get("rules") or DEFAULT_RULES, SEAT_INDEX[data["seat_wind"]], SEAT_INDEX[data["round_wind"]],
-        caishen.get("indicator") if caishen else None, caishen.get("kinds") if caishen else None,
-        hand["concealed"], None if waiting else hand["winning_tile"], _melds(hand.get("melds")),
-        hand.get("flowers") or [], win.get("by"), _seat(win.get("from")), win.get("kong_replacement") is True,
-        _seat(win.get("kong_fed_by")), win.get("last_tile") is True, win.get("heavenly") is True,
-        win.get("earthly") is True, win.get("discarded_caishen") is True,
-        {SEAT_INDEX[k]: v for k, v in claims.items() if v is not None} if claims else {},
-        1 if base is None else base)
+    rules = data.get("rules") or DEFAULT_RULES
+    indicator = caishen.get("indicator") if caishen else None
+    kinds, substitute = caishen_of(rules, indicator, caishen.get("kinds") if caishen else None)
+    return dict(
+        rules=rules, seat=SEAT_INDEX[data["seat_wind"]], round=SEAT_INDEX[data["round_wind"]], caishen_kinds=kinds,
+        indicator=indicator, substitute=substitute, concealed=tuple(hand["concealed"]),
+        melds=_melds(hand.get("melds"), substitute), flowers=tuple(hand.get("flowers") or ()),
+        claims={SEAT_INDEX[k]: v for k, v in claims.items() if v is not None} if claims else {},
+        base_points=1 if base is None else base, discarded_caishen=win.get("discarded_caishen") is True)
+
+
+def _waiting_hand(data: dict[str, typing.Any]) -> WaitingHand:
+    """The typed input of a loaded `/v1/waits` (or `/v1/analyze`) body."""
+    return WaitingHand(**_held(data), discarder=_seat((data.get("win") or {}).get("from")))
 
 
 class ScoreRequestSchema(StrictSchema):
     """The body of `POST /v1/score`."""
 
-    # loaded as a Hand (post_load below); WaitsRequestSchema as the hand before its winning tile
-
-    WAITING = False
+    # loaded as a Hand (post_load below); WaitsRequestSchema as a WaitingHand
 
     rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), rules_of, required=False, allow_none=True,
                            metadata={"description": "A preset id or an object; default `ningbo`."})
@@ -382,7 +309,11 @@ class ScoreRequestSchema(StrictSchema):
 
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> Hand:
-        return _hand(data, self.WAITING)
+        win = data["win"]
+        return Hand(**_held(data), winning=data["hand"]["winning_tile"], by=win["by"], win_from=_seat(win.get("from")),
+                    kong_replacement=win.get("kong_replacement") is True, kong_fed_by=_seat(win.get("kong_fed_by")),
+                    last_tile=win.get("last_tile") is True, heavenly=win.get("heavenly") is True,
+                    earthly=win.get("earthly") is True)
 
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
@@ -411,10 +342,12 @@ class WaitsRequestSchema(ScoreRequestSchema):
     """The body of `POST /v1/waits`: a `/v1/score` body whose hand is the hand before its
     winning tile (no `hand.winning_tile`, no `win.by`)."""
 
-    WAITING = True
-
     hand = Nested(WaitsHandSchema, required=True)
     win = optional(Nested, WaitsWinSchema, metadata={"description": "Omitted: the default discarder."})
+
+    @post_load
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> WaitingHand:
+        return _waiting_hand(data)
 
 
 # --- POST /v1/analyze --------------------------------------------------------------------------
@@ -445,7 +378,7 @@ class AnalyzeRequestSchema(WaitsRequestSchema):
 
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> AnalyzeInput:
-        return AnalyzeInput(_hand(data, True), data.get("visible") or [])
+        return AnalyzeInput(_waiting_hand(data), data.get("visible") or [])
 
 
 # --- POST /v1/score/batch ----------------------------------------------------------------------
