@@ -15,7 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from test_page import (WORKED_LINK, application, base_url, browser, build_worked_example,  # noqa: F401
-                       check_worked_example_result, hand_tiles, idle, make_page, mode, notice, open_page, page, tap)
+                       check_worked_example_result, hand_tiles, idle, make_page, mode, notice, open_page, page, tap,
+                       type_tiles)
 
 PHONE = {"width": 375, "height": 812, "has_touch": True, "is_mobile": True}
 DESKTOP = {"width": 1280, "height": 900}
@@ -114,7 +115,7 @@ def test_hand_count_and_verdict_stay_in_view_while_tapping(make_page, base_url, 
     # 111m 222p 333s NNN + EE pair, won on N by self-draw, seat E round E: 碰碰胡 2 + 自摸 1 +
     # 硬胡 1 + 对倒 1 (N completed the pung; E would have too) = 5 台 (no wind 台: N is no seat or
     # round wind of E/E): P = 1 x (1 + 5) = 6, a win
-    expect(pg.locator("#verdict")).to_have_text("5 台 · a win · 6 pts a share")
+    expect(pg.locator("#verdict")).to_have_text("On North wind · 5 台 · a win · 6 pts a share")
     expect(pg.locator("#hand-count")).to_have_text("14 / 14 tiles")
     # the desktop's result column fits its window below the bar (it scrolls on its own)
     if size is DESKTOP:
@@ -125,7 +126,9 @@ def test_hand_count_and_verdict_stay_in_view_while_tapping(make_page, base_url, 
 
 # --- undo -----------------------------------------------------------------------------------------
 
-def test_undo_button_ctrl_z_back_and_clear(page, base_url):
+def test_undo_button_ctrl_z_and_clear_and_back_leaves(make_page, base_url):
+    page = phone(make_page)
+    page.goto("about:blank")
     open_page(page, base_url, "#lang=en")
     undo = page.get_by_role("button", name="Undo")
     expect(undo).to_be_disabled()
@@ -140,12 +143,6 @@ def test_undo_button_ctrl_z_back_and_clear(page, base_url):
     page.keyboard.press("Meta+z")
     idle(page)
     assert hand_tiles(page) == ["1m"]
-    page.go_back()                                  # Back restores the hand before
-    idle(page)
-    assert hand_tiles(page) == []
-    page.go_forward()
-    idle(page)
-    assert hand_tiles(page) == ["1m"]
     tap(page, "9p")
     page.get_by_role("button", name="Clear").click()
     idle(page)
@@ -153,8 +150,14 @@ def test_undo_button_ctrl_z_back_and_clear(page, base_url):
     undo.click()                                    # Clear can be undone
     idle(page)
     assert hand_tiles(page) == ["1m", "9p"]
-    # the page did not leave: still the calculator
     assert page.url.startswith(base_url + "/#")
+    # the hand survives a reload (the URL holds it, and so does the phone)
+    page.reload()
+    idle(page)
+    assert hand_tiles(page) == ["1m", "9p"]
+    # Back is no undo: after 8 taps, undos and a clear, one press of Back leaves the page
+    page.go_back()
+    assert page.url == "about:blank"
 
 
 # --- the palette ----------------------------------------------------------------------------------
@@ -207,9 +210,7 @@ def test_waits_below_the_minimum_are_not_eligible(page, base_url):
     open_page(page, base_url, "#lang=en")
     # seat E: 123m 456m 789p 11s 24s waits on 3s (closed, 夹).  Self-draw: 夹 1 + 自摸 1 + 硬胡 1
     # = 3 台 < 4; discard: 夹 1 + 硬胡 1 = 2 台 < 4 (docs/rules.md §5: not 平胡, a closed wait).
-    page.get_by_label("Type tiles (e.g. 123m 456p EE C 2f)").fill("123m 456m 789p 11s 24s")
-    page.get_by_role("button", name="Add", exact=True).click()
-    idle(page)
+    type_tiles(page, "123m 456m 789p 11s 24s")
     row = page.locator('tr[data-wait="3s"]')
     expect(row).to_have_attribute("data-eligible", "false")
     expect(row.locator("td.ok-cell")).to_have_text("✗ cannot win")
@@ -378,7 +379,7 @@ def test_copyable_summary_and_history_of_hands(make_page, base_url):
     check_worked_example_result(pg)
     text = pg.locator("#result-text").inner_text()
     assert text.splitlines() == [
-        "Ningbo mahjong score · ningbo",
+        "Ningbo mahjong score · Ningbo (default)",
         "Seat South · round East",
         "Hand 23678m99s win on 4m · Melds CCC 1111s · Flowers 2f · Caishen 5p",
         "台: Plain win 0, Self-draw 1, No caishen 1, Dragon pung 1, Seat flower 1 = 4 台",
@@ -515,3 +516,164 @@ def test_what_to_discard_panel(make_page, base_url, size):
     idle(pg)
     expect(pg.locator("table.waits tbody tr")).to_have_count(2)
     expect(pg.locator("#verdict")).to_have_text("Waiting on 2 · 2 can win")
+
+
+# --- round three (issue 29): the moment of the answer, at phone size (390 × 844, touch) -----------
+
+PHONE3 = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
+RACK = ["1m", "2m", "3m", "4m", "5m", "6m", "7p", "8p", "9p", "1s", "1s", "2s", "3s", "4s"]
+
+
+def phone3(make_page, **extra):
+    return make_page(**{**PHONE3, **extra})
+
+
+def item_ids(pg) -> list[str]:
+    return pg.locator("table.items tbody tr").evaluate_all("rs => rs.map(r => r.dataset.item)")
+
+
+def test_winning_tile_has_its_own_slot(make_page, base_url):
+    pg = phone3(make_page)
+    open_page(pg, base_url, "#lang=en")
+    slot = pg.locator("#win-slot")
+    expect(slot).to_be_visible()                       # an empty, labelled slot from the start
+    expect(slot).to_have_attribute("aria-label", "Winning tile (tap here, then a tile)")
+    for code in RACK[:13]:
+        press(pg, tile(pg, code))
+    expect(slot).to_have_class(re.compile(r"\bempty\b"))      # 13 tiles: the slot still waits
+    press(pg, tile(pg, "4s"))                                 # the 14th tile goes into the slot, seen
+    expect(slot).to_have_attribute("data-tile", "4s")
+    expect(pg.locator("#verdict")).to_contain_text("On 4 Bamboo")      # and the bar names it
+    # 123m 456m 789p 11s 234s on 4s: a two-sided wait (2s3s), every set a chow, the pair 1s carries
+    # no 台: 平胡 1 (docs/rules.md §5), not 单吊
+    assert "ping_hu" in item_ids(pg) and "single_wait" not in item_ids(pg)
+    # the player won on 1s (the pair: 单吊): tap the slot, then the 1s of the hand — two taps
+    press(pg, slot)
+    expect(slot).to_have_attribute("aria-pressed", "true")
+    press(pg, pg.locator('#hand button[data-role="hand"][data-tile="1s"]').first)
+    expect(slot).to_have_attribute("data-tile", "1s")
+    assert hand_tiles(pg) == ["1m", "2m", "3m", "4m", "5m", "6m", "7p", "8p", "9p", "1s", "2s", "3s", "4s", "1s"]
+    expect(pg.locator("#wait-kind")).to_have_text("single")
+    assert "single_wait" in item_ids(pg) and "ping_hu" not in item_ids(pg)
+    expect(pg.locator("#verdict")).to_contain_text("On 1 Bamboo")
+    # or a palette tile straight into the slot: it replaces the winning tile (the 1s is gone)
+    press(pg, slot)
+    press(pg, tile(pg, "7s"))
+    expect(slot).to_have_attribute("data-tile", "7s")
+    expect(pg.locator("#hand-count")).to_have_text("14 / 14 tiles")
+    assert hand_tiles(pg)[-2:] == ["4s", "7s"]
+
+
+def test_to_result_never_hides_the_results_top(make_page, base_url):
+    pg = phone3(make_page, reduced_motion="reduce")
+    open_page(pg, base_url, WORKED_LINK)
+    press(pg, pg.locator("#to-result"))
+    bar = pg.locator("#bar").bounding_box()
+    for sel in ("#h-result", "#tai-total", "#eligible"):
+        box = pg.locator(sel).bounding_box()
+        assert box["y"] >= bar["y"] + bar["height"] - 0.5, (sel, box, bar)
+        assert box["y"] + box["height"] <= 844
+
+
+def test_win_context_beside_the_hand_and_named_in_the_bar(make_page, base_url):
+    pg = phone3(make_page)
+    open_page(pg, base_url, WORKED_LINK)
+    ctx = pg.locator("#bar-context")
+    # seat S, round E, self-draw, W claimed one meld, caishen 5p (docs/api.md's worked example)
+    expect(ctx).to_have_text("South · East round · self-draw · West claimed 1 · caishen 5 Dots")
+    # the win's controls come right after the tiles, not 800 px below them
+    pal = pg.locator("#palette-card").bounding_box()
+    win = pg.locator("#win-card").bounding_box()
+    assert 0 <= win["y"] - (pal["y"] + pal["height"]) <= 12, (pal, win)
+    # tapping the line in the bar goes to them
+    press(pg, ctx)
+    expect(pg.locator("#seat")).to_be_in_viewport()
+    press(pg, pg.get_by_label("Last tile"))
+    expect(ctx).to_have_text("South · East round · self-draw · Last tile · West claimed 1 · caishen 5 Dots")
+    press(pg, pg.get_by_label("Last tile"))
+    press(pg, pg.get_by_role("radio", name="Discard"))
+    expect(ctx).to_have_text("South · East round · discard by East · West claimed 1 · caishen 5 Dots")
+
+
+def test_who_pays_what_is_in_the_bar(make_page, base_url):
+    pg = phone3(make_page)
+    open_page(pg, base_url, WORKED_LINK)
+    # self-draw, 4 台, P = 5: E, W, N each pay 5, S collects 15 (check_worked_example_result)
+    expect(pg.locator("#bar-pay")).to_have_text("East, West, North pay 5 each → South +15")
+    # seat E, 111m 222p 333s EE NN won on N discarded by N: 碰碰胡 2 + 对倒 1 + 硬胡 1 = 4 台 (no
+    # wind 台 for N), P = 5, the discarder pays 2 × 5 = 10 (docs/rules.md §7)
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=111m222p333sEENN&w=N&by=discard&from=N")
+    expect(pg.locator("#bar-pay")).to_have_text("North pays 10 → East +10")
+    # below the minimum: the bar says nobody pays
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=123456m789p11s24s&w=3s")
+    expect(pg.locator("#bar-pay")).to_have_text("Below the minimum: nobody pays")
+
+
+def test_busy_state_greys_the_stale_verdict(make_page, base_url):
+    pg = phone3(make_page)
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=111m222p333sEENN")
+    expect(pg.locator("#verdict")).to_have_text("Waiting on 2 · 2 can win")
+    held: list = []
+    pg.route(re.compile(r".*/v1/score$"), lambda route: held.append(route))
+    tile(pg, "N").tap()
+    expect(pg.locator("#bar")).to_have_attribute("data-busy", "1")
+    expect(pg.locator("#verdict")).to_have_css("opacity", "0.4")       # the old verdict, greyed
+    expect(pg.locator("#busy-mark")).to_have_css("opacity", "1")
+    expect(pg.locator("#result")).to_have_attribute("aria-busy", "true")
+    assert held
+    for r in held:
+        r.continue_()
+    idle(pg)
+    expect(pg.locator("#verdict")).to_have_text("On North wind · 5 台 · a win · 6 pts a share")
+    expect(pg.locator("#verdict")).to_have_css("opacity", "1")
+
+
+def test_palette_never_moves_under_a_finger(make_page, base_url):
+    pg = phone3(make_page)
+    open_page(pg, base_url, "#lang=en")
+    # scrolled so that the palette sits under the sticky bar: every tile of it is on screen at once
+    pg.evaluate("window.scrollTo(0, document.getElementById('palette-card').offsetTop - "
+                "document.getElementById('bar').offsetHeight)")
+    bar = pg.locator("#bar").bounding_box()
+    before = pg.locator("#palette").bounding_box()
+    assert before["y"] >= bar["y"] + bar["height"] and before["y"] + before["height"] <= 844, (bar, before)
+    scroll = pg.evaluate("window.scrollY")
+    # 111m 234m 555p 678p + 9s 9s: the hand wraps to a second row at the 9th tile, fills, scores
+    for i, code in enumerate(["1m", "1m", "1m", "2m", "3m", "4m", "5p", "5p", "5p", "6p", "7p", "8p", "9s", "9s"]):
+        press(pg, tile(pg, code))
+        assert pg.locator("#palette").bounding_box() == before, (i + 1, code)
+    assert pg.evaluate("window.scrollY") == scroll
+    expect(pg.locator("#tai-total")).to_be_visible()
+    # a meld, a flower and a refusal move nothing either
+    press(pg, pg.locator('.modes button[data-mode="pung"]'))
+    assert pg.locator("#palette").bounding_box() == before
+    press(pg, tile(pg, "C"))
+    press(pg, tile(pg, "1f"))
+    assert pg.locator("#palette").bounding_box() == before
+
+
+@pytest.mark.parametrize("status,words", [(500, "出错"), (503, "忙"), (429, "请等 7 秒"), (0, "连不上")])
+def test_errors_in_the_pages_language_with_a_retry(make_page, base_url, status, words):
+    pg = phone3(make_page, locale="zh-CN")
+    open_page(pg, base_url, "#lang=zh&s=E&r=E&h=111m222p333sEENN")
+
+    def fail(route):
+        if status == 0:
+            route.abort()
+        else:
+            route.fulfill(status=status, content_type="application/problem+json",
+                          headers={"Retry-After": "7"} if status == 429 else {},
+                          body=json.dumps({"title": "Service Unavailable" if status == 503 else "Error",
+                                           "status": status}))
+    pg.route(re.compile(r".*/v1/score$"), fail)
+    press(pg, tile(pg, "N"))
+    box = pg.locator("#offline")
+    expect(box).to_contain_text(words)
+    shown = box.inner_text() + pg.locator("#verdict").inner_text()
+    assert not re.search(r"[A-Za-z]{2,}", shown), shown              # no English title in Chinese mode
+    assert CJK.search(pg.locator("#verdict").inner_text())
+    pg.unroute(re.compile(r".*/v1/score$"))
+    press(pg, box.get_by_role("button", name="重试"))
+    # won on N by self-draw, seat E: 5 台, P = 6 (test_errors_without_field_paths_and_offline_with_retry)
+    expect(pg.locator("#tai-total")).to_have_text("5")
+    expect(pg.locator("#offline")).to_have_count(0)
