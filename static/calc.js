@@ -72,7 +72,7 @@
       earthly: '地胡', discarded_caishen: '本局打出过财神', claims: '别家吃碰杠了本家几次（包）',
       claims_less: function (s) { return this.seat_names[s] + '家少一次'; },
       claims_more: function (s) { return this.seat_names[s] + '家多一次'; },
-      result: '结果', foot: '计分按本服务的规则书；页面只调用公开的 API（/v1/score、/v1/waits、/v1/analyze、/v1/rules）。',
+      result: '结果', foot: '计分按本服务的规则书；页面只调用公开的计分接口。',
       history: '最近算过的牌', history_empty: '还没有。算过的牌会留在这个浏览器里。',
       copy_result: '复制结果文字', result_copied: '结果已复制',
       win_mark: '胡', dealer: '庄',
@@ -168,7 +168,9 @@
       pay_list: function (parts, to, tot) { return parts.join('，') + ' → ' + this.seat_names[to] + '家收 ' + tot; },
       pay_part: function (s, amt) { return this.seat_names[s] + '付 ' + amt; },
       pay_none: '不够台，没人付', capped: function (cap) { return '（封顶 ' + cap + '）'; },
-      cap_note: function (cap, full) { return '每手封顶 ' + cap + ' 分：本来要付 ' + full + '，只付 ' + cap + '。'; },
+      cap_note: function (cap, full) {
+        return '每手封顶 ' + cap + ' 分：按每份分数本来共收 ' + full + '，封顶后只收 ' + cap + '，各家按比例少付。';
+      },
       bar_waits: function (names) { return '听 ' + names.join('、'); },
       bar_best: function (n, k) { return '打 ' + n + ' 最好' + (k ? '，听 ' + k + ' 种' : ''); },
       bar_shanten: function (n) { return n === 0 ? '听牌' : '还差 ' + n + ' 张听牌'; },
@@ -305,7 +307,9 @@
       pay_list: function (parts, to, tot) { return parts.join(', ') + ' → ' + this.seat_names[to] + ' +' + tot; },
       pay_part: function (s, amt) { return this.seat_names[s] + ' pays ' + amt; },
       pay_none: 'Below the minimum: nobody pays', capped: function (cap) { return ' (capped at ' + cap + ')'; },
-      cap_note: function (cap, full) { return 'Hand cap ' + cap + ': ' + full + ' would be due, ' + cap + ' is paid.'; },
+      cap_note: function (cap, full) {
+        return 'Hand cap ' + cap + ': the shares come to ' + full + ', the winner collects ' + cap + ', each payer scaled down.';
+      },
       bar_waits: function (names) { return 'Waits: ' + names.join(', '); },
       bar_best: function (n, k) { return 'Best discard: ' + n + (k ? ', then ' + k + ' wait' + (k === 1 ? '' : 's') : ''); },
       bar_shanten: function (n) { return n === 0 ? 'ready' : n + ' tile' + (n === 1 ? '' : 's') + ' from ready'; },
@@ -1302,7 +1306,9 @@
       '</p></div>';
     var capped = (d.payments || []).filter(function (p) { return p.multiplier !== undefined && p.amount < p.multiplier * d.points; });
     if (ok && capped.length) {
-      html += '<p class="cap-note" id="cap-note">' + esc(t('cap_note', capOf(d), capped[0].multiplier * d.points)) + '</p>';
+      var due = (d.payments || []).filter(function (p) { return p.to === state.seat; })
+        .reduce(function (a, p) { return a + (p.multiplier || 1) * d.points; }, 0);
+      html += '<p class="cap-note" id="cap-note">' + esc(t('cap_note', capOf(d), due)) + '</p>';
     }
     if (d.reasons && d.reasons.length) {
       html += '<ul class="reasons" id="reasons">' + d.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul>';

@@ -677,3 +677,160 @@ def test_errors_in_the_pages_language_with_a_retry(make_page, base_url, status, 
     # won on N by self-draw, seat E: 5 台, P = 6 (test_errors_without_field_paths_and_offline_with_retry)
     expect(pg.locator("#tai-total")).to_have_text("5")
     expect(pg.locator("#offline")).to_have_count(0)
+
+
+# --- one language throughout (issue 29) ----------------------------------------------------------
+
+# Visible text of the whole page, tile faces (pictures) and elements in a language of their own
+# (the 中文 / English switch) left out.
+PAGE_TEXT_JS = """
+() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const page = document.documentElement.lang;
+  while (walk.nextNode()) {
+    const el = walk.currentNode.parentElement;
+    if (el.closest('svg') || !el.checkVisibility()) continue;
+    const own = el.closest('[lang]');
+    if (own && own !== document.documentElement && own.lang !== page) continue;
+    out.push(walk.currentNode.data);
+  }
+  return out.join(' ');
+}
+"""
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}|\b[1-9][mpsf]\b|(?<![A-Za-z])[ESWNCFP](?![A-Za-z])")
+SCAN_LINKS = [
+    WORKED_LINK,                                              # a scored win: items, decomposition, payments
+    "#s=E&r=E&h=111m222p333sEENN",                            # 13 tiles: waits at full value
+    "#s=E&r=E&h=111m222p333sEENN9s",                          # 14 tiles, no win: what to discard
+    "#s=E&r=E&h=123m459m789p14s29s",                          # 13 tiles, not ready: how far
+    "#s=E&r=E&h=1112223339p&w=9p&m=c234m-S",                  # refused: a chow from the wrong seat
+    "#p=ningbo-456&s=E&r=E&c=5p&h=123456m789p11s24s&w=3s&by=discard&from=N",   # another preset
+]
+
+
+def scan(pg, lang):
+    pg.locator("#rule-details summary").click()               # the rule options, opened
+    for more in pg.locator("#analysis-show, #more-discards").all():
+        more.click()
+        idle(pg)
+    text = pg.evaluate(PAGE_TEXT_JS)
+    if lang == "zh":
+        return sorted(set(LATIN_WORD.findall(text)))
+    return sorted(set(CJK.findall(text)) - set("台包双财上家"))   # 台, 包, 上家: the game's own words
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_language_shows_none_of_the_others_words(make_page, base_url, lang):
+    pg = phone3(make_page, locale="zh-CN" if lang == "zh" else "en-US")
+    for link in SCAN_LINKS:
+        open_page(pg, base_url, re.sub(r"lang=\w+&?", "", link).replace("#", f"#lang={lang}&", 1))
+        assert scan(pg, lang) == [], link
+    # the history of hands (kept in the browser) and the copied text too
+    text = pg.locator("#history").inner_text() + pg.locator("#result-text").inner_text()
+    if lang == "zh":
+        assert not LATIN_WORD.findall(text), text
+        # the plain words a Ningbo player uses, not the jargon
+        body = pg.evaluate(PAGE_TEXT_JS)
+        assert not re.search("副露|向听|顺子入手", body)
+
+
+# --- the smaller points (issue 29) ------------------------------------------------------------------
+
+def test_concealed_kong_lies_face_down_and_is_no_claimed_meld(make_page, base_url):
+    pg = phone3(make_page, locale="zh-CN")
+    open_page(pg, base_url, WORKED_LINK.replace("lang=en", "lang=zh"))
+    group = pg.locator(".decomp .group.ckong")                # the concealed 1s kong
+    expect(group.locator("figcaption")).to_have_text("暗杠")
+    assert group.locator("[data-tile]").evaluate_all("ts => ts.map(t => t.dataset.down || '')") == ["1", "", "", "1"]
+    expect(pg.locator(".decomp figcaption", has_text="吃碰杠")).to_have_count(1)     # the 中 pung only
+    expect(pg.locator("#melds .meld").nth(1).locator(".meld-name")).to_have_text("第 2 组 · 暗杠")
+    expect(pg.locator("#bar-melds [data-down]")).to_have_count(2)
+
+
+def test_the_hand_cap_is_explained_where_it_cuts_the_payment(make_page, base_url):
+    pg = phone3(make_page)
+    # the worked example at base 300: P = 300 × (1 + 4) = 1500 a share, 3 shares = 4500, but 001's
+    # cap (hand_cap 1000, docs/rules.md §7) gives S 1000: 1000/4500 of each share, 333.3 each, the
+    # unit left over to E (seat order): E 334, W 333, N 333
+    open_page(pg, base_url, WORKED_LINK + "&b=300")
+    expect(pg.locator("#cap-note")).to_have_text(
+        "Hand cap 1000: the shares come to 4500, the winner collects 1000, each payer scaled down.")
+    expect(pg.locator("#bar-pay")).to_have_text(
+        "East pays 334, West pays 333, North pays 333 → South +1000 (capped at 1000)")
+    open_page(pg, base_url, WORKED_LINK)
+    expect(pg.locator("#cap-note")).to_have_count(0)           # P = 5: no cap, no note
+
+
+def test_the_bar_names_waits_best_discard_shanten_and_caishen(make_page, base_url):
+    pg = phone3(make_page)
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=111m222p333sEENN")
+    expect(pg.locator("#bar-pay")).to_have_text("Waits: East wind, North wind")
+    # 14 tiles, no win: discarding 9s leaves the E/N 对倒 wait (test_what_to_discard_panel)
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=111m222p333sEENN9s")
+    expect(pg.locator("#bar-pay")).to_have_text("Best discard: 9 Bamboo, then 2 waits")
+    # the list is short: the best three, the rest behind a button
+    rows = pg.locator("table.discards tbody tr")
+    expect(rows).to_have_count(6)
+    assert rows.evaluate_all("rs => rs.filter(r => !r.hidden).length") == 3
+    press(pg, pg.get_by_role("button", name="Show 3 more"))
+    assert rows.evaluate_all("rs => rs.filter(r => !r.hidden).length") == 6
+    # 13 tiles not ready: 123m 789p are sets, 45m and 12s two partial sets, no pair: 8 − 2 × 2 − 2
+    # = 2 tiles from ready (the usual count: 8 − 2 × sets − partial sets − pair)
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=123m459m789p14s29s")
+    expect(pg.locator("#analysis-shanten")).to_have_text("2-shanten")
+    expect(pg.locator("#bar-pay")).to_have_text("2 tiles from ready")
+    open_page(pg, base_url, "#lang=zh&s=E&r=E&h=123m459m789p14s29s")
+    expect(pg.locator("#bar-pay")).to_have_text("还差 2 张听牌")
+    # the caishen in the bar's context line
+    open_page(pg, base_url, WORKED_LINK.replace("lang=en", "lang=zh"))
+    expect(pg.locator("#bar-context")).to_contain_text("财神 五饼")
+
+
+def test_lang_query_share_touch_action_and_rules_kept(make_page, base_url):
+    pg = phone3(make_page, locale="en-US")
+    rules_calls: list[str] = []
+    pg.on("request", lambda r: rules_calls.append(r.url) if r.url.endswith("/v1/rules") else None)
+    pg.add_init_script("""navigator.share = (d) => { window.__shared = d; return Promise.resolve(); };""")
+    pg.goto(base_url + "/?lang=zh")
+    idle(pg)
+    assert pg.locator("html").get_attribute("lang") == "zh-CN"
+    expect(pg.locator("#h-result")).to_have_text("结果")
+    # Web Share where the phone has it
+    tap(pg, "1m")
+    press(pg, pg.get_by_role("button", name="分享"))
+    assert pg.evaluate("window.__shared.url").startswith(base_url + "/?lang=zh#")
+    # no double-tap zoom delay on the tiles
+    assert tile(pg, "2m").evaluate("b => getComputedStyle(b).touchAction") == "manipulation"
+    # /v1/rules: once; a reload takes the copy kept on the phone
+    pg.reload()
+    idle(pg)
+    assert len(rules_calls) == 1, rules_calls
+    expect(pg.locator("#preset option")).to_have_count(5)
+
+
+BADGE_CONTRAST_JS = """
+(els) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  return els.filter((el) => el.checkVisibility()).map((el) => {
+    const s = getComputedStyle(el);
+    return [el.className + ' ' + el.textContent, ratio(rgb(s.color), rgb(s.backgroundColor))];
+  });
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_badges_text_contrast(make_page, base_url, scheme):
+    pg = phone3(make_page, color_scheme=scheme)
+    open_page(pg, base_url, WORKED_LINK)               # 2f is used: its count badge is the red 0
+    expect(tile(pg, "2f")).to_have_attribute("data-left", "0")
+    ratios = pg.locator(".badge, .left, .cs-badge").evaluate_all(BADGE_CONTRAST_JS)
+    assert len(ratios) > 40
+    low = [r for r in ratios if r[1] < 4.5]
+    assert low == [], low
