@@ -25,15 +25,18 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 API_CALL = re.compile(r"/v1/(score|waits|analyze)$")
 
 # The page's own scripts measure boxes and colours (a locator's evaluate: no eval in the page).
-CONTRAST_JS = """
-(els) => {
+# WCAG contrast: rgb() of a computed colour, its relative luminance, the ratio of two.
+RATIO_JS = """
   const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
   const lum = ([r, g, b]) => {
     const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
   };
   const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  const behind = (el) => {
+"""
+CONTRAST_JS = """
+(els) => {
+""" + RATIO_JS + """  const behind = (el) => {
     for (let e = el.parentElement; e; e = e.parentElement) {
       const c = rgb(getComputedStyle(e).backgroundColor);
       if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
@@ -811,13 +814,7 @@ def test_lang_query_share_touch_action_and_rules_kept(make_page, base_url):
 
 BADGE_CONTRAST_JS = """
 (els) => {
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  return els.filter((el) => el.checkVisibility()).map((el) => {
+""" + RATIO_JS + """  return els.filter((el) => el.checkVisibility()).map((el) => {
     const s = getComputedStyle(el);
     return [el.className + ' ' + el.textContent, ratio(rgb(s.color), rgb(s.backgroundColor))];
   });
