@@ -153,7 +153,21 @@
       txt_seat: function (s, r) { return '本家 ' + this.seat_names[s] + ' · 圈风 ' + this.seat_names[r]; },
       txt_hand: '手牌', txt_melds: '吃碰杠', txt_flowers: '花', txt_caishen: '财神', txt_items: '台数',
       txt_net: '净得', txt_win_on: '胡',
-      session: '今晚的牌局',
+      session: '今晚的牌局', ses_intro: '四个人的名字，按座位顺序（第一个先坐庄）。每算好一手就记进来，随时看谁输谁赢。',
+      ses_name: function (i) { return '第 ' + (i + 1) + ' 位'; }, ses_defaults: ['阿大', '阿二', '阿三', '阿四'],
+      ses_start: '开始记分', ses_add: '记入这一手', ses_draw: '流局', ses_share: '复制这一晚的链接', ses_new: '重新开始',
+      ses_new_confirm: '清掉今晚的记录，重新开始？',
+      ses_next: function (n, dealer, wind) { return '第 ' + n + ' 手 · ' + dealer + ' 坐庄 · ' + this.seat_names[wind] + '风圈'; },
+      ses_col_hand: '手', ses_col_dealer: '庄', ses_col_what: '结果',
+      ses_win: function (h) {
+        return h.winner + ' 胡 ' + h.tai + ' 台' + (h.by === 'self_draw' ? ' 自摸' : h.from ? ' ' + h.from + ' 放冲' : '') +
+          (h.eligible ? '' : '（不够台）');
+      },
+      ses_drawn: '流局', ses_total: '合计', ses_settle: '到现在谁付谁：', ses_pays: function (a, b, n) { return a + ' 付 ' + b + ' ' + n; },
+      ses_even: '谁也不欠谁。', ses_empty: '还没有记哪一手。', ses_kept: '记在这部手机上；刷新也还在。',
+      ses_offline: '离线：已记下的手都留着，连上网再结算。', ses_added: '已记入',
+      ses_seat: function (s, name) { return this.seat_names[s] + ' ' + name; },
+      ses_bad: '这一晚的记录有一手算不了：',
       ctx_seat: function (s) { return this.seat_names[s] + '家' + (s === 'E' ? '（庄）' : ''); },
       ctx_round: function (r) { return this.seat_names[r] + '风圈'; },
       ctx_self: '自摸', ctx_disc: function (s) { return '捉冲 ' + this.seat_names[s] + '家打'; },
@@ -292,7 +306,21 @@
       txt_seat: function (s, r) { return 'Seat ' + this.seat_names[s] + ' · round ' + this.seat_names[r]; },
       txt_hand: 'Hand', txt_melds: 'Melds', txt_flowers: 'Flowers', txt_caishen: 'Caishen', txt_items: '台',
       txt_net: 'Net', txt_win_on: 'win on',
-      session: 'This evening',
+      session: 'This evening', ses_intro: 'Four names in seating order (the first deals first). Each hand you score joins the list, with running totals.',
+      ses_name: function (i) { return 'Player ' + (i + 1); }, ses_defaults: ['Ann', 'Bo', 'Cy', 'Di'],
+      ses_start: 'Start', ses_add: 'Add this hand', ses_draw: 'Draw', ses_share: 'Copy the evening’s link', ses_new: 'Start over',
+      ses_new_confirm: 'Clear this evening and start over?',
+      ses_next: function (n, dealer, wind) { return 'Hand ' + n + ' · ' + dealer + ' deals · ' + this.seat_names[wind] + ' round'; },
+      ses_col_hand: '#', ses_col_dealer: 'Dealer', ses_col_what: 'Hand',
+      ses_win: function (h) {
+        return h.winner + ' wins ' + h.tai + ' 台' + (h.by === 'self_draw' ? ', self-draw' : h.from ? ' off ' + h.from : '') +
+          (h.eligible ? '' : ' (below the minimum)');
+      },
+      ses_drawn: 'Draw', ses_total: 'Total', ses_settle: 'Who pays whom so far: ', ses_pays: function (a, b, n) { return a + ' pays ' + b + ' ' + n; },
+      ses_even: 'Nobody owes anybody.', ses_empty: 'No hand yet.', ses_kept: 'Kept on this phone; a reload keeps it.',
+      ses_offline: 'Offline: the hands are kept; they are settled once you are online.', ses_added: 'Added',
+      ses_seat: function (s, name) { return this.seat_names[s] + ' ' + name; },
+      ses_bad: 'A hand of this evening cannot be scored: ',
       ctx_seat: function (s) { return this.seat_names[s] + (s === 'E' ? ' (dealer)' : ''); },
       ctx_round: function (r) { return this.seat_names[r] + ' round'; },
       ctx_self: 'self-draw', ctx_disc: function (s) { return 'discard by ' + this.seat_names[s]; },
@@ -812,7 +840,7 @@
   function segButtons(el, value, act) {
     el.innerHTML = SEATS.map(function (s) {
       return '<button type="button" data-act="' + act + '" data-seat="' + s + '" aria-pressed="' + (s === value) + '">' +
-        esc(t('seat_opt', s)) + '</button>';
+        esc(act === 'seat' && session ? sessionSeatLabel(s) : t('seat_opt', s)) + '</button>';
     }).join('');
   }
 
@@ -1071,6 +1099,7 @@
         s + '" data-step="1"' + (k >= 4 ? ' disabled' : '') + ' aria-label="' + esc(t('claims_more', s)) + '">+</button></span>';
     }).join('');
     renderHistory();
+    renderSession();
   }
 
   /* ---- rendering: results ------------------------------------------------------------- */
@@ -1536,6 +1565,8 @@
     lastResult = { kind: kind, data: d };
     $('result-text').textContent = resultText(state, kind, d);
     $('result-copy').hidden = false;
+    var add = $('ses-add');
+    if (add) add.disabled = kind !== 'score';
   }
 
   /* ---- hands scored in this browser (localStorage) ------------------------------------ */
@@ -1580,6 +1611,7 @@
     var body = $('result-body');
     lastResult = null;
     $('result-copy').hidden = true;
+    if ($('ses-add')) $('ses-add').disabled = true;
     if (!hasHand(st)) {
       body.innerHTML = '<p class="muted">' + esc(t('empty')) + '</p>';
       setVerdict(t('empty_verdict'), '');
@@ -1663,6 +1695,224 @@
         return '<li>' + esc(m) + '</li>';
       }).join('') + '</ul><button type="button" id="link-clear">' + esc(t('link_clear')) + '</button>';
     });
+  }
+
+  /* ---- the evening: a session of hands (POST /v1/sessions/settle) ----------------------- */
+  /* Kept in localStorage ({players, first_dealer, hands}; each hand the page's own link of a
+   * scored hand, or a draw) and in a share link (#ev=…); the server settles it each time it
+   * changes: seats, dealer and round wind of every hand, running totals, who pays whom. */
+  var SESSION_KEY = 'nb-calc-session';
+  var session = null;          // {players: [4 names], first_dealer, hands: [{h} | {draw: true}]}
+  var settled = null;          // the last 200 of /v1/sessions/settle for it (kept with it)
+  var sessionProblem = null;
+
+  function readSession() {
+    try {
+      var v = JSON.parse(localStorage.getItem(SESSION_KEY) || 'null');
+      if (v && Array.isArray(v.players) && v.players.length === 4 && Array.isArray(v.hands)) return v;
+    } catch (e) { /* unreadable: none */ }
+    return null;
+  }
+
+  function saveSession() {
+    try {
+      if (session) localStorage.setItem(SESSION_KEY, JSON.stringify({ players: session.players,
+        first_dealer: session.first_dealer, hands: session.hands, settled: settled }));
+      else localStorage.removeItem(SESSION_KEY);
+    } catch (e) { /* full or off */ }
+  }
+
+  function b64url(text) {
+    return btoa(unescape(encodeURIComponent(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+  function unb64url(text) {
+    return decodeURIComponent(escape(atob(text.replace(/-/g, '+').replace(/_/g, '/'))));
+  }
+
+  function sessionLink() {
+    return location.origin + location.pathname + location.search + '#ev=' +
+      b64url(JSON.stringify({ players: session.players, first_dealer: session.first_dealer, hands: session.hands }));
+  }
+
+  /* A session from a link's #ev=…, or null. */
+  function sessionFromLink(hash) {
+    var q = parseHash(hash);
+    if (!q.ev) return null;
+    try {
+      var v = JSON.parse(unb64url(q.ev));
+      if (v && Array.isArray(v.players) && v.players.length === 4 && Array.isArray(v.hands)) return v;
+    } catch (e) { /* a broken link: no session */ }
+    return null;
+  }
+
+  function settleBody() {
+    return {
+      rules: state.preset, players: session.players, first_dealer: session.first_dealer,
+      hands: session.hands.map(function (x) {
+        if (x.draw) return { draw: true };
+        var body = scoreRequest(decode('#' + x.h));
+        delete body.round_wind;            // the session's rotation fills it in
+        return { score: body };
+      })
+    };
+  }
+
+  /* Where the next hand stands: its dealer, its round wind, and who sits where. */
+  function nextSeats() {
+    var dealer = settled && settled.next ? settled.next.dealer : session.first_dealer;
+    var wind = settled && settled.next ? settled.next.round_wind : 'E';
+    var d = Math.max(0, session.players.indexOf(dealer));
+    var seats = {};
+    SEATS.forEach(function (s, i) { seats[s] = session.players[(d + i) % 4]; });
+    return { dealer: dealer, round: wind, seats: seats };
+  }
+
+  function settle() {
+    if (!session) return Promise.resolve();
+    if (!session.hands.length) {
+      settled = null;
+      sessionProblem = null;
+      saveSession();
+      return Promise.resolve();
+    }
+    return api('POST', '/v1/sessions/settle', settleBody()).then(function (r) {
+      if (failed(r)) {
+        sessionProblem = { offline: !!r.offline, text: r.offline ? t('ses_offline') : failureText(r) };
+      } else if (!r.ok) {
+        sessionProblem = { text: t('ses_bad') + firstMessage(r.data) };
+      } else {
+        sessionProblem = null;
+        settled = r.data;
+      }
+      saveSession();
+    });
+  }
+
+  function renderSession() {
+    var box = $('session-body');
+    if (!session) {
+      var names = t('ses_defaults');
+      box.innerHTML = '<p class="muted">' + esc(t('ses_intro')) + '</p><form id="ses-form" class="ses-form">' +
+        [0, 1, 2, 3].map(function (i) {
+          return '<label class="field"><span>' + esc(t('ses_name', i)) + '</span><input type="text" name="p' + i +
+            '" value="' + esc(names[i]) + '" autocomplete="off" maxlength="24" required></label>';
+        }).join('') + '<button type="submit" id="ses-start">' + esc(t('ses_start')) + '</button></form>';
+      return;
+    }
+    var next = nextSeats();
+    var rows = (settled && settled.hands ? settled.hands : []).map(function (h) {
+      return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td>' + esc(h.dealer) + ' · ' +
+        esc(I18N[lang].seat_names[h.round_wind] || h.round_wind) + '</td><td>' +
+        esc(h.outcome === 'win' && h.winner ? t('ses_win', h) : t('ses_drawn')) + '</td>' +
+        session.players.map(function (p) {
+          var n = h.totals[p];
+          return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '">' + esc(fmtSigned(n)) + '</td>';
+        }).join('') + '</tr>';
+    }).join('');
+    var html = '<p class="ses-next" id="ses-next"><strong>' +
+      esc(t('ses_next', session.hands.length + 1, next.dealer, next.round)) + '</strong></p>';
+    if (sessionProblem) html += '<p class="problem" id="ses-problem">' + esc(sessionProblem.text) + '</p>';
+    html += '<div class="row"><button type="button" id="ses-add" data-act="ses-add"' + (lastResult && lastResult.kind === 'score'
+      ? '' : ' disabled') + '>' + esc(t('ses_add')) + '</button><button type="button" data-act="ses-draw">' +
+      esc(t('ses_draw')) + '</button></div>';
+    if (!session.hands.length) html += '<p class="muted">' + esc(t('ses_empty')) + '</p>';
+    else {
+      html += '<div class="ses-scroll"><table class="ses-table" id="ses-table"><thead><tr><th scope="col" class="num">' +
+        esc(t('ses_col_hand')) + '</th><th scope="col">' + esc(t('ses_col_dealer')) + '</th><th scope="col">' +
+        esc(t('ses_col_what')) + '</th>' + session.players.map(function (p) {
+          return '<th scope="col" class="num">' + esc(p) + '</th>';
+        }).join('') + '</tr></thead><tbody>' + rows + '</tbody>';
+      if (settled) {
+        html += '<tfoot><tr><th scope="row" colspan="3">' + esc(t('ses_total')) + '</th>' + session.players.map(function (p) {
+          var n = settled.totals[p];
+          return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '" data-player="' + esc(p) + '">' +
+            esc(fmtSigned(n)) + '</td>';
+        }).join('') + '</tr></tfoot>';
+      }
+      html += '</table></div>';
+      if (settled) {
+        html += '<p class="ses-pays" id="ses-pays"><strong>' + esc(t('ses_settle')) + '</strong>' + (settled.transfers.length
+          ? settled.transfers.map(function (x) {
+            return '<span class="ses-pay">' + esc(t('ses_pays', x.from, x.to, x.amount)) + '</span>';
+          }).join(lang === 'zh' ? '；' : '; ') : esc(t('ses_even'))) + '</p>';
+      }
+    }
+    html += '<p class="muted">' + esc(t('ses_kept')) + '</p><div class="row"><button type="button" data-act="ses-share">' +
+      esc(t('ses_share')) + '</button><button type="button" data-act="ses-new">' + esc(t('ses_new')) + '</button></div>';
+    box.innerHTML = html;
+  }
+
+  /* With an evening on, the seat buttons name who sits there, and the round wind is the session's. */
+  function sessionSeatLabel(s) {
+    if (!session) return null;
+    var next = nextSeats();
+    return t('ses_seat', s, next.seats[s]) + (s === 'E' ? ' · ' + t('dealer') : '');
+  }
+
+  function sessionAdd(entry) {
+    run(function () {
+      session.hands.push(entry);
+      return settle().then(function () {
+        var next = nextSeats();
+        renderSession();
+        if (state.round !== next.round) {
+          return change(function (st) { st.round = next.round; });
+        }
+        renderInputs();
+        return null;
+      });
+    });
+  }
+
+  function bindSession() {
+    var box = $('session-body');
+    box.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var names = [0, 1, 2, 3].map(function (i) { return box.querySelector('input[name="p' + i + '"]').value.trim(); });
+      if (names.some(function (n) { return !n; }) || names.some(function (n, i) { return names.indexOf(n) !== i; })) return;
+      session = { players: names, first_dealer: names[0], hands: [] };
+      settled = null;
+      sessionProblem = null;
+      saveSession();
+      renderSession();
+      renderInputs();
+    });
+    box.addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-act]');
+      if (!b || !session) return;
+      var act = b.getAttribute('data-act');
+      if (act === 'ses-add' && lastResult && lastResult.kind === 'score') {
+        sessionAdd({ h: encode(state) });
+        flash(t('ses_added'));
+      } else if (act === 'ses-draw') {
+        sessionAdd({ draw: true });
+      } else if (act === 'ses-share') {
+        copyText(sessionLink(), t('link_copied'));
+      } else if (act === 'ses-new') {
+        if (!window.confirm(t('ses_new_confirm'))) return;
+        session = null;
+        settled = null;
+        sessionProblem = null;
+        saveSession();
+        renderSession();
+        renderInputs();
+      }
+    });
+  }
+
+  function startSession(hash) {
+    var linked = sessionFromLink(hash);
+    if (linked) {
+      session = { players: linked.players, first_dealer: linked.first_dealer || linked.players[0], hands: linked.hands };
+      settled = null;
+    } else {
+      var kept = readSession();
+      if (kept) {
+        session = { players: kept.players, first_dealer: kept.first_dealer, hands: kept.hands };
+        settled = kept.settled || null;
+      }
+    }
+    return !!linked;
   }
 
   /* ---- actions ------------------------------------------------------------------------ */
@@ -1786,6 +2036,12 @@
   function onNavigate() {
     if (location.hash === lastHash) return;
     if (location.hash && location.hash.indexOf('=') < 0) return;     // an in-page anchor, not a hand
+    if (sessionFromLink(location.hash)) {                           // an evening's link
+      startSession(location.hash);
+      history.replaceState(null, '', location.pathname + location.search + lastHash);
+      run(function () { return settle().then(function () { renderSession(); renderInputs(); }); });
+      return;
+    }
     var h = location.hash;
     if (lastHash) { undoStack.push(lastHash); saveUndo(); }
     lastHash = h;           // popstate and hashchange both come for one navigation
@@ -2074,6 +2330,7 @@
   function start() {
     buildPalette();
     bind();
+    bindSession();
     trackBarHeight();
     var hash = location.hash;
     var kept = null;
@@ -2082,6 +2339,8 @@
     if ((!hash || hash.indexOf('=') < 0) && kept && kept.indexOf('=') > 0) hash = kept;
     var q = parseHash(location.search.replace(/^\?/, ''));
     if (q.lang === 'zh' || q.lang === 'en') lang = q.lang;      // ?lang=zh as well as #lang=zh
+    var linkedSession = startSession(location.hash);
+    if (linkedSession) hash = kept && kept.indexOf('=') > 0 ? kept : '';
     state = decode(hash);
     lastHash = '#' + encode(state);
     var fromLink = hasHand(state) && hash === location.hash;
@@ -2089,7 +2348,12 @@
     run(function () {
       return loadRules().then(function () {
         return fromLink ? linkCheck() : null;
-      }).then(function () { return commit(false); });
+      }).then(function () {
+        return session && session.hands.length && (linkedSession || !settled) ? settle() : null;
+      }).then(function () {
+        if (session) state.round = nextSeats().round;     // the evening's round wind
+        return commit(false);
+      });
     });
   }
 

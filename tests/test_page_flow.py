@@ -831,3 +831,55 @@ def test_badges_text_contrast(make_page, base_url, scheme):
     assert len(ratios) > 40
     low = [r for r in ratios if r[1] < 4.5]
     assert low == [], low
+
+
+# --- an evening (POST /v1/sessions/settle) ---------------------------------------------------------
+
+def _has_sessions(application) -> bool:
+    return any(str(rule) == "/v1/sessions/settle" for rule in application.url_map.iter_rules())
+
+
+def test_an_evening_of_hands_with_running_totals(make_page, base_url, application):
+    if not _has_sessions(application):
+        pytest.skip("POST /v1/sessions/settle is not in this tree yet (branch sessions)")
+    pg = phone3(make_page, permissions=["clipboard-read", "clipboard-write"])
+    open_page(pg, base_url, "#lang=en")
+    card = pg.locator("#session-card")
+    press(pg, card.get_by_role("button", name="Start"))             # Ann, Bo, Cy, Di: Ann deals first
+    expect(pg.locator("#ses-next")).to_have_text("Hand 1 · Ann deals · East round")
+    expect(pg.locator('#seat button[data-seat="S"]')).to_have_text("South Bo")
+    # hand 1: the worked example, South (Bo) by self-draw: 4 台, P = 5, E W N pay 5 each
+    # (check_worked_example_result): Ann −5, Bo +15, Cy −5, Di −5
+    open_page(pg, base_url, WORKED_LINK)
+    press(pg, card.get_by_role("button", name="Add this hand"))
+    expect(pg.locator("#ses-table tbody tr")).to_have_count(1)
+    expect(pg.locator('#ses-table tbody tr[data-hand="0"] td').nth(2)).to_have_text("Bo wins 4 台, self-draw")
+    # the dealer (Ann) did not win: the deal passes to the next seat, Bo (docs/rules.md §8)
+    expect(pg.locator("#ses-next")).to_have_text("Hand 2 · Bo deals · East round")
+    # hand 2: a draw keeps the dealer (ningbo: draw_keeps_dealer)
+    press(pg, card.get_by_role("button", name="Draw"))
+    expect(pg.locator("#ses-next")).to_have_text("Hand 3 · Bo deals · East round")
+    # hand 3: Bo, now East, wins 111m 222p 333s EE NN on N discarded by North (Ann): 4 台, P = 5, the
+    # discarder pays 2 × 5 = 10 (test_who_pays_what_is_in_the_bar): Ann −15, Bo +25, Cy −5, Di −5
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=111m222p333sEENN&w=N&by=discard&from=N")
+    expect(pg.locator('#seat button[data-seat="N"]')).to_have_text("North Ann")
+    press(pg, card.get_by_role("button", name="Add this hand"))
+    totals = pg.locator("#ses-table tfoot td")
+    expect(totals).to_have_text(["−15", "+25", "−5", "−5"])
+    expect(pg.locator('#ses-table tbody tr[data-hand="1"] td').nth(2)).to_have_text("Draw")
+    expect(pg.locator('#ses-table tbody tr[data-hand="2"] td').nth(1)).to_have_text("Bo · East")
+    # who pays whom: three debtors, so three transfers at the fewest
+    expect(pg.locator("#ses-pays .ses-pay")).to_have_text(["Ann pays Bo 15", "Cy pays Bo 5", "Di pays Bo 5"])
+    # kept on the phone: a reload shows the same evening
+    pg.reload()
+    idle(pg)
+    expect(pg.locator("#ses-table tbody tr")).to_have_count(3)
+    expect(totals).to_have_text(["−15", "+25", "−5", "−5"])
+    # and in a link: another phone opens the same evening
+    press(pg, card.get_by_role("button", name="Copy the evening’s link"))
+    link = pg.evaluate("navigator.clipboard.readText()")
+    other = phone3(make_page)
+    other.goto(link)
+    idle(other)
+    expect(other.locator("#ses-table tfoot td")).to_have_text(["−15", "+25", "−5", "−5"])
+    expect(other.locator("#ses-next")).to_have_text("Hand 4 · Bo deals · East round")
