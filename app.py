@@ -401,6 +401,14 @@ def calculator():
     return send_from_directory(current_app.static_folder, "index.html")
 
 
+def service_worker():
+    """The calculator's service worker (static/sw.js), from the site's root: its scope is the page
+    at ``/`` (a worker under /static/ could only control /static/).  Revalidated on each visit."""
+    resp = send_from_directory(current_app.static_folder, "sw.js", mimetype="text/javascript", max_age=0)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
 # --- the route table ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -456,6 +464,7 @@ ROUTES: tuple[Route, ...] = (
     # the service's pages (no operations of openapi.yaml); Flask's own /static/ serves the
     # calculator's files
     Route("GET", "/", None, None, None, None, calculator),
+    Route("GET", "/sw.js", None, None, None, None, service_worker),
     Route("GET", "/docs", None, None, None, None, docs),
     Route("GET", "/docs/", None, None, None, None, docs),
     Route("GET", "/docs/swagger-initializer.js", None, None, None, None, docs_init),

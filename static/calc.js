@@ -551,7 +551,11 @@
           return { status: res.status, ok: res.ok, data: data, retryAfter: parseInt(res.headers.get('Retry-After'), 10) || 0 };
         });
       })
-      .catch(function () { return { status: 0, ok: false, data: null, offline: true }; });
+      .then(function (r) { if (offline) setOffline(false); return r; })
+      .catch(function () {
+        setOffline(true);
+        return { status: 0, ok: false, data: null, offline: true };
+      });
   }
 
   function meldJSON(m) {
@@ -864,6 +868,7 @@
     Array.prototype.forEach.call(document.querySelectorAll('[data-i18n]'), function (el) {
       el.textContent = t(el.getAttribute('data-i18n'));
     });
+    if (offline) setOffline(true);
     $('lang-zh').setAttribute('aria-pressed', String(lang === 'zh'));
     $('lang-en').setAttribute('aria-pressed', String(lang === 'en'));
   }
@@ -2326,11 +2331,47 @@
     if (window.ResizeObserver) new ResizeObserver(set).observe(bar);
   }
 
+  /* ---- no signal: the service worker (/sw.js) keeps the page; the page says when it is offline */
+  var offline = false;
+  function setOffline(on) {
+    offline = on;
+    var el = $('net-state');
+    el.hidden = !on;
+    el.textContent = t('offline_state');
+    el.title = t('offline_note');
+    var note = $('offline-note');
+    if (on && !note) {
+      $('result').insertAdjacentHTML('afterbegin', '<p class="offline-note" id="offline-note" role="status"></p>');
+      note = $('offline-note');
+    }
+    if (note) {
+      note.hidden = !on;
+      note.textContent = t('offline_note');
+    }
+  }
+
+  function startOffline() {
+    window.addEventListener('offline', function () { setOffline(true); });
+    window.addEventListener('online', function () { setOffline(false); retry(); });
+    if (navigator.onLine === false) setOffline(true);
+    if (!('serviceWorker' in navigator) || location.protocol === 'file:') return;
+    navigator.serviceWorker.register('/sw.js').then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      // the files this page loaded, by their (hashed) URLs: kept for a visit with no signal
+      var keep = Array.prototype.map.call(document.querySelectorAll('script[src], link[href]'), function (el) {
+        return el.src || el.href;
+      });
+      if (reg.active) reg.active.postMessage({ keep: keep });
+    }).catch(function (e) { if (window.console) console.warn('service worker', e); });
+  }
+
   /* ---- start -------------------------------------------------------------------------- */
   function start() {
     buildPalette();
     bind();
     bindSession();
+    startOffline();
     trackBarHeight();
     var hash = location.hash;
     var kept = null;

@@ -32,7 +32,7 @@ def test_gzip_only_where_the_client_takes_it(client):
 def test_hashed_urls_are_immutable_and_change_with_the_file(client, tmp_path, monkeypatch):
     html = client.get("/").get_data(as_text=True)
     refs = dict(re.findall(r'(?:src|href)="/static/([^"?]+)\?v=([0-9a-f]{12})"', html))
-    assert set(refs) == {"calc.css", "tiles.js", "calc.js"}
+    assert set(refs) == {"calc.css", "tiles.js", "calc.js", "manifest.webmanifest", "icon.svg"}
     for name, version in refs.items():
         r = client.get(f"/static/{name}?v={version}")
         assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"

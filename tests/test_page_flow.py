@@ -883,3 +883,46 @@ def test_an_evening_of_hands_with_running_totals(make_page, base_url, applicatio
     idle(other)
     expect(other.locator("#ses-table tfoot td")).to_have_text(["−15", "+25", "−5", "−5"])
     expect(other.locator("#ses-next")).to_have_text("Hand 4 · Bo deals · East round")
+
+
+# --- no signal: an installable page that works offline ---------------------------------------------
+
+def test_installable_and_keeps_hand_and_evening_offline(make_page, base_url):
+    manifest = json.loads(urllib.request.urlopen(base_url + "/static/manifest.webmanifest", timeout=10).read())
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        assert urllib.request.urlopen(base_url + icon["src"], timeout=10).status == 200
+    status, head, _ = _get(base_url + "/sw.js", {})
+    assert status == 200 and "javascript" in head["content-type"] and head["cache-control"] == "no-cache"
+
+    pg = phone3(make_page)
+    open_page(pg, base_url, "#lang=en")
+    assert pg.locator('link[rel="manifest"]').get_attribute("href").startswith("/static/manifest.webmanifest")
+    assert pg.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    pg.reload()                                     # now under the worker: what the page loads is kept
+    idle(pg)
+    assert pg.evaluate("!!navigator.serviceWorker.controller")
+    press(pg, pg.locator("#session-card").get_by_role("button", name="Start"))
+    for code in ["1m", "2m", "3m", "E"]:
+        press(pg, tile(pg, code))
+
+    pg.context.set_offline(True)
+    pg.reload()
+    idle(pg)
+    # the page came up from the phone, with its hand, its evening and a word that it is offline
+    assert hand_tiles(pg) == ["1m", "2m", "3m", "E"]
+    expect(pg.locator("#net-state")).to_have_text("Offline")
+    expect(pg.locator("#offline-note")).to_contain_text("Offline: the hand and the evening stay on this phone")
+    expect(pg.locator("#ses-next")).to_have_text("Hand 1 · Ann deals · East round")
+    expect(pg.locator("#preset option")).to_have_count(5)     # /v1/rules, kept
+    for code in ["4m", "5m", "6m", "7p", "8p", "9p", "E", "N", "N"]:     # 13 tiles: a call, with no answer
+        press(pg, tile(pg, code))
+    expect(pg.locator("#offline")).to_contain_text("The scoring service cannot be reached")
+    assert len(hand_tiles(pg)) == 13                          # every tap kept
+    pg.context.set_offline(False)                # back online: the page asks again by itself
+    expect(pg.locator("#net-state")).to_be_hidden()
+    idle(pg)
+    expect(pg.locator("#offline")).to_have_count(0)
+    # seat E, 123m 456m 789p EE NN waits on E or N (对倒).  On E (seat and round wind): self-draw 自摸 1
+    # + 硬胡 1 + 对倒 1 + 位风 1 + 圈风 1 = 5 ≥ 4.  On N: at most 自摸 1 + 硬胡 1 + 对倒 1 = 3 < 4
+    expect(pg.locator("#verdict")).to_have_text("Waiting on 2 · 1 can win")
