@@ -290,7 +290,7 @@
       discard_by: function (s) { return 'from ' + this.seat_names[s]; },
       problem: 'Problem',
       v_score: function (d, w) {
-        return (w ? 'On ' + w + ' · ' : '') + d.tai + ' 台 · ' + (d.eligible ? 'a win · ' + d.points + ' pts a share' : 'below ' + d.min_tai + ' 台');
+        return (w ? 'On ' + w + ' · ' : '') + d.tai + ' 台 · ' + (d.eligible ? 'win, ' + d.points + ' pts' : 'below ' + d.min_tai + ' 台');
       },
       v_waits: function (n, ok) { return n ? 'Waiting on ' + n + ' · ' + ok + ' can win' : 'No wait'; },
       v_no_win: 'Not a winning hand',
@@ -844,7 +844,8 @@
   function segButtons(el, value, act) {
     el.innerHTML = SEATS.map(function (s) {
       return '<button type="button" data-act="' + act + '" data-seat="' + s + '" aria-pressed="' + (s === value) + '">' +
-        esc(act === 'seat' && session ? sessionSeatLabel(s) : t('seat_opt', s)) + '</button>';
+        esc(act === 'round' ? I18N[lang].seat_names[s] : act === 'seat' && session ? sessionSeatLabel(s) : t('seat_opt', s)) +
+        '</button>';
     }).join('');
   }
 
@@ -1319,7 +1320,7 @@
     SEATS.forEach(function (s) { if (s !== st.seat && st.claims[s]) parts.push(t('ctx_claims', s, st.claims[s])); });
     parts.push(st.indicator ? t('ctx_cs', caishenKinds(st).map(function (c) { return T.name(c, lang); }).join('') ||
       T.name(st.indicator, lang)) : t('ctx_no_cs'));
-    $('bar-context').textContent = parts.join(' · ');
+    $('bar-context').innerHTML = '<span class="ctx">' + esc(parts.join(' · ')) + '</span>';
   }
 
   function setVerdict(text, cls) {
@@ -1517,7 +1518,7 @@
         run += c[0];
       } else {
         if (suit) { out.push(run + SUIT_ZH[suit]); run = ''; suit = ''; }
-        out.push(T.name(c, 'zh').slice(0, T.isHonor(c) && c !== 'C' && c !== 'F' && c !== 'P' ? 1 : 2));
+        out.push(T.isHonor(c) ? { E: '东', S: '南', W: '西', N: '北', C: '中', F: '发', P: '白' }[c] : T.name(c, 'zh'));
       }
     });
     if (suit) out.push(run + SUIT_ZH[suit]);

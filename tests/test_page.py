@@ -524,7 +524,7 @@ def _has_cjk_font() -> bool:
     return bool(out.stdout.strip())
 
 
-@pytest.mark.parametrize("width,height,lang", [(375, 812, "zh"), (1280, 900, "en")])
+@pytest.mark.parametrize("width,height,lang", [(390, 844, "zh"), (390, 844, "en"), (1280, 900, "en"), (1280, 900, "zh")])
 def test_screenshots(make_page, base_url, tmp_path, width, height, lang):
     phone = width < 600
     pg = make_page(width=width, height=height, has_touch=phone, is_mobile=phone)
@@ -559,7 +559,7 @@ def test_screenshots(make_page, base_url, tmp_path, width, height, lang):
     if folder is tmp_path:
         warnings.warn("no CJK font (fc-list :lang=zh): screenshots not written to docs/screenshots", stacklevel=2)
     folder.mkdir(parents=True, exist_ok=True)
-    out = folder / f"calculator-{width}.png"
+    out = folder / f"calculator-{width}-{lang}.png"
     # a phone's whole page (it scrolls under the bar); the desktop's window as it is seen
     pg.screenshot(path=str(out), full_page=phone)
     w, h = _png_size(out)

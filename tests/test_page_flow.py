@@ -118,7 +118,7 @@ def test_hand_count_and_verdict_stay_in_view_while_tapping(make_page, base_url, 
     # 111m 222p 333s NNN + EE pair, won on N by self-draw, seat E round E: 碰碰胡 2 + 自摸 1 +
     # 硬胡 1 + 对倒 1 (N completed the pung; E would have too) = 5 台 (no wind 台: N is no seat or
     # round wind of E/E): P = 1 x (1 + 5) = 6, a win
-    expect(pg.locator("#verdict")).to_have_text("On North wind · 5 台 · a win · 6 pts a share")
+    expect(pg.locator("#verdict")).to_have_text("On North wind · 5 台 · win, 6 pts")
     expect(pg.locator("#hand-count")).to_have_text("14 / 14 tiles")
     # the desktop's result column fits its window below the bar (it scrolls on its own)
     if size is DESKTOP:
@@ -386,7 +386,7 @@ def test_copyable_summary_and_history_of_hands(make_page, base_url):
         "Seat South · round East",
         "Hand 23678m99s win on 4m · Melds CCC 1111s · Flowers 2f · Caishen 5p",
         "台: Plain win 0, Self-draw 1, No caishen 1, Dragon pung 1, Seat flower 1 = 4 台",
-        "4 台 · a win · 5 pts a share",
+        "4 台 · win, 5 pts",
         "Net: East −5, South +15, West −5, North −5",
     ]
     pg.get_by_role("button", name="Copy the result as text").click()
@@ -627,7 +627,7 @@ def test_busy_state_greys_the_stale_verdict(make_page, base_url):
     for r in held:
         r.continue_()
     idle(pg)
-    expect(pg.locator("#verdict")).to_have_text("On North wind · 5 台 · a win · 6 pts a share")
+    expect(pg.locator("#verdict")).to_have_text("On North wind · 5 台 · win, 6 pts")
     expect(pg.locator("#verdict")).to_have_css("opacity", "1")
 
 
