@@ -524,7 +524,8 @@ def _has_cjk_font() -> bool:
     return bool(out.stdout.strip())
 
 
-@pytest.mark.parametrize("width,height,lang", [(390, 844, "zh"), (390, 844, "en"), (1280, 900, "en"), (1280, 900, "zh")])
+@pytest.mark.parametrize("width,height,lang", [(390, 844, "zh"), (390, 844, "en"),
+                                               (1280, 900, "en"), (1280, 900, "zh")])
 def test_screenshots(make_page, base_url, tmp_path, width, height, lang):
     phone = width < 600
     pg = make_page(width=width, height=height, has_touch=phone, is_mobile=phone)
