@@ -404,7 +404,7 @@ def calculator():
 def service_worker():
     """The calculator's service worker (static/sw.js), from the site's root: its scope is the page
     at ``/`` (a worker under /static/ could only control /static/).  Revalidated on each visit."""
-    resp = send_from_directory(current_app.static_folder, "sw.js", mimetype="text/javascript", max_age=0)
+    resp = send_from_directory(ROOT / "static", "sw.js", mimetype="text/javascript", max_age=0)
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 

@@ -12,8 +12,10 @@ var CACHE = 'nb-calc-v1';
 var CORE = ['/', '/v1/rules', '/static/manifest.webmanifest', '/static/icon.svg'];
 
 self.addEventListener('install', function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(CORE); })
-    .then(function () { return self.skipWaiting(); }));
+  // one by one: a file that cannot be fetched now does not stop the worker (it is kept later)
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return Promise.all(CORE.map(function (u) { return cache.add(u).catch(function () { return null; }); }));
+  }).then(function () { return self.skipWaiting(); }));
 });
 
 self.addEventListener('activate', function (event) {
