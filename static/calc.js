@@ -905,6 +905,8 @@
         label = t('add_run', n);
       } else if (m.target === 'indicator') {
         label = t('set_indicator', n);
+      } else if (m.target === 'win') {
+        label = t('set_win', n);
       } else {
         label = t('add_tile', n);
       }
@@ -1079,7 +1081,7 @@
     if (fromSeats.indexOf(ui.meldFrom) < 0) ui.meldFrom = PREV[st.seat];
     seatOptions($('meld-from'), fromSeats, ui.meldFrom);
     $('meld-from-field').hidden = m.target !== 'meld' || m.kind === 'concealed';
-    $('meld-hint').textContent = m.target === 'indicator' ? t('indicator_hint')
+    $('meld-hint').textContent = m.target === 'win' ? t('win_hint') : m.target === 'indicator' ? t('indicator_hint')
       : m.target === 'run' ? t('run_hint') : m.type ? t(m.type + '_hint') : '';
     paletteLabels();
 
@@ -1988,8 +1990,8 @@
   function onPalette(c) {
     var m = mode();
     if (m.target === 'indicator') return setIndicator(c);
-    if (m.target === 'win') return setWin(c);
     if (T.isFlower(c) && caishenKinds(state).indexOf(c) < 0) return addToHand(c);
+    if (m.target === 'win') return setWin(c);
     if (m.target === 'meld') return addMeld(c);
     if (m.target === 'run') return addTiles(runTiles(c));
     return addToHand(c);
