@@ -155,10 +155,11 @@
       txt_net: '净得', txt_win_on: '胡',
       session: '今晚的牌局', ses_intro: '四个人的名字，按座位顺序（第一个先坐庄）。每算好一手就记进来，随时看谁输谁赢。',
       ses_name: function (i) { return '第 ' + (i + 1) + ' 位'; }, ses_defaults: ['阿大', '阿二', '阿三', '阿四'],
-      ses_start: '开始记分', ses_add: '记入这一手', ses_draw: '流局', ses_share: '复制这一晚的链接', ses_new: '重新开始',
+      ses_start: '开始记分', ses_add: '记入这一手', ses_add_n: function (n) { return '记入今晚（第 ' + n + ' 手）'; }, ses_draw: '流局', ses_share: '复制这一晚的链接', ses_new: '重新开始',
       ses_new_confirm: '清掉今晚的记录，重新开始？',
       ses_next: function (n, dealer, wind) { return '第 ' + n + ' 手 · ' + dealer + ' 坐庄 · ' + this.seat_names[wind] + '风圈'; },
-      ses_col_hand: '手', ses_col_dealer: '庄', ses_col_what: '结果',
+      ses_col_hand: '手', ses_col_what: '结果',
+      ses_dealer: function (d, w) { return d + ' 坐庄 · ' + this.seat_names[w] + '风圈'; },
       ses_win: function (h) {
         return h.winner + ' 胡 ' + h.tai + ' 台' + (h.by === 'self_draw' ? ' 自摸' : h.from ? ' ' + h.from + ' 放冲' : '') +
           (h.eligible ? '' : '（不够台）');
@@ -308,10 +309,11 @@
       txt_net: 'Net', txt_win_on: 'win on',
       session: 'This evening', ses_intro: 'Four names in seating order (the first deals first). Each hand you score joins the list, with running totals.',
       ses_name: function (i) { return 'Player ' + (i + 1); }, ses_defaults: ['Ann', 'Bo', 'Cy', 'Di'],
-      ses_start: 'Start', ses_add: 'Add this hand', ses_draw: 'Draw', ses_share: 'Copy the evening’s link', ses_new: 'Start over',
+      ses_start: 'Start', ses_add: 'Add this hand', ses_add_n: function (n) { return 'Add to the evening (hand ' + n + ')'; }, ses_draw: 'Draw', ses_share: 'Copy the evening’s link', ses_new: 'Start over',
       ses_new_confirm: 'Clear this evening and start over?',
       ses_next: function (n, dealer, wind) { return 'Hand ' + n + ' · ' + dealer + ' deals · ' + this.seat_names[wind] + ' round'; },
-      ses_col_hand: '#', ses_col_dealer: 'Dealer', ses_col_what: 'Hand',
+      ses_col_hand: '#', ses_col_what: 'Hand',
+      ses_dealer: function (d, w) { return d + ' deals · ' + this.seat_names[w] + ' round'; },
       ses_win: function (h) {
         return h.winner + ' wins ' + h.tai + ' 台' + (h.by === 'self_draw' ? ', self-draw' : h.from ? ' off ' + h.from : '') +
           (h.eligible ? '' : ' (below the minimum)');
@@ -1347,6 +1349,10 @@
         .reduce(function (a, p) { return a + (p.multiplier || 1) * d.points; }, 0);
       html += '<p class="cap-note" id="cap-note">' + esc(t('cap_note', capOf(d), due)) + '</p>';
     }
+    if (session) {        // an evening on: the hand joins it from here too
+      html += '<p class="ses-from-result"><button type="button" id="ses-add-result" data-act="ses-add">' +
+        esc(t('ses_add_n', session.hands.length + 1)) + '</button></p>';
+    }
     if (d.reasons && d.reasons.length) {
       html += '<ul class="reasons" id="reasons">' + d.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul>';
     }
@@ -1809,9 +1815,9 @@
     }
     var next = nextSeats();
     var rows = (settled && settled.hands ? settled.hands : []).map(function (h) {
-      return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td>' + esc(h.dealer) + ' · ' +
-        esc(I18N[lang].seat_names[h.round_wind] || h.round_wind) + '</td><td>' +
-        esc(h.outcome === 'win' && h.winner ? t('ses_win', h) : t('ses_drawn')) + '</td>' +
+      return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td class="ses-what-cell">' +
+        '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner ? t('ses_win', h) : t('ses_drawn')) + '</span>' +
+        '<small class="ses-dealer">' + esc(t('ses_dealer', h.dealer, h.round_wind)) + '</small></td>' +
         session.players.map(function (p) {
           var n = h.totals[p];
           return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '">' + esc(fmtSigned(n)) + '</td>';
@@ -1826,12 +1832,11 @@
     if (!session.hands.length) html += '<p class="muted">' + esc(t('ses_empty')) + '</p>';
     else {
       html += '<div class="ses-scroll"><table class="ses-table" id="ses-table"><thead><tr><th scope="col" class="num">' +
-        esc(t('ses_col_hand')) + '</th><th scope="col">' + esc(t('ses_col_dealer')) + '</th><th scope="col">' +
-        esc(t('ses_col_what')) + '</th>' + session.players.map(function (p) {
+        esc(t('ses_col_hand')) + '</th><th scope="col">' + esc(t('ses_col_what')) + '</th>' + session.players.map(function (p) {
           return '<th scope="col" class="num">' + esc(p) + '</th>';
         }).join('') + '</tr></thead><tbody>' + rows + '</tbody>';
       if (settled) {
-        html += '<tfoot><tr><th scope="row" colspan="3">' + esc(t('ses_total')) + '</th>' + session.players.map(function (p) {
+        html += '<tfoot><tr><th scope="row" colspan="2">' + esc(t('ses_total')) + '</th>' + session.players.map(function (p) {
           var n = settled.totals[p];
           return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '" data-player="' + esc(p) + '">' +
             esc(fmtSigned(n)) + '</td>';
@@ -2251,6 +2256,11 @@
       var act = b.getAttribute('data-act');
       if (act === 'try') addToHand(b.getAttribute('data-tile'));
       else if (act === 'retry') retry();
+      else if (act === 'ses-add' && session && lastResult && lastResult.kind === 'score') {
+        sessionAdd({ h: encode(state) });
+        b.disabled = true;
+        b.textContent = t('ses_added');
+      }
       else if (act === 'analysis') run(function () { return loadAnalysis(state, 'analysis'); });
       else if (act === 'more-discards') {
         Array.prototype.forEach.call($('result-body').querySelectorAll('tr.more-row'), function (tr) { tr.hidden = false; });

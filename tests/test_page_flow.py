@@ -853,7 +853,8 @@ def test_an_evening_of_hands_with_running_totals(make_page, base_url, applicatio
     open_page(pg, base_url, WORKED_LINK)
     press(pg, card.get_by_role("button", name="Add this hand"))
     expect(pg.locator("#ses-table tbody tr")).to_have_count(1)
-    expect(pg.locator('#ses-table tbody tr[data-hand="0"] td').nth(2)).to_have_text("Bo wins 4 台, self-draw")
+    expect(pg.locator('#ses-table tbody tr[data-hand="0"] .ses-what')).to_have_text("Bo wins 4 台, self-draw")
+    expect(pg.locator('#ses-table tbody tr[data-hand="0"] .ses-dealer')).to_have_text("Ann deals · East round")
     # the dealer (Ann) did not win: the deal passes to the next seat, Bo (docs/rules.md §8)
     expect(pg.locator("#ses-next")).to_have_text("Hand 2 · Bo deals · East round")
     # hand 2: a draw keeps the dealer (ningbo: draw_keeps_dealer)
@@ -863,11 +864,12 @@ def test_an_evening_of_hands_with_running_totals(make_page, base_url, applicatio
     # discarder pays 2 × 5 = 10 (test_who_pays_what_is_in_the_bar): Ann −15, Bo +25, Cy −5, Di −5
     open_page(pg, base_url, "#lang=en&s=E&r=E&h=111m222p333sEENN&w=N&by=discard&from=N")
     expect(pg.locator('#seat button[data-seat="N"]')).to_have_text("North Ann")
-    press(pg, card.get_by_role("button", name="Add this hand"))
+    press(pg, pg.get_by_role("button", name="Add to the evening (hand 3)"))       # from the result
     totals = pg.locator("#ses-table tfoot td")
     expect(totals).to_have_text(["−15", "+25", "−5", "−5"])
-    expect(pg.locator('#ses-table tbody tr[data-hand="1"] td').nth(2)).to_have_text("Draw")
-    expect(pg.locator('#ses-table tbody tr[data-hand="2"] td').nth(1)).to_have_text("Bo · East")
+    expect(pg.locator('#ses-table tbody tr[data-hand="1"] .ses-what')).to_have_text("Draw")
+    expect(pg.locator('#ses-table tbody tr[data-hand="2"] .ses-dealer')).to_have_text("Bo deals · East round")
+    expect(pg.locator('#ses-table tbody tr[data-hand="2"] .ses-what')).to_have_text("Bo wins 4 台 off Ann")
     # who pays whom: three debtors, so three transfers at the fewest
     expect(pg.locator("#ses-pays .ses-pay")).to_have_text(["Ann pays Bo 15", "Cy pays Bo 5", "Di pays Bo 5"])
     # kept on the phone: a reload shows the same evening
