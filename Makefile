@@ -8,7 +8,7 @@ export HOST PORT
 
 SHELL := /bin/bash
 
-.PHONY: run test lint install install-dev compile bench openapi lock clean
+.PHONY: run test lint install install-dev compile wheelhouse dist bench openapi lock release clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,7 @@ $(VENV)/.build: requirements-build.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q --require-hashes -r requirements-build.txt
 	touch $@
 
-$(VENV)/.package: $(VENV)/.build pyproject.toml setup.py ningbo_score/_version.py $(COMPILED_SRC) $(wildcard ningbo_score/*.pxd)
+$(VENV)/.package: $(VENV)/.build pyproject.toml setup.py ningbo_score/_version.py ningbo_score/_sources.py $(COMPILED_SRC) $(wildcard ningbo_score/*.pxd)
 	@echo "building the package (pip install -e .; log: $(VENV)/build.log)"
 	@set -o pipefail; $(PY) -m pip install -v --no-deps --no-build-isolation -e . 2>&1 \
 	  | tee $(VENV)/build.log | { grep --line-buffered -E '^ *(ningbo-score:|Successfully installed|ERROR)' || true; } \
@@ -47,10 +47,33 @@ $(VENV)/.package: $(VENV)/.build pyproject.toml setup.py ningbo_score/_version.p
 
 compile: $(VENV)/.package
 
-install: $(VENV)/.runtime compile
-install-dev: $(VENV)/.dev compile
+# The standard build (pip's build isolation, as `pip install .`, `pip wheel .` and `python -m build`
+# on any machine), offline: its build environment takes setuptools and Cython from a wheelhouse
+# of requirements-build.txt's hashed pins (pyproject.toml's [build-system] names the same
+# versions).  tests/test_package.py builds this way; so does the Dockerfile.
+$(VENV)/wheelhouse/.complete: requirements-build.txt | $(VENV)/bin/python
+	$(PY) -m pip download -q --no-deps --require-hashes -r requirements-build.txt -d $(VENV)/wheelhouse
+	touch $@
 
+wheelhouse: $(VENV)/wheelhouse/.complete
+
+# sdist and wheel into dist/ (the wheel built from the sdist, compiled where a C compiler works),
+# then auditwheel's manylinux wheel beside the platform one: what a package index takes.
+dist: $(VENV)/.dev $(VENV)/wheelhouse/.complete
+	rm -rf dist
+	PIP_NO_INDEX=1 PIP_FIND_LINKS=$(VENV)/wheelhouse $(PY) -m build --outdir dist .
+	if ls dist/*-linux_*.whl >/dev/null 2>&1; then \
+	  PATH=$(VENV)/bin:$$PATH $(VENV)/bin/auditwheel repair -w dist dist/*-linux_*.whl && rm dist/*-linux_*.whl; fi
+	ls dist
+
+install: $(VENV)/.runtime compile
+install-dev: $(VENV)/.dev compile wheelhouse
+
+# Where to open it first (gunicorn.conf.py then ends the start in one line naming the variable to
+# set if a port is taken: PORT, METRICS_PORT or HOST).
 run: install
+	@h='$(HOST)'; case "$$h" in 0.0.0.0|::) h=127.0.0.1;; *:*) h="[$$h]";; esac; \
+	  echo "ningbo-score: the page at http://$$h:$(PORT)/ and the API docs at http://$$h:$(PORT)/docs"
 	exec $(VENV)/bin/gunicorn -c gunicorn.conf.py app:app
 
 # ruff and mypy as pyproject.toml configures them (mypy strict for ningbo_score/); both must
@@ -68,11 +91,27 @@ bench: install-dev
 openapi: install-dev
 	$(PY) -m tools.gen_openapi -o openapi.yaml
 
-# Re-pin after editing requirements*.in (needs pip-tools).
+# Re-pin after editing requirements*.in (needs pip-tools).  No index or find-links line of this
+# machine's pip configuration goes into the lock files (--no-emit-…, and the filter for any that
+# a -c or -r file carries): they are for every machine (tests/test_dockerfile.py checks).
+LOCK := pip-compile -q --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links \
+	--no-emit-trusted-host
+UNLOCAL := sed -i -E '/^--(extra-)?index-url|^--find-links|^-f |^-i |^--trusted-host/d'
 lock:
-	pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements.txt requirements.in
-	pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements-dev.txt requirements-dev.in
-	pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements-build.txt requirements-build.in
+	$(LOCK) -o requirements.txt requirements.in && $(UNLOCAL) requirements.txt
+	$(LOCK) -o requirements-dev.txt requirements-dev.in && $(UNLOCAL) requirements-dev.txt
+	$(LOCK) -o requirements-build.txt requirements-build.in && $(UNLOCAL) requirements-build.txt
+
+# A release is the annotated git tag vX.Y.Z of ningbo_score/_version.py, made on a clean tree
+# (nothing uncommitted, nothing untracked) whose CHANGELOG.md has a "## [X.Y.Z]" section, and
+# never over an existing tag.  Push it yourself: git push origin vX.Y.Z.
+release:
+	@set -e; version=$$(sed -n 's/^__version__ = "\(.*\)"$$/\1/p' ningbo_score/_version.py); tag="v$$version"; \
+	  [ -n "$$version" ] || { echo "release: no __version__ in ningbo_score/_version.py" >&2; exit 1; }; \
+	  [ -z "$$(git status --porcelain)" ] || { echo "release: the tree is not clean (git status)" >&2; exit 1; }; \
+	  ! git rev-parse -q --verify "refs/tags/$$tag" >/dev/null || { echo "release: $$tag exists" >&2; exit 1; }; \
+	  grep -q "^## \[$$version\]" CHANGELOG.md || { echo "release: CHANGELOG.md has no [$$version]" >&2; exit 1; }; \
+	  git tag -a "$$tag" -m "ningbo-score $$version"; echo "tagged $$tag: git push origin $$tag"
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache ningbo_score/_compiled build *.egg-info
+	rm -rf $(VENV) dist .pytest_cache .hypothesis .mypy_cache .ruff_cache ningbo_score/_compiled build *.egg-info

@@ -12,8 +12,12 @@ serves, ``create_app()`` builds a fresh one (tests).
 """
 from __future__ import annotations
 
+import functools
+import hashlib
+import ipaddress
 import json
 import logging
+import os
 import re
 import typing
 from dataclasses import dataclass
@@ -22,15 +26,17 @@ from pathlib import Path
 import orjson
 import swagger_ui_bundle
 from flask import Flask, Request, Response, current_app, request, send_from_directory, url_for
+from flask_compress import Compress
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 import ningbo_score
 import observability
 import schemas
 import serving
 import static_assets
-from ningbo_score import ScoreError, table
+from ningbo_score import ScoreError, sessions, table
 
 ROOT = Path(__file__).resolve().parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
@@ -40,9 +46,29 @@ MAX_BODY_BYTES = 64 * 1024
 #: 1 MiB leaves about 5 KiB for each of 200 items (a request with every rule option and every
 #: item_tai override, pretty-printed, is under 2 KiB).
 MAX_BATCH_BODY_BYTES = 1024 * 1024
+#: ``POST /v1/sessions/settle``: up to 200 hands, each a ``/v1/score`` body (as a batch) or a
+#: ``/v1/replay`` log (a whole hand's log is about 3 KiB as compact JSON): the batch's limit, so
+#: that the server takes it as heavy work as it takes a batch (serving.HeavyTurns).
+MAX_SESSION_BODY_BYTES = MAX_BATCH_BODY_BYTES
 SWAGGER_UI_DIR = Path(str(swagger_ui_bundle.swagger_ui_path))
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
+YAML_TYPE = "application/yaml"
+#: What Flask-Compress compresses, in the coding the client accepts (gzip, br or zstd; gzip on a
+#: tie: the fastest on answers of a few KiB, bench/README.md) once a body is COMPRESS_MIN_SIZE
+#: bytes or more: the JSON answers and problems, and openapi.yaml.  The pages and their files
+#: (/, /static/, /docs/static/) are the static files' own business (static_assets.py).
+COMPRESS_CONFIG: dict[str, typing.Any] = {
+    "COMPRESS_MIMETYPES": [JSON_TYPE, PROBLEM_TYPE, YAML_TYPE],
+    "COMPRESS_ALGORITHM": ["gzip", "br", "zstd"],
+    "COMPRESS_MIN_SIZE": 500,      # Flask-Compress's default: below it a header costs more than it saves
+    "COMPRESS_STREAMS": False,
+}
+#: The answers that do not change while the service runs (the rule book, openapi.yaml): cached by
+#: a client for 5 minutes, then revalidated by their ETag (304 when it still matches).
+CACHEABLE = "public, max-age=300"
+#: The endpoints whose 200 answer depends on Accept-Language (a problem always does).
+LOCALIZED = frozenset({"score", "scoreBatch", "waits", "analyze", "claims"})
 
 log = logging.getLogger("ningbo_score.http")
 
@@ -63,9 +89,10 @@ def language_of(header: str | None) -> str:
     """``zh`` when an Accept-Language header prefers Chinese to English, else ``en``.
 
     Each language range counts for its primary tag (``zh-CN``, ``zh-Hans-CN`` and ``zh-TW`` are
-    Chinese) with its q-value (default 1); the language with the higher q wins, English on a tie
-    or when neither is named (``*`` counts for both).  werkzeug's ``best_match`` would prefer an
-    exact ``en`` to any ``zh-…`` range whatever their q-values."""
+    Chinese, and so is ``zh_CN``, a POSIX locale's spelling some clients send) with its q-value
+    (default 1); the language with the higher q wins, English on a tie or when neither is named
+    (``*`` counts for both).  werkzeug's ``best_match`` would prefer an exact ``en`` to any
+    ``zh-…`` range whatever their q-values."""
     if not header:
         return "en"
     best = {"en": -1.0, "zh": -1.0}
@@ -79,7 +106,7 @@ def language_of(header: str | None) -> str:
                     q = float(value)
                 except ValueError:
                     q = 0.0
-        primary = tag.strip().split("-")[0].lower()
+        primary = tag.strip().replace("_", "-").split("-")[0].lower()   # zh_CN as a locale writes it
         for lang in (("en", "zh") if primary == "*" else (primary,)):
             if lang in best and q > best[lang]:
                 best[lang] = q
@@ -89,6 +116,46 @@ def language_of(header: str | None) -> str:
 def language() -> str:
     """The request's language after its Accept-Language (:func:`language_of`)."""
     return language_of(request.headers.get("Accept-Language"))
+
+
+#: orjson's reasons for refusing a document (every one its parser gives), in Chinese
+_JSON_REASONS_ZH = {
+    "unexpected end of data": "数据意外结束",
+    "unexpected content after document": "文档结束后还有多余的内容",
+    "unexpected character, expected a JSON value": "意外的字符，此处应为一个 JSON 值",
+    "unexpected character, expected a string key": "意外的字符，此处应为字符串键",
+    "unexpected character, expected ':' after key": "意外的字符，键后面应为 ':'",
+    "unexpected character, expected ',' or ']'": "意外的字符，此处应为 ',' 或 ']'",
+    "unexpected character, expected ',' or '}'": "意外的字符，此处应为 ',' 或 '}'",
+    "unexpected control character in string": "字符串中有未转义的控制字符",
+    "trailing comma is not allowed": "不允许末尾多余的逗号",
+    "number with leading zero is not allowed": "数字不能以 0 开头",
+    "number is infinity when parsed as double": "数字太大（按双精度读为无穷大）",
+    "no digit after sign": "正负号后面没有数字",
+    "no digit after decimal point": "小数点后面没有数字",
+    "no digit after exponent sign": "指数符号后面没有数字",
+    "invalid literal, expected 'true'": "无效的字面量，应为 'true'",
+    "invalid literal, expected 'false'": "无效的字面量，应为 'false'",
+    "invalid literal, expected 'null'": "无效的字面量，应为 'null'",
+    "invalid escape in string": "字符串中有无效的转义",
+    "invalid escaped sequence in string": "字符串中有无效的转义序列",
+    "invalid high surrogate in string": "字符串中有无效的高位代理项",
+    "invalid low surrogate in string": "字符串中有无效的低位代理项",
+    "no low surrogate in string": "字符串中的高位代理项后面缺少低位代理项",
+    "invalid UTF-8 encoding in string": "字符串中有无效的 UTF-8 编码",
+    "invalid utf-8 encoding in string": "字符串中有无效的 UTF-8 编码",
+    "str is not valid UTF-8: surrogates not allowed": "不是有效的 UTF-8：不允许代理项",
+    "UTF-8 byte order mark (BOM) is not supported": "不支持 UTF-8 字节顺序标记",
+    "depth limit exceeded": "嵌套层数超过上限",
+    "Recursion limit reached": "嵌套层数超过上限",
+    "Input is a zero-length, empty document": "文档为空",
+}
+
+
+def json_reason_zh(reason: str) -> str:
+    """orjson's reason for refusing a document, in Chinese (a reason of a later orjson not in
+    the table: "语法错误", a syntax error)."""
+    return _JSON_REASONS_ZH.get(reason, "语法错误")
 
 
 def problem_response(err: ScoreError, headers: typing.Mapping[str, str] | None = None) -> Response:
@@ -197,7 +264,8 @@ def json_body(limit: int | None = None) -> typing.Any:
             shown = req.content_type or "none"
             raise problem("unsupported_media_type",
                           f"The body must be JSON in UTF-8 (Content-Type: application/json), not {shown}.",
-                          f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 {shown}。")
+                          f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 "
+                          f"{req.content_type or '未给出的类型'}。")
         data = _read(_read_body, limit)
     # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
     serving.heavy_turns.take(environ, len(data), batch=limit == MAX_BATCH_BODY_BYTES)
@@ -209,7 +277,8 @@ def json_body(limit: int | None = None) -> typing.Any:
                           "请求体为空；必须是 JSON 对象。") from None
         raise problem("malformed_json",
                       f"The body is not valid JSON (line {err.lineno}, column {err.colno}): {err.msg}.",
-                      f"请求体不是有效的 JSON（第 {err.lineno} 行第 {err.colno} 列）。") from None
+                      f"请求体不是有效的 JSON（第 {err.lineno} 行第 {err.colno} 列）：{json_reason_zh(err.msg)}。"
+                      ) from None
 
 
 # --- the docs page -----------------------------------------------------------------------------
@@ -260,12 +329,60 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    for key, value in COMPRESS_CONFIG.items():
+        app.config.setdefault(key, value)
     register_error_handlers(app)
     register_routes(app)
+    Compress(app)
+    app.after_request(language_headers)
     static_assets.init_app(app)
     observability.init_app(app)
     app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
+    trusted = trusted_proxies(app.config.get("FORWARDED_ALLOW_IPS", os.environ.get(FORWARDED_ALLOW_IPS, "")))
+    if trusted:
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, trusted)  # type: ignore[method-assign]
     return app
+
+
+# --- behind a proxy ----------------------------------------------------------------------------
+
+#: The environment variable naming the proxies (addresses or networks, comma-separated; ``*``:
+#: any peer) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed; unset or empty:
+#: none (gunicorn.conf.py gives gunicorn the same list).
+FORWARDED_ALLOW_IPS = "FORWARDED_ALLOW_IPS"
+
+
+def trusted_proxies(value: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network] | None:
+    """The networks of ``FORWARDED_ALLOW_IPS`` (``*``: every address), None when it names none."""
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    if "*" in parts:
+        return [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+    try:
+        return [ipaddress.ip_network(part) for part in parts] or None
+    except ValueError as err:
+        raise SystemExit(f"{FORWARDED_ALLOW_IPS}: {err}") from None
+
+
+class TrustedProxyFix:
+    """werkzeug's ProxyFix (the last ``X-Forwarded-For`` and ``X-Forwarded-Proto``: one proxy, the
+    ingress, in front) for a request whose peer is one of the trusted proxies; any other peer's
+    headers are left unread.  The client's address (``REMOTE_ADDR``, which gunicorn's access line
+    logs) and scheme (``https``: the answer then carries ``Strict-Transport-Security``) are then
+    the ones the proxy saw."""
+
+    def __init__(self, wsgi_app: typing.Callable, trusted: list[ipaddress.IPv4Network | ipaddress.IPv6Network]):
+        self.wsgi_app = wsgi_app
+        self.fixed = ProxyFix(wsgi_app, x_for=1, x_proto=1)
+        self.trusted = trusted
+
+    def __call__(self, environ: dict, start_response: typing.Callable) -> typing.Iterable[bytes]:
+        try:
+            peer = ipaddress.ip_address(environ.get("REMOTE_ADDR", ""))
+        except ValueError:
+            peer = None
+        if peer is not None and any(peer in network for network in self.trusted):
+            return self.fixed(environ, start_response)
+        return self.wsgi_app(environ, start_response)
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -288,6 +405,16 @@ def register_error_handlers(app: Flask) -> None:
                                         "发生了意外错误，已记录。"))
 
 
+#: werkzeug's 4xx other than those http_problem words itself, in Chinese
+_HTTP_NAMES_ZH = {
+    400: "请求格式错误", 401: "未授权", 403: "禁止访问", 406: "无法提供可接受的内容类型", 408: "请求超时",
+    409: "冲突", 410: "已不存在", 411: "需要 Content-Length", 412: "前提条件不满足", 414: "地址过长",
+    416: "请求的范围无法满足", 417: "无法满足期望头的要求", 418: "我是茶壶", 421: "请求发错了服务器",
+    422: "无法处理的内容", 423: "已锁定", 424: "依赖的请求失败", 428: "需要前提条件", 429: "请求过多",
+    431: "请求头字段过大", 451: "因法律原因不可用",
+}
+
+
 def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     """Flask's and werkzeug's own errors as problems."""
     status = err.code or 500
@@ -308,7 +435,8 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
                        "请求体必须是 JSON（Content-Type: application/json）。"), headers
     if status >= 500:
         return problem("internal_error", "An unexpected error occurred.", "发生了意外错误。"), headers
-    err_obj = ScoreError.one("invalid_request", "", f"{err.name}: {err.description}", f"请求无效：{err.name}")
+    zh = _HTTP_NAMES_ZH.get(status, f"HTTP {status}")
+    err_obj = ScoreError.one("invalid_request", "", f"{err.name}: {err.description}", f"请求无效：{zh}。")
     err_obj.status = status  # keep werkzeug's 4xx status (e.g. 400 for a bad request line)
     return err_obj, headers
 
@@ -320,7 +448,8 @@ def healthz():
 
 
 def openapi_yaml():
-    return Response(Path(current_app.config["OPENAPI_PATH"]).read_bytes(), content_type="application/yaml")
+    path = Path(current_app.config["OPENAPI_PATH"])
+    return cacheable(*_file_and_etag(path, path.stat().st_mtime_ns), YAML_TYPE)
 
 
 def docs():
@@ -345,16 +474,49 @@ def docs_static(filename: str):
 
 
 def list_rules():
-    return json_response(ningbo_score.rulebook())
+    return cacheable(*_rules_json(None), JSON_TYPE)
 
 
 def get_rules(preset: str):
-    try:
-        found = ningbo_score.preset(preset)
-    except KeyError:
+    if preset not in schemas.PRESET_IDS:
         raise problem("not_found", f"There is no preset {preset!r}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。") from None
-    return json_response(found)
+                      f"没有规则 {preset!r}；可选：{'、'.join(schemas.PRESET_IDS)}。")
+    return cacheable(*_rules_json(preset), JSON_TYPE)
+
+
+@functools.cache
+def _rules_json(preset: str | None) -> tuple[bytes, str]:
+    """The rule book (or one preset) as JSON and its ETag, made once per process."""
+    return _with_etag(json_response(ningbo_score.rulebook() if preset is None else ningbo_score.preset(preset))
+                      .get_data())
+
+
+@functools.lru_cache(maxsize=4)
+def _file_and_etag(path: Path, _mtime_ns: int) -> tuple[bytes, str]:
+    return _with_etag(path.read_bytes())
+
+
+def _with_etag(data: bytes) -> tuple[bytes, str]:
+    return data, hashlib.sha256(data).hexdigest()[:32]
+
+
+def cacheable(data: bytes, etag: str, content_type: str) -> Response:
+    """An answer that changes only with a new release: a strong ETag, ``Cache-Control:``
+    :data:`CACHEABLE`, and 304 on a matching ``If-None-Match`` (Flask-Compress suffixes the ETag
+    of a compressed answer with its coding, ``"<hash>:gzip"``, and answers a match of that)."""
+    response = Response(data, content_type=content_type, headers={"Cache-Control": CACHEABLE})
+    response.set_etag(etag)
+    response.make_conditional(request)
+    return response
+
+
+def language_headers(response: Response) -> Response:
+    """``Content-Language`` and ``Vary: Accept-Language`` on an answer in the request's language:
+    every problem, and the 200 answers of :data:`LOCALIZED`."""
+    if response.mimetype == PROBLEM_TYPE or (request.endpoint in LOCALIZED and response.status_code == 200):
+        response.headers["Content-Language"] = language()
+        response.vary.add("Accept-Language")
+    return response
 
 
 def score():
@@ -368,6 +530,21 @@ def score_batch():
     answer = ningbo_score.score_batch(items, language(), serving.between_hands(request.environ))
     for result in answer["results"]:
         if "problem" in result:               # refused hands count by code, like refused requests
+            observability.record_problem(result["problem"]["code"])
+    return json_response(answer)
+
+
+def replay():
+    return json_response(ningbo_score.replay.replay_loaded(schemas.load(schemas.replay_request, json_body()),
+                                                           language()))
+
+
+def replay_batch():
+    # each log loaded and checked on its own; other requests run between its logs
+    items = schemas.load(schemas.replay_batch_request, json_body(MAX_BATCH_BODY_BYTES))
+    answer = ningbo_score.replay.replay_batch(items, language(), serving.between_hands(request.environ))
+    for result in answer["results"]:
+        if "problem" in result:
             observability.record_problem(result["problem"]["code"])
     return json_response(answer)
 
@@ -396,6 +573,12 @@ def levels():
     return json_response(table.levels())
 
 
+def sessions_settle():
+    # a session's bodies are up to the batch's limit; other requests run between its hands
+    session = schemas.load(schemas.session_request, json_body(MAX_SESSION_BODY_BYTES))
+    return json_response(sessions.settle(session, language(), serving.between_hands(request.environ)))
+
+
 def calculator():
     """The calculator page (static/index.html); its files are under /static/."""
     return send_from_directory(current_app.static_folder, "index.html")
@@ -417,7 +600,8 @@ class Route:
     Flask converter), its operation id and tag in openapi.yaml (None for a page of the service
     that is no part of the API, so no call of a generated client: the calculator page, the docs
     page and its assets, openapi.yaml itself, the metrics), the schemas of its request body and of
-    its 200 answer, and its handler.  The Flask endpoint is the operation id, or else the
+    its 200 answer, and its handler.  (The metrics are no route: prometheus_client serves them on
+    a listener of their own, observability.py.)  The Flask endpoint is the operation id, or else the
     handler's name."""
     method: str
     path: str
@@ -456,11 +640,16 @@ ROUTES: tuple[Route, ...] = (
           score_batch),
     Route("POST", "/v1/table/next", "nextHand", "table", schemas.next_hand_request, schemas.next_hand_response,
           table_next),
+    Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
+          schemas.session_response, sessions_settle),
     Route("POST", "/v1/table/claims", "claims", "table", schemas.claims_request, schemas.claims_response,
           table_claims),
     Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, levels),
     Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
           table_escape),
+    Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response, replay),
+    Route("POST", "/v1/replay/batch", "replayBatch", "scoring", schemas.replay_batch_request,
+          schemas.replay_batch_response, replay_batch),
     # the service's pages (no operations of openapi.yaml); Flask's own /static/ serves the
     # calculator's files
     Route("GET", "/", None, None, None, None, calculator),
@@ -470,7 +659,6 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/docs/swagger-initializer.js", None, None, None, None, docs_init),
     Route("GET", "/docs/static/{filename:path}", None, None, None, None, docs_static),
     Route("GET", "/openapi.yaml", None, None, None, None, openapi_yaml),
-    Route("GET", "/metrics", None, None, None, None, observability.metrics_endpoint),
 )
 
 # The library's results already have exactly the shapes of the response schemas, so they are

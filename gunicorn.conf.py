@@ -6,12 +6,16 @@ Environment:
   WEB_CONCURRENCY  worker processes (default: the number of CPU cores)
   WORKER_CONNECTIONS connections a worker holds at most (default 1000)
   METRICS_HOST     address of the /metrics listener (default 127.0.0.1)
-  METRICS_PORT     its port (default 9100; 0: no metrics listener)
+  METRICS_PORT     its port (default 8011; 0: no metrics listener)
   LOG_LEVEL        gunicorn's log level (default info)
+  FORWARDED_ALLOW_IPS  the proxies (addresses or networks, comma-separated; * any) whose
+                   X-Forwarded-For and X-Forwarded-Proto are believed (default: none)
   HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT  the deadlines of serving.py, in seconds (10, 10, 20)
 """
 import copy
+import errno
 import os
+import socket
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the project, for the import below
@@ -46,12 +50,41 @@ def _address(host: str, port: int) -> str:
 _host = os.environ.get("HOST", "").strip() or "127.0.0.1"
 _port = _int_env("PORT", 8000)
 bind = [_address(_host, _port)]
-# /metrics on a listener of its own, off the public port (observability.py answers it there only).
+# /metrics on a listener of its own, off the public port and off the workers: prometheus_client's
+# HTTP server in the master (observability.when_ready, below).
 _metrics = observability.metrics_listener()
-if _metrics is not None:
-    if _metrics[1] == _port:
-        raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
-    bind.append(_address(*_metrics))
+if _metrics is not None and _metrics[1] == _port:
+    raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
+
+
+def check_listeners(listeners: list[tuple[str, int, str, str]]) -> None:
+    """Each (host, port, host variable, port variable) can be listened on, or the start ends
+    here in one line naming the variable to change (gunicorn itself would retry for five
+    seconds, then fail without naming it)."""
+    for host, port, host_var, port_var in listeners:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as gunicorn binds
+            try:
+                probe.bind((host, port))
+            except OSError as err:
+                where = _address(host, port)
+                if err.errno == errno.EADDRINUSE:
+                    raise SystemExit(f"{where} is in use: set {port_var} to a free port "
+                                     f"(e.g. {port_var}={port + 1 if port < 65535 else 8001})") from None
+                if err.errno == errno.EACCES:
+                    raise SystemExit(f"{where} needs privileges: set {port_var} to a port above 1023") from None
+                raise SystemExit(f"can't listen on {where} ({err.strerror or err}): "
+                                 f"set {host_var} to an address of this machine (e.g. {host_var}=127.0.0.1)") from None
+
+
+# Checked when gunicorn reads this file to start (module __config__), once: not again on a
+# reload (SIGHUP) or a re-exec (SIGUSR2), where the server holds the ports itself, nor when a
+# test reads the settings.
+if __name__ == "__config__" and not os.environ.get("NINGBO_SCORE_LISTENING") and "GUNICORN_FD" not in os.environ:
+    check_listeners([(_host, _port, "HOST", "PORT")]
+                    + ([(*_metrics, "METRICS_HOST", "METRICS_PORT")] if _metrics is not None else []))
+    os.environ["NINGBO_SCORE_LISTENING"] = "1"
 
 # Scoring is CPU-bound: one process per core.  Each is a gevent worker (serving.py): every
 # connection is a greenlet, so slow, idle and non-reading clients cost a parked greenlet each,
@@ -86,6 +119,11 @@ limit_request_line = 4094
 limit_request_fields = 32
 limit_request_field_size = 4094
 
+# Behind a proxy (an ingress): whose X-Forwarded-Proto gunicorn believes; app.py's
+# TrustedProxyFix reads the same list for X-Forwarded-For.  None by default (gunicorn's own
+# default would believe any loopback peer).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")
+
 # No control socket: nothing else on the host talks to the server.
 control_socket_disable = True
 
@@ -104,6 +142,7 @@ logconfig_dict["loggers"]["gunicorn.error"]["level"] = loglevel.upper()
 # Prometheus multiprocess bookkeeping for /metrics (PROMETHEUS_MULTIPROC_DIR); the app is
 # loaded in each worker (no preload_app), as prometheus_client's multiprocess mode needs.
 on_starting = observability.on_starting
+when_ready = observability.when_ready
 child_exit = observability.child_exit
 on_exit = observability.on_exit
 preload_app = False
@@ -125,6 +164,7 @@ def post_fork(server, worker):
 
     import ningbo_score
 
+    observability.close_metrics_listener()      # the master's socket: not the worker's to serve
     ningbo_score.warm_up()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -17,10 +17,14 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
 - **Trace context.** A valid W3C ``traceparent`` header (``00-<32 hex trace id>-<16 hex parent
   id>-<2 hex flags>``, neither id all zeros, version not ``ff``) has its trace id logged as
   ``trace_id`` on every line of the request, the access line included; an invalid one is ignored.
-- **Metrics.** ``GET /metrics``, Prometheus text format, answered only on the metrics listener
-  (:func:`metrics_listener`: ``METRICS_HOST``:``METRICS_PORT``, 127.0.0.1:9100 by default, a
-  second gunicorn bind), never on the public port (404 there; the metrics listener answers
-  nothing else).  Under gunicorn the environment variable
+- **Metrics.** ``GET /metrics`` on the metrics listener (:func:`metrics_listener`:
+  ``METRICS_HOST``:``METRICS_PORT``, 127.0.0.1:8011 by default), never on the public port (404
+  there): prometheus_client's own HTTP server (``start_http_server``), started in the gunicorn
+  master by the ``when_ready`` hook, so a scrape waits for no busy worker; it gzips the answer
+  for a client that accepts it and speaks OpenMetrics to one that asks for it (``Accept``), and
+  answers the metrics on any path (prometheus_client's way; ``/favicon.ico`` excepted).  It
+  also writes ``process_*`` of the master and of each worker (label ``pid``, and ``process``:
+  ``master`` or ``worker``) and ``python_info``.  Under gunicorn the environment variable
   ``PROMETHEUS_MULTIPROC_DIR`` names a directory shared by the workers (prometheus_client's
   multiprocess mode), so every scrape sums all workers whichever worker answers it; when it is
   unset, the ``on_starting`` hook makes a private one.  Outside gunicorn without the variable
@@ -31,7 +35,9 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
   and ``code``: one per problem+json response, by its ``code`` (plus whatever
   :func:`record_problem` is told, e.g. the refused hands inside a batch);
   ``ningbo_score_http_requests_in_progress``; ``ningbo_score_build_info`` (always 1) with the
-  service's ``version`` and whether the library runs ``compiled`` (``true``/``false``).
+  service's ``version``, the ``revision`` it was built from (:func:`revision`) and whether the
+  library runs ``compiled`` (``true``/``false``).  A 405 is counted under the route whose rule
+  matched the path (with another method).
 - **Readiness.** ``GET /readyz``: 200 ``{"status": "ready", "checks": {...}}`` when the scoring
   engine answers docs/api.md's worked example correctly (4 台, 5 points) and, in multiprocess mode,
   the metrics directory is writable; else 503 problem+json with code ``not_ready`` and the
@@ -46,6 +52,7 @@ also holds what gunicorn needs, as plain objects for ``gunicorn.conf.py`` to imp
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import random
@@ -56,7 +63,7 @@ import typing
 
 import flask
 import orjson
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from flask_cors import CORS
 from pythonjsonlogger.json import JsonFormatter as _BaseJsonFormatter
 
@@ -66,9 +73,10 @@ REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,128}")
 TRACEPARENT_RE = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?")
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_HOST_ENV, METRICS_PORT_ENV = "METRICS_HOST", "METRICS_PORT"
-DEFAULT_METRICS_LISTENER = ("127.0.0.1", 9100)
+# (8011: outside 9100-9999, the range Prometheus gives its exporters; 9100 is node_exporter's)
+DEFAULT_METRICS_LISTENER = ("127.0.0.1", 8011)
 #: the service's version when the library does not say (``ningbo_score.__version__``)
-FALLBACK_VERSION = "2.0.0"
+FALLBACK_VERSION = "3.0.0"
 PROBLEM_TYPE = "application/problem+json"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 CODE_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -359,10 +367,11 @@ class _Metrics:
         self.in_progress = Gauge("ningbo_score_http_requests_in_progress",
                                  "HTTP requests being answered now.", multiprocess_mode="livesum")
         self.build_info = Gauge("ningbo_score_build_info",
-                                "Always 1: the service's version and whether the library runs compiled.",
-                                ("version", "compiled"), multiprocess_mode="max")
+                                "Always 1: the service's version, the revision it was built from and "
+                                "whether the library runs compiled.",
+                                ("version", "revision", "compiled"), multiprocess_mode="max")
         version, compiled = build_info()
-        self.build_info.labels(version, compiled).set(1)
+        self.build_info.labels(version, revision(), compiled).set(1)
 
 
 def build_info() -> tuple[str, str]:
@@ -374,9 +383,29 @@ def build_info() -> tuple[str, str]:
     return str(version), "true" if getattr(ningbo_score, "USING_COMPILED", False) else "false"
 
 
+REVISION_ENV = "NINGBO_SCORE_REVISION"
+
+
+def revision() -> str:
+    """The commit the service was built from: ``NINGBO_SCORE_REVISION`` (the Docker image sets it
+    from its ``REVISION`` build argument), else the checkout's ``git rev-parse HEAD``, else
+    ``unknown``."""
+    found = os.environ.get(REVISION_ENV, "").strip()
+    if found:
+        return found
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=os.path.dirname(os.path.abspath(__file__)),
+                              capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
+
+
 def metrics_listener() -> tuple[str, int] | None:
     """(host, port) of the /metrics listener: ``METRICS_HOST`` (default 127.0.0.1) and
-    ``METRICS_PORT`` (default 9100); None when ``METRICS_PORT`` is 0 (no metrics listener)."""
+    ``METRICS_PORT`` (default 8011); None when ``METRICS_PORT`` is 0 (no metrics listener)."""
     host = os.environ.get(METRICS_HOST_ENV, "").strip() or DEFAULT_METRICS_LISTENER[0]
     raw = os.environ.get(METRICS_PORT_ENV, "").strip()
     if not raw:
@@ -400,24 +429,102 @@ def multiprocess_dir() -> str | None:
     return os.environ.get(MULTIPROC_ENV) or None
 
 
-def metrics_text() -> tuple[bytes, str]:
-    """The exposition of every metric: all workers' in multiprocess mode, else this process's."""
-    from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+def registry(pids: typing.Callable[[], typing.Iterable[int]] | None = None) -> typing.Any:
+    """What a scrape answers: in multiprocess mode every worker's series, ``python_info`` and
+    ``process_*`` of each of ``pids()`` (:class:`PoolProcessCollector`); else this process's
+    default registry (which has its own process and Python collectors)."""
+    from prometheus_client import REGISTRY, CollectorRegistry, PlatformCollector
 
-    metrics()
-    if multiprocess_dir():
-        from prometheus_client import multiprocess
+    if not multiprocess_dir():
+        metrics()
+        return REGISTRY
+    from prometheus_client import multiprocess
 
-        registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
-    else:
-        registry = REGISTRY
-    return generate_latest(registry), CONTENT_TYPE_LATEST
+    out = CollectorRegistry()
+    multiprocess.MultiProcessCollector(out)
+    PlatformCollector(registry=out)
+    out.register(PoolProcessCollector(pids or (lambda: [os.getpid()])))
+    return out
+
+
+def metrics_app(pids: typing.Callable[[], typing.Iterable[int]] | None = None) -> typing.Callable:
+    """The WSGI app of the metrics listener: prometheus_client's ``make_wsgi_app`` on
+    :func:`registry` (gzip when accepted, OpenMetrics when asked for)."""
+    from prometheus_client import make_wsgi_app
+
+    return make_wsgi_app(registry(pids))
+
+
+class PoolProcessCollector:
+    """prometheus_client's ``process_*`` series (CPU, memory, open files, start time) of several
+    processes, each sample labelled with its ``pid`` and ``process`` (``master``, this process,
+    or ``worker``)."""
+
+    def __init__(self, pids: typing.Callable[[], typing.Iterable[int]]) -> None:
+        self.pids = pids
+
+    def collect(self) -> list[typing.Any]:
+        from prometheus_client import Metric, ProcessCollector
+
+        families: dict[str, typing.Any] = {}
+        master = os.getpid()
+        for pid in self.pids():
+            role = "master" if pid == master else "worker"
+            for family in ProcessCollector(pid=functools.partial(int, pid), registry=None).collect():
+                out = families.setdefault(family.name, Metric(family.name, family.documentation, family.type,
+                                                              family.unit))
+                for sample in family.samples:
+                    out.add_sample(sample.name, {**sample.labels, "pid": str(pid), "process": role}, sample.value)
+        return list(families.values())
+
+
+_metrics_server: typing.Any = None
+
+
+def start_metrics_listener(pids: typing.Callable[[], typing.Iterable[int]]) -> None:
+    """prometheus_client's ``start_http_server`` on :func:`metrics_listener` (a daemon thread of
+    this process, the gunicorn master), answering :func:`metrics_app`."""
+    global _metrics_server
+    listener = metrics_listener()
+    if listener is None:
+        return
+    from prometheus_client import start_http_server
+
+    host, port = listener
+    try:
+        _metrics_server, _ = start_http_server(port, host, registry=registry(pids))
+    except OSError as err:
+        raise SystemExit(f"the metrics listener cannot listen on {host}:{port} "
+                         f"({METRICS_PORT_ENV}): {err.strerror or err}") from None
+
+
+def when_ready(server: typing.Any) -> None:
+    """gunicorn ``when_ready`` (master, its sockets bound, before the workers): the metrics
+    listener, answering for the master and every live worker."""
+    start_metrics_listener(lambda: [os.getpid(), *server.WORKERS])
+
+
+def close_metrics_listener() -> None:
+    """In a forked worker: close its copy of the master's metrics socket (it never serves it)."""
+    if _metrics_server is not None:
+        _metrics_server.socket.close()
 
 
 def route_label() -> str:
-    rule = flask.request.url_rule
-    return rule.rule if rule is not None else "unmatched"
+    return flask.request.environ.get(ENV_ROUTE, "unmatched")
+
+
+def rule_of_405(request: flask.Request) -> str | None:
+    """The URL rule a request's path matched with another method (its 405), or None."""
+    err = request.routing_exception
+    if not isinstance(err, MethodNotAllowed) or not err.valid_methods:
+        return None
+    adapter = flask.current_app.url_map.bind_to_environ(request.environ)
+    try:
+        rule, _ = adapter.match(method=next(iter(err.valid_methods)), return_rule=True)
+    except HTTPException:
+        return None
+    return rule.rule
 
 
 def record_problem(code: str, route: str | None = None) -> None:
@@ -440,19 +547,27 @@ def _problem_code(response: flask.Response) -> str:
 # --- readiness ---------------------------------------------------------------------------------
 
 def readiness_checks() -> dict[str, str]:
-    checks: dict[str, str] = {}
+    """Each readiness check and its result: ``ok``, or what is wrong (in English)."""
+    return {name: en for name, (en, _) in checks_in_both_languages().items()}
+
+
+def checks_in_both_languages() -> dict[str, tuple[str, str]]:
+    """Each readiness check and its result, in English and Chinese (``ok`` in both when it passes)."""
+    checks: dict[str, tuple[str, str]] = {}
     try:
         import ningbo_score
 
-        result = ningbo_score.score(READY_HAND)
+        result = typing.cast("dict[str, object]", ningbo_score.score(READY_HAND))
         got = {key: result.get(key) for key in READY_EXPECTED}
-        checks["engine"] = "ok" if got == READY_EXPECTED else f"unexpected result {got}"
+        checks["engine"] = ("ok", "ok") if got == READY_EXPECTED else (f"unexpected result {got}",
+                                                                        f"结果与预期不符：{got}")
     except Exception as err:  # noqa: BLE001 - any failure means "not ready", reported below
-        checks["engine"] = f"{type(err).__name__}: {err}"
+        checks["engine"] = (f"{type(err).__name__}: {err}", f"出错：{type(err).__name__}: {err}")
     path = multiprocess_dir()
     if path:
         ok = os.path.isdir(path) and os.access(path, os.W_OK)
-        checks["metrics_dir"] = "ok" if ok else f"{path} is not a writable directory"
+        checks["metrics_dir"] = ("ok", "ok") if ok else (f"{path} is not a writable directory",
+                                                         f"{path} 不是可写的目录")
     return checks
 
 
@@ -584,22 +699,21 @@ def init_cors(app: flask.Flask) -> None:
          max_age=600)
 
 
-def metrics_endpoint() -> flask.Response:
-    """``GET /metrics`` (a route of app.ROUTES)."""
-    data, content_type = metrics_text()
-    return flask.Response(data, content_type=content_type, headers={"Cache-Control": "no-store"})
-
-
 def readyz() -> flask.Response:
     """``GET /readyz`` (a route of app.ROUTES)."""
-    checks = readiness_checks()
+    checks = checks_in_both_languages()
     body: dict[str, object]
-    if all(v == "ok" for v in checks.values()):
-        body, status, content_type = {"status": "ready", "checks": checks}, 200, "application/json"
+    if all(en == "ok" for en, _ in checks.values()):
+        body = {"status": "ready", "checks": {k: en for k, (en, _) in checks.items()}}
+        status, content_type = 200, "application/json"
     else:
-        failing = {k: [v] for k, v in checks.items() if v != "ok"}
-        body = {"type": "urn:ningbo-score:problem:not_ready", "title": "Not ready", "status": 503,
-                "detail": "The service is not ready: " + "; ".join(f"{k}: {v[0]}" for k, v in failing.items()),
+        from app import language                  # (app imports this module: not at import time)
+
+        zh = language() == "zh"
+        failing = {k: [zh_text if zh else en] for k, (en, zh_text) in checks.items() if en != "ok"}
+        said = "; ".join(f"{k}: {v[0]}" for k, v in failing.items())
+        body = {"type": "urn:ningbo-score:problem:not_ready", "title": "未就绪" if zh else "Not ready",
+                "status": 503, "detail": f"服务未就绪：{said}" if zh else f"The service is not ready: {said}",
                 "code": "not_ready", "errors": failing}
         status, content_type = 503, PROBLEM_TYPE
     return flask.Response(orjson.dumps(body), status=status, content_type=content_type,
@@ -610,9 +724,6 @@ def init_app(app: flask.Flask) -> flask.Flask:
     configure_logging()
     m = metrics()
     init_cors(app)
-    listener = app.config.get("METRICS_LISTENER", metrics_listener())
-    metrics_port = str(listener[1]) if listener else None
-
     @app.before_request
     def _request_id_and_route() -> None:
         environ = flask.request.environ
@@ -621,16 +732,9 @@ def init_app(app: flask.Flask) -> flask.Flask:
             rid = environ[ENV_REQUEST_ID] = request_id_of(flask.request.headers.get(REQUEST_ID_HEADER))
         flask.g.request_id = rid
         rule = flask.request.url_rule
-        if rule is not None:
-            environ[ENV_ROUTE] = rule.rule
-
-    @app.before_request
-    def _metrics_on_their_listener_only() -> None:
-        # SERVER_PORT is the port of the listener the request came in on (gunicorn sets it from
-        # the socket, not from the Host header)
-        on_metrics = metrics_port is not None and flask.request.environ.get("SERVER_PORT") == metrics_port
-        if on_metrics != (flask.request.endpoint == "metrics_endpoint"):
-            raise NotFound()
+        route = rule.rule if rule is not None else rule_of_405(flask.request)
+        if route is not None:
+            environ[ENV_ROUTE] = route
 
     @app.after_request
     def _count_problems(response: flask.Response) -> flask.Response:

@@ -152,7 +152,18 @@ def body_problem(err: BaseException) -> ScoreError:
                                                                  and not isinstance(err, http_errors.ParseException)):
         return body_cut_short()
     return ScoreError([_problem("invalid_request", f"The chunked body is malformed: {err}.",
-                                f"分块传输的请求体格式错误：{err}。")])
+                                f"分块传输的请求体格式错误：{_CHUNK_ERRORS_ZH.get(type(err).__name__, '无法读取')}。")])
+
+
+#: gunicorn's reasons for refusing a chunked body, in Chinese (by the exception's class)
+_CHUNK_ERRORS_ZH = {
+    "InvalidChunkSize": "分块大小无效",
+    "ChunkMissingTerminator": "分块结尾缺少 CRLF",
+    "InvalidChunkExtension": "分块扩展无效",
+    "InvalidHeader": "尾部字段无效",
+    "InvalidHeaderName": "尾部字段名无效",
+    "LimitRequestHeaders": "尾部字段超过上限",
+}
 
 
 _poll_original = gevent.monkey.get_original("select", "poll")
@@ -181,7 +192,8 @@ class ClientGone(ScoreError):
     nginx's 'client closed request'; nobody reads it, the access log and metrics do)."""
 
     def __init__(self) -> None:
-        super().__init__([_problem("invalid_request", "The client closed the connection before the answer.")])
+        super().__init__([_problem("invalid_request", "The client closed the connection before the answer.",
+                                   "客户端在收到回答前关闭了连接。")])
         self.status = 499
 
 

@@ -11,6 +11,15 @@ source they were built from.  ``ningbo_score/__init__.py`` puts that folder firs
 package's path only while ``SOURCES`` still matches the sources beside it, so an edited module is
 never shadowed by a stale build: it runs as plain Python until the next build.
 
+Where nothing is compiled (no C compiler, or NINGBO_SCORE_PURE=1) the distribution has no
+extension modules, so its wheel is ``py3-none-any``; a compiled wheel is tagged for its platform
+(``linux_x86_64``: ``auditwheel repair`` makes it ``manylinux_…``, as tests/test_package.py does).
+
+setup.py does not import the package (it needs marshmallow, which pip's isolated build
+environment lacks): what it needs is in ``ningbo_score/_sources.py``, read by path.  The build
+requirements are pinned in pyproject.toml's [build-system] (the versions of
+requirements-build.txt, whose hashes ``make wheelhouse`` downloads for an offline build).
+
 Build-time switches (environment):
   NINGBO_SCORE_PURE=1       build nothing: a plain-Python install (also a run-time switch)
   NINGBO_SCORE_COMPILE=a,b  compile only these modules of ningbo_score.COMPILED (the others
@@ -22,6 +31,7 @@ shows them; ``make install`` filters them out of pip's output).
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -45,21 +55,15 @@ DIRECTIVES = {"language_level": 3, "infer_types": False, "annotation_typing": Fa
 COMPILE_ARGS = ["-g0"]
 
 
-def _package():
-    """``ningbo_score`` from this tree, as plain Python (its compiled modules, which this build
-    may be replacing, are left alone)."""
-    saved = os.environ.get("NINGBO_SCORE_PURE")
-    os.environ["NINGBO_SCORE_PURE"] = "1"
-    sys.path.insert(0, str(ROOT))
-    try:
-        import ningbo_score
-    finally:
-        sys.path.remove(str(ROOT))
-        if saved is None:
-            del os.environ["NINGBO_SCORE_PURE"]
-        else:
-            os.environ["NINGBO_SCORE_PURE"] = saved
-    return ningbo_score
+def _sources():
+    """``ningbo_score/_sources.py`` (COMPILED, COMPILED_DIR, sources_digest), loaded by its path:
+    the package itself is not imported, since it needs marshmallow, which pip's isolated build
+    environment does not have (only pyproject.toml's [build-system] requirements)."""
+    spec = importlib.util.spec_from_file_location("_ningbo_score_sources", ROOT / "ningbo_score" / "_sources.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def say(message: str) -> None:
@@ -133,10 +137,11 @@ class _AnnouncingBuildExt(build_ext):
 class CompileHotModules(build_ext):
     """``build_ext`` for this package: the modules of ``ningbo_score.COMPILED``, compiled from
     their Python source into ``ningbo_score/_compiled/`` (of the wheel, or of the source tree for
-    an editable install), with ``SOURCES``; nothing at all where no C compiler works."""
+    an editable install), with ``SOURCES``.  (Where no C compiler works there are no extension
+    modules: placeholders() below.)"""
 
     def run(self) -> None:
-        package = _package()
+        package = _sources()
         names = modules_to_compile(package.COMPILED)
         target = Path(self.build_lib) / "ningbo_score" / "_compiled"
         in_tree = self.inplace or getattr(self, "editable_mode", False)
@@ -144,13 +149,6 @@ class CompileHotModules(build_ext):
         for folder in destinations:
             shutil.rmtree(folder, ignore_errors=True)
         self._outputs: list[str] = []
-        if not names:
-            say("not compiling (NINGBO_SCORE_PURE): the library is installed as plain Python")
-            return
-        reason = no_compiler_reason()
-        if reason:
-            say(f"not compiling: {reason}; the library is installed as plain Python (same results, slower)")
-            return
         from Cython.Build import cythonize
 
         jobs = _jobs()
@@ -176,22 +174,29 @@ class CompileHotModules(build_ext):
                     shutil.copy2(module, folder / module.name)
                 (folder / "SOURCES").write_text(package.sources_digest(names), encoding="utf-8")
         self._outputs = [str(target / module.name) for module in built] + [str(target / "SOURCES")]
-        if in_tree:
-            self._check_c_types(package.COMPILED_DIR)
+        self._check_c_types(target, names, destinations)
         say(f"compiled {len(names)} modules in {time.monotonic() - started:.0f} s")
 
     @staticmethod
-    def _check_c_types(compiled_dir: Path) -> None:
-        """The modules as the package now loads them: was every ``.pxd`` applied?  A ``.pxd``
+    def _check_c_types(compiled_dir: Path, names: list[str], destinations: list[Path]) -> None:
+        """The modules as the package will load them: was every ``.pxd`` applied?  A ``.pxd``
         Cython did not read still builds, as untyped Python; such a build is removed (its
         SOURCES first, so the package runs plain) and the build fails."""
-        env = {k: v for k, v in os.environ.items() if k != "NINGBO_SCORE_PURE"}
-        code = ("import json, ningbo_score as p; assert p.USING_COMPILED, 'the build is not in use'; "
-                "print(json.dumps(p.missing_c_types()))")
-        check = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+        # The build's folder first on the path of a bare package object, as ningbo_score/__init__.py
+        # arranges, but without __init__ (its dependencies need not be installed here).
+        code = ("import importlib, json, sys, types; p = types.ModuleType('ningbo_score'); "
+                "p.__path__ = sys.argv[1:3]; sys.modules['ningbo_score'] = p; "
+                "import ningbo_score._sources as s; "
+                "m = importlib.import_module('ningbo_score.' + sys.argv[3]); "
+                "assert m.__file__.startswith(sys.argv[1]), 'the build is not in use'; "
+                "print(json.dumps(s.missing_c_types(sys.argv[3:])))")
+        compiled_dir = compiled_dir.resolve()      # (build_lib is relative to the source tree)
+        check = subprocess.run([sys.executable, "-c", code, str(compiled_dir), str(ROOT / "ningbo_score"), *names],
+                               cwd=compiled_dir, capture_output=True, text=True)
         problem = check.stderr.strip() if check.returncode else json.loads(check.stdout)
         if problem:
-            (compiled_dir / "SOURCES").unlink(missing_ok=True)
+            for folder in destinations:
+                (folder / "SOURCES").unlink(missing_ok=True)
             raise SystemExit(f"build removed: Cython did not apply these .pxd files (their cdef functions "
                              f"are Python attributes), or the modules do not load: {problem}")
 
@@ -203,9 +208,18 @@ class CompileHotModules(build_ext):
 
 
 def placeholders() -> list[Extension]:
-    """The distribution has extension modules (so that it is built per platform and build_ext
-    runs); CompileHotModules decides what they are."""
-    return [Extension(f"ningbo_score.{name}", [f"ningbo_score/{name}.py"]) for name in _package().COMPILED]
+    """The modules to compile, as extension modules (so that the wheel is built per platform and
+    build_ext runs; CompileHotModules decides what they are), or none: with NINGBO_SCORE_PURE or
+    without a working C compiler the distribution is pure Python, its wheel ``py3-none-any``."""
+    names = modules_to_compile(_sources().COMPILED)
+    if not names:
+        say("not compiling (NINGBO_SCORE_PURE): the library is installed as plain Python")
+        return []
+    reason = no_compiler_reason()
+    if reason:
+        say(f"not compiling: {reason}; the library is installed as plain Python (same results, slower)")
+        return []
+    return [Extension(f"ningbo_score.{name}", [f"ningbo_score/{name}.py"]) for name in names]
 
 
 setup(ext_modules=placeholders(), cmdclass={"build_ext": CompileHotModules})

@@ -29,6 +29,12 @@ Scenarios, in this order (``--only`` picks some):
    time and answer size of each (median of 5), then the probes and each worker's RSS (largest
    seen) against its steady RSS (before the scenario).
 
+5. **replay** (``--only replay``, or with the others): ``POST /v1/replay`` with a log of 400
+   events of noise (the first illegal at event 1) and ``POST /v1/replay/batch`` with 50 such
+   logs padded to 1 MiB, one at a time (targets as the bad bodies'), then 32 connections for
+   ``--duration`` s: 8 of each of those and 16 sending valid 50-log batches of generated hands
+   (tests/replaygen.py); the probes and each worker's RSS.
+
 Prints every figure and writes them to bench/results/attack.txt (``--results``).
 """
 from __future__ import annotations
@@ -58,7 +64,8 @@ RESULTS = ROOT / "bench" / "results"
 TARGET_P99_S = 1.0
 TARGET_RSS_RATIO = 2.0      # each worker's peak RSS under an attack < 2 × its steady RSS
 #: one bad body alone: (time limit in s, answer size limit in bytes), by name (issue 14)
-TARGET_SINGLE = {"64 KiB melds": (0.1, 64 * 1024), "1 MiB bad batch": (1.0, 1024 * 1024)}
+TARGET_SINGLE = {"64 KiB melds": (0.1, 64 * 1024), "1 MiB bad batch": (1.0, 1024 * 1024),
+                 "replay noise": (0.1, 64 * 1024), "1 MiB replay batch": (1.0, 1024 * 1024)}
 MiB = 1024 * 1024
 
 
@@ -561,6 +568,46 @@ def scenario_gone(addr, duration: float, probe_timeout: float, master, report, b
     return ok
 
 
+def replay_bodies(seed: int) -> tuple[bytes, bytes, list[bytes]]:
+    """A /v1/replay log of 400 noise events; 50 of them padded (JSON white space) to 1 MiB as a
+    /v1/replay/batch; valid 50-log batches of generated hands."""
+    import replaygen
+
+    noise = {**examples.REPLAY_DRAW, "events": [{"t": "draw", "seat": "E", "tile": "C"}] * 400}
+    width = 1
+    while len(json.dumps({"logs": [noise] * 50}, separators=("," + " " * (width + 1), ":"))) <= MiB:
+        width += 1
+    batch = json.dumps({"logs": [noise] * 50}, separators=("," + " " * width, ":")).encode()
+    hands = replaygen.logs(seed, 200)
+    valid = [json.dumps({"logs": [h.body() for h in hands[i:i + 50]]}).encode() for i in range(0, 200, 50)]
+    return json.dumps(noise).encode(), batch, valid
+
+
+def scenario_replay(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    host = f"{addr[0]}:{addr[1]}"
+    noise, batch, valid = replay_bodies(27)
+    report(f"\n## replay: a {len(noise):,} B log of 400 noise events; a {len(batch):,} B batch of 50 of them; "
+           f"valid 50-log batches ({sum(map(len, valid)) // len(valid):,} B)")
+    alone_ok = True
+    for name, path, body in (("replay noise", "/v1/replay", noise), ("1 MiB replay batch", "/v1/replay/batch", batch)):
+        runs = [one_request(addr, request_bytes(host, "POST", path, body), 120) for _ in range(5)]
+        times = sorted(r[2] for r in runs)
+        most_s, most_b = TARGET_SINGLE[name]
+        good = times[2] <= most_s and max(len(r[1]) for r in runs) <= most_b
+        alone_ok &= good
+        report(f"  {name:18s} → {runs[0][0]}, answer {len(runs[0][1]):,} B, time median {ms(times[2])} "
+               f"(min {ms(times[0])}, max {ms(times[-1])})  {'PASS' if good else 'FAIL'} "
+               f"(≤ {most_s * 1000:g} ms, answer ≤ {most_b // 1024} KiB)")
+    status, answer, took = one_request(addr, request_bytes(host, "POST", "/v1/replay/batch", valid[0]), 120)
+    report(f"  one valid 50-log batch alone: {status}, {json.loads(answer).get('ok')} logs replayed, {ms(took)}")
+    crowd = Crowd()
+    crowd.add(8, sender(addr, host, "/v1/replay", [noise], "noise log →"))
+    crowd.add(8, sender(addr, host, "/v1/replay/batch", [batch], "1 MiB replay batch →"))
+    crowd.add(16, sender(addr, host, "/v1/replay/batch", valid, "valid batch →"))
+    report(f"  32 connections of these (8, 8 and 16), {duration:g} s:")
+    return under_attack(crowd, addr, duration, probe_timeout, master, report) and alone_ok
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--url", help="a running server (http://127.0.0.1:PORT); default: start make run")
@@ -572,7 +619,7 @@ def main() -> int:
                     "'--worker-class serving.ServingWorker'")
     ap.add_argument("--duration", type=float, default=15.0, help="seconds of each scenario (default 15)")
     ap.add_argument("--probe-timeout", type=float, default=5.0)
-    ap.add_argument("--only", action="append", choices=("slow", "bad", "heavy", "gone"),
+    ap.add_argument("--only", action="append", choices=("slow", "bad", "heavy", "gone", "replay"),
                     help="run only these scenarios (repeatable)")
     ap.add_argument("--results", type=Path, default=RESULTS / "attack.txt")
     args = ap.parse_args()
@@ -600,7 +647,7 @@ def main() -> int:
                f"{', GUNICORN_CMD_ARGS=' + args.gunicorn_args if args.gunicorn_args else ''}), "
                f"{args.workers if server else '?'} workers, {os.cpu_count()} cores, "
                f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-        scenarios = args.only or ["slow", "heavy", "gone", "bad"]   # bad last: its work may outlast it
+        scenarios = args.only or ["slow", "heavy", "gone", "replay", "bad"]   # bad last: its work may outlast it
         bodies = heavy_batches(64, seed=2024) if {"heavy", "gone"} & set(scenarios) else []
         results = {}
         if "slow" in scenarios:
@@ -609,6 +656,8 @@ def main() -> int:
             results["heavy"] = scenario_heavy(addr, args.duration, args.probe_timeout, master, report, bodies)
         if "gone" in scenarios:
             results["gone"] = scenario_gone(addr, args.duration, args.probe_timeout, master, report, bodies, log)
+        if "replay" in scenarios:
+            results["replay"] = scenario_replay(addr, args.duration, args.probe_timeout, master, report)
         if "bad" in scenarios:
             results["bad"] = scenario_bad_bodies(addr, args.duration, args.probe_timeout, master, report)
         report("\n" + "  ".join(f"{k}: {'PASS' if v else 'FAIL'}" for k, v in results.items()))

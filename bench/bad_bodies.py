@@ -12,6 +12,10 @@ Bodies:
 - ``batch_1mib_many``: 1 MiB of ``{}`` items (far more than 200).
 - ``claims_64k``: /v1/table/claims with 64 KiB of ``{}`` claims.
 - ``unknown_64k``: a /v1/score body with 64 KiB of unknown fields.
+- ``replay_noise``: a /v1/replay log of 400 events of noise (the most allowed: E drawing again
+  and again; the first illegal event is event 1); ``replay_bad_events``: 400 events each
+  malformed (unknown tiles, unknown fields); ``replay_batch_1mib``: 50 such noise logs padded
+  to 1 MiB.  Targets as above (100 ms and 64 KiB; the batch 1 s and 1 MiB).
 
 Prints, per body: the status, the median and worst time in ms and the answer's size in bytes,
 and whether the targets hold (exit status 1 if one does not).
@@ -64,7 +68,17 @@ def bodies() -> dict[str, tuple[str, bytes, int, float]]:
     while len(json.dumps(unknown)) < MAX_BODY_BYTES - 40:
         unknown[f"x{i}"] = 0
         i += 1
+    noise = {**examples.REPLAY_DRAW, "events": [{"t": "draw", "seat": "E", "tile": "C"}] * 400}
+    bad_events = {**examples.REPLAY_DRAW, "events": [{"t": "draw", "seat": "E", "tile": "zz", "x": 1}] * 400}
+    width = 1                    # JSON white space after each comma: 50 noise logs fill 1 MiB
+    while len(json.dumps({"logs": [noise] * 50}, separators=("," + " " * (width + 1), ":"))) <= MAX_BATCH_BODY_BYTES:
+        width += 1
+    replay_batch = json.dumps({"logs": [noise] * 50}, separators=("," + " " * width, ":")).encode()
+    assert len(replay_batch) <= MAX_BATCH_BODY_BYTES, len(replay_batch)
     return {
+        "replay_noise": ("/v1/replay", json.dumps(noise).encode(), 64 * 1024, 0.1),
+        "replay_bad_events": ("/v1/replay", json.dumps(bad_events).encode(), 64 * 1024, 0.1),
+        "replay_batch_1mib": ("/v1/replay/batch", replay_batch, 1024 * 1024, 1.0),
         "melds_64k": ("/v1/score", melds, 64 * 1024, 0.1),
         "batch_1mib_bad": ("/v1/score/batch", batch, 1024 * 1024, 1.0),
         "batch_1mib_many": ("/v1/score/batch", many, 1024 * 1024, 1.0),
@@ -90,7 +104,7 @@ def main() -> int:
             answer, status = response.get_data(), response.status_code
         worst = max(times)
         # refused (4xx), or a batch answered item by item (200)
-        refused = 400 <= status < 500 or (status == 200 and path == "/v1/score/batch")
+        refused = 400 <= status < 500 or (status == 200 and path in ("/v1/score/batch", "/v1/replay/batch"))
         fits = worst <= time_limit and len(answer) <= size_limit and refused
         ok &= fits
         print(f"{name:<16} body {len(body):>8} B  status {status}  median {statistics.median(times) * 1000:7.1f} ms"

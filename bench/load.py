@@ -60,6 +60,16 @@ VENV_BIN = ROOT / ".venv" / "bin"
 TARGET_RATIO = 0.5
 GTHREAD_RATIO, GTHREAD_SCORE_RPS = 0.7, 1544   # issue 5's target, and the last gthread run
 TARGET_P99_MS = 50.0        # /v1/score p99 at 32 connections
+# --replay: POST /v1/replay of generated logs (tests/replaygen.py) ≥ 0.3 × the no-op (issue 27)
+TARGET_REPLAY_RATIO = 0.3
+REPLAY_LOGS = 40
+
+
+def replay_bodies(seed: int) -> list[bytes]:
+    """REPLAY_LOGS seeded logs of legal play (tests/replaygen.py, every preset), as sent."""
+    import replaygen
+
+    return [json.dumps(hand.body(), ensure_ascii=False).encode() for hand in replaygen.logs(seed, REPLAY_LOGS)]
 PERCENTILES = [1, 5, 10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 95, 97.5, 99, 99.5, 99.9, 99.99]
 
 # The fixed mix POSTed to /v1/score: docs/api.md's worked example, tools/examples.py's hands (worked
@@ -236,7 +246,7 @@ def lua_long_string(text: str) -> str:
     return f"[{'=' * level}[{text}]{'=' * level}]"
 
 
-def write_lua(path: Path, bodies: list[bytes] | None) -> None:
+def write_lua(path: Path, bodies: list[bytes] | None, route: str = "/v1/score") -> None:
     done = LUA_DONE.replace("{PERCENTILES}", "{" + ", ".join(str(p) for p in PERCENTILES) + "}")
     if bodies is None:
         path.write_text(done)
@@ -250,7 +260,7 @@ local requests_ = {{}}
 local i = 0
 init = function(args)
   for k, body in ipairs(bodies) do
-    requests_[k] = wrk.format("POST", "/v1/score", {{["Content-Type"] = "application/json"}}, body)
+    requests_[k] = wrk.format("POST", "{route}", {{["Content-Type"] = "application/json"}}, body)
   end
 end
 request = function()
@@ -324,9 +334,14 @@ def wait_quiet(server_pid: int, limit: float, max_wait: float, report: Report) -
         time.sleep(3.0)
 
 
+#: headers every wrk request carries (``--header``: e.g. ``Accept-Encoding: gzip`` to measure compression)
+WRK_HEADERS: list[str] = []
+
+
 def run_wrk(wrk: str, url: str, lua: Path, threads: int, connections: int, seconds: float,
             server_pid: int | None = None) -> dict:
-    cmd = [wrk, f"-t{threads}", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(lua), url]
+    cmd = [wrk, f"-t{threads}", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(lua),
+           *(arg for header in WRK_HEADERS for arg in ("-H", header)), url]
     if server_pid is not None:
         p0 = per_process_jiffies(server_pid)
         b0, s0, c0 = machine_busy(), sum(p0.values()), children_jiffies()
@@ -677,7 +692,13 @@ def main() -> int:
                     help="extra gunicorn command-line argument (repeatable), e.g. --gunicorn-arg=--threads=1; "
                          "a run with any is an experiment: its results go to bench/out/, not bench/results/")
     ap.add_argument("--results", type=Path, default=RESULTS, help="where to write (default bench/results)")
+    ap.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
+                    help="a header on every wrk request, e.g. 'Accept-Encoding: gzip' (repeatable)")
+    ap.add_argument("--replay", action="store_true",
+                    help=f"also run POST /v1/replay on {REPLAY_LOGS} generated logs (target: ≥ "
+                         f"{TARGET_REPLAY_RATIO} × the no-op)")
     args = ap.parse_args()
+    WRK_HEADERS[:] = args.header
     if (args.gunicorn_arg or args.no_worst) and args.results == RESULTS:
         args.results = OUT / "experiment"
     RESULTS = args.results
@@ -690,7 +711,7 @@ def main() -> int:
     results: dict = {
         "config": {"when": time.strftime("%Y-%m-%d %H:%M %Z"), "cpus": cpus, "wrk": wrk_version(wrk),
                    "threads": args.threads, "connections": args.connections, "duration_s": args.duration,
-                   "rounds": args.rounds,
+                   "rounds": args.rounds, "headers": args.header,
                    "warmup_s": args.warmup, "workers": args.workers,
                    "gunicorn_worker_class": conf.get("worker_class"), "gunicorn_threads": conf.get("threads"),
                    "gunicorn_timeout_s": conf.get("timeout"), "gunicorn_extra_args": args.gunicorn_arg,
@@ -719,13 +740,23 @@ def main() -> int:
         report(f"mix: {len(bodies)} hands, each answered 200: {', '.join(MIX)}")
 
         tmp = Path(tempfile.mkdtemp(prefix="ningbo-wrk-"))
-        noop_lua, score_lua = tmp / "noop.lua", tmp / "score.lua"
+        noop_lua, score_lua, replay_lua = tmp / "noop.lua", tmp / "score.lua", tmp / "replay.lua"
         write_lua(noop_lua, None)
         write_lua(score_lua, bodies)
-        rounds: dict[str, list] = {"noop": [], "score": []}
+        targets = [("noop", server.base + "/healthz", noop_lua), ("score", server.base + "/v1/score", score_lua)]
+        if args.replay:
+            logs = replay_bodies(args.seed)
+            for body in logs:
+                status, data, _ = http("POST", server.base + "/v1/replay", body)
+                if status != 200:
+                    raise SystemExit(f"a generated log answered {status}: {data[:300]!r}")
+            report(f"replay: {len(logs)} generated logs (tests/replaygen.py, seed {args.seed}), each answered 200, "
+                   f"{sum(map(len, logs)) // len(logs)} bytes on average")
+            write_lua(replay_lua, logs, "/v1/replay")
+            targets.append(("replay", server.base + "/v1/replay", replay_lua))
+        rounds: dict[str, list] = {key: [] for key, _, _ in targets}
         for _ in range(args.rounds):            # no-op, score, no-op, score, ...: drift hits both
-            for key, url, lua in (("noop", server.base + "/healthz", noop_lua),
-                                  ("score", server.base + "/v1/score", score_lua)):
+            for key, url, lua in targets:
                 if args.wait_quiet:
                     wait_quiet(server.proc.pid, 0.15, args.wait_quiet, report)
                 if args.warmup > 0:
@@ -741,7 +772,10 @@ def main() -> int:
         report("")
         report(f"{'target':<24}{'req/s':>8}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}{'errors':>7}"
                f"   CPUs used: server / wrk / other processes")
-        for key, label in (("noop", "GET /healthz (no-op)"), ("score", "POST /v1/score (mix)")):
+        labels = [("noop", "GET /healthz (no-op)"), ("score", "POST /v1/score (mix)")]
+        if args.replay:
+            labels.append(("replay", "POST /v1/replay (logs)"))
+        for key, label in labels:
             if args.rounds > 1:
                 for i, r in enumerate(runs[key]["rounds"], 1):
                     lat = r["latency_ms"]
@@ -769,6 +803,11 @@ def main() -> int:
                 p99 <= TARGET_P99_MS,
             f"no socket errors, timeouts or non-2xx answers ({errors})": errors == 0,
         }
+        if args.replay:
+            replay_ratio = runs["replay"]["rps"] / runs["noop"]["rps"]
+            replay_errors = sum(runs["replay"]["errors"].values())
+            checks[f"/v1/replay throughput ≥ {TARGET_REPLAY_RATIO} × no-op (ratio {replay_ratio:.2f}), "
+                   f"{replay_errors} errors"] = replay_ratio >= TARGET_REPLAY_RATIO and replay_errors == 0
         report(f"for comparison: the gthread workers' target was {GTHREAD_RATIO} × their no-op and their "
                f"/v1/score ran {GTHREAD_SCORE_RPS} req/s; here {runs['score']['rps']:.0f} req/s "
                f"({runs['score']['rps'] / GTHREAD_SCORE_RPS:.2f} × that)")

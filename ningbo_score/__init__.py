@@ -2,61 +2,21 @@
 
 Front door (ningbo_score.api): :func:`score` takes the JSON body of ``POST /v1/score`` (loaded by
 the same marshmallow schema as the HTTP service's, ningbo_score.requests) and returns the 200
-body (:func:`waits`, :func:`analyze`: those of ``POST /v1/waits`` and ``POST /v1/analyze``);
+body, typed :class:`ScoreAnswer` (ningbo_score.answers); :func:`waits`, :func:`analyze`,
+:func:`score_batch` and the table's :func:`next_hand`, :func:`claims`, :func:`escape` and
+:func:`levels` answer as ``POST /v1/waits``, ``/v1/analyze``, ``/v1/score/batch``,
+``/v1/table/next``, ``/v1/table/claims``, ``/v1/table/escape`` and ``GET /v1/levels`` do;
+:func:`ningbo_score.replay.replay`: ``POST /v1/replay``, a hand's log checked, derived and scored;
 problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
 the rule book.
 """
-import hashlib
 import os
-import re
 import typing
-from collections.abc import Iterable
-from pathlib import Path
 
+# (the build's own facts: setup.py reads _sources.py without importing the package)
+from ._sources import COMPILED, COMPILED_DIR, missing_c_types, pxd_c_functions, sources_digest  # noqa: F401
 from ._version import __version__
-
-#: The modules the build (setup.py: ``pip install .``, ``make install``) compiles with Cython
-#: into COMPILED_DIR, where a C compiler works.
-COMPILED = ("caishen", "decompose", "engine", "hand", "items", "payments", "rules", "shanten", "tiles")
-COMPILED_DIR = Path(__file__).resolve().parent / "_compiled"
-
-
-def sources_digest(names: Iterable[str] = COMPILED) -> str:
-    """SHA-256 of each compiled module's source, one line each (COMPILED_DIR/SOURCES), and of
-    its Cython declarations (``.pxd``) where it has some; ``names``: the modules built."""
-    here = Path(__file__).resolve().parent
-    lines = []
-    for name in names:
-        for label, path in ((name, here / f"{name}.py"), (f"{name}.pxd", here / f"{name}.pxd")):
-            if label == name or path.exists():
-                lines.append(f"{label} {hashlib.sha256(path.read_bytes()).hexdigest()}\n")
-    return "".join(lines)
-
-
-_CDEF_FUNCTION = re.compile(r"^cdef\s+(?:inline\s+)?[^=:#\n]*?\b(\w+)\s*\(", re.MULTILINE)
-
-
-def pxd_c_functions(name: str, folder: Path | None = None) -> set[str]:
-    """The functions a module's ``.pxd`` declares ``cdef``: compiled with the ``.pxd``, they are C
-    only, not attributes of the module (an empty set where the module has no ``.pxd``)."""
-    pxd = (folder or Path(__file__).resolve().parent) / f"{name}.pxd"
-    return set(_CDEF_FUNCTION.findall(pxd.read_text(encoding="utf-8"))) if pxd.exists() else set()
-
-
-def missing_c_types() -> dict[str, list[str]]:
-    """{module: the cdef functions of its ``.pxd`` that are Python attributes of the loaded
-    module}: empty when every ``.pxd`` was applied by the build in use.  A ``.pxd`` Cython did
-    not read still builds (as untyped Python, about 157k more instructions a request), so the
-    build (setup.py) and tests/test_build.py check this."""
-    import importlib
-
-    out = {}
-    for name in COMPILED:
-        leaked = sorted(f for f in pxd_c_functions(name) if hasattr(importlib.import_module(f"{__name__}.{name}"), f))
-        if leaked:
-            out[name] = leaked
-    return out
 
 
 def _compiled_is_current() -> bool:
@@ -78,31 +38,37 @@ USING_COMPILED = _compiled_is_current()
 if USING_COMPILED:
     __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
 
-from .api import analyze, read_score, score, score_batch, waits  # noqa: E402
+from .answers import (AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer, LevelsAnswer,  # noqa: E402
+                      NextHandAnswer, Preset, ProblemBody, Rulebook, ScoreAnswer, WaitsAnswer)
+from .api import (Body, analyze, claims, escape, levels, next_hand, read_score, score, score_batch,  # noqa: E402
+                  waits)
 from .batch import MAX_BATCH  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
 from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
+from . import replay  # noqa: E402  (the module: ningbo_score.replay.replay(body), .replay_loaded, .replay_batch)
 
 
-def presets() -> list[dict[str, typing.Any]]:
+def presets() -> list[Preset]:
     """Every preset: id, names, source document, options and the 台 item table."""
-    return [describe_preset(p) for p in PRESETS]
+    return [typing.cast("Preset", describe_preset(p)) for p in PRESETS]
 
 
-def rulebook() -> dict[str, typing.Any]:
+def rulebook() -> Rulebook:
     """The rule book: its version (``rulebook``), what it changed (``changes``), every preset."""
-    return describe_rulebook()
+    return typing.cast("Rulebook", describe_rulebook())
 
 
-def preset(preset_id: str) -> dict[str, typing.Any]:
+def preset(preset_id: str) -> Preset:
     """One preset; KeyError if there is no such preset."""
     if preset_id not in PRESETS:
         raise KeyError(preset_id)
-    return describe_preset(preset_id)
+    return typing.cast("Preset", describe_preset(preset_id))
 
 
-__all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "presets", "preset", "rulebook",
-           "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH"]
+__all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "next_hand", "claims", "escape",
+           "levels", "presets", "preset", "rulebook", "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH",
+           "Body", "ScoreAnswer", "WaitsAnswer", "AnalyzeAnswer", "BatchAnswer", "NextHandAnswer", "ClaimsAnswer",
+           "EscapeAnswer", "LevelsAnswer", "Preset", "Rulebook", "ProblemBody", "replay"]
 
 
 def warm_up() -> None:

@@ -24,7 +24,7 @@ from .tiles import CODES, N_KINDS, SEATS
 from .waits import Body, Memo, candidates, copies_of, discarder, seen_counts, wait_values
 
 #: What a wait's value keeps of a `/v1/score` body (a refused win keeps its whole problem object).
-VALUE_FIELDS = ("tai", "counted_tai", "eligible", "points", "reasons")
+VALUE_FIELDS = ("tai", "counted_tai", "eligible", "points", "reasons", "outcome")
 #: The tiles of the set (every copy of every kind, the flowers included): ``visible`` holds no more.
 MAX_VISIBLE = sum(copies_of(k) for k in range(len(CODES)))
 

@@ -12,62 +12,77 @@ loading again.
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable, Mapping
 
 from . import analysis, batch, table
 from . import waits as _waits
+from .answers import (AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer, LevelsAnswer, NextHandAnswer, ScoreAnswer,
+                      WaitsAnswer)
 from .engine import score_hand
 from .fields import load
 from .hand import Hand, check
 from .requests import (ANALYZE_REQUEST, BATCH_REQUEST, CLAIMS_REQUEST, ESCAPE_REQUEST, NEXT_HAND_REQUEST,
                        SCORE_REQUEST, WAITS_REQUEST)
 
+#: A request body as ``json.loads`` gives it: a JSON object (any mapping with string keys; the
+#: request schema checks the rest, a ScoreError 400 naming each wrong field).
+Body: typing.TypeAlias = Mapping[str, object]
 
-def read_score(body: typing.Any) -> Hand:
+
+def read_score(body: Body) -> Hand:
     """A ``POST /v1/score`` body as a :class:`Hand` (the schema's checks only; ScoreError 400)."""
     h: Hand = load(SCORE_REQUEST, body)
     return h
 
 
-def score(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
+def score(request: Body | Hand, lang: str = "en") -> ScoreAnswer:
     """Score one hand: the body of ``POST /v1/score`` (or its loaded Hand) in, the 200 body out;
     ``lang`` ("en" or "zh") is the language of the answer's ``reasons``."""
     h = request if isinstance(request, Hand) else load(SCORE_REQUEST, request)
     check(h)
-    return score_hand(h, lang=lang)
+    return typing.cast("ScoreAnswer", score_hand(h, lang=lang))
 
 
-def waits(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
+def waits(request: Body | Hand, lang: str = "en") -> WaitsAnswer:
     """The waits of the hand before its winning tile: the body of ``POST /v1/waits`` in."""
     h = request if isinstance(request, Hand) else load(WAITS_REQUEST, request)
-    return _waits.waits(h, lang)
+    return typing.cast("WaitsAnswer", _waits.waits(h, lang))
 
 
-def analyze(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
+def analyze(request: Body | analysis.AnalyzeInput, lang: str = "en") -> AnalyzeAnswer:
     """The analysis of a hand (shanten, improving tiles, discards, waits' values): the body of
     ``POST /v1/analyze`` (or its loaded :class:`~ningbo_score.analysis.AnalyzeInput`) in."""
     loaded = request if isinstance(request, analysis.AnalyzeInput) else load(ANALYZE_REQUEST, request)
-    return analysis.analyze(loaded, lang)
+    return typing.cast("AnalyzeAnswer", analysis.analyze(loaded, lang))
 
 
-def score_batch(request: typing.Any, lang: str = "en",
-                before_each: typing.Callable[[], None] | None = None) -> dict[str, typing.Any]:
+def score_batch(request: Body | batch.BatchInput, lang: str = "en",
+                before_each: Callable[[], None] | None = None) -> BatchAnswer:
     """The body of ``POST /v1/score/batch`` (``{"requests": [...]}``, or its loaded items) in.
     ``before_each()``, when given, is called before each item is scored (a server lets its other
     work run there, and may raise to stop the batch)."""
     loaded = request if isinstance(request, batch.BatchInput) else load(BATCH_REQUEST, request)
-    return batch.score_batch(loaded, lang, before_each)
+    return typing.cast("BatchAnswer", batch.score_batch(loaded, lang, before_each))
 
 
-def next_hand(request: typing.Any) -> dict[str, typing.Any]:
+def next_hand(request: Body | table.NextHandInput) -> NextHandAnswer:
     """Who deals next: the body of ``POST /v1/table/next`` (or its loaded input) in."""
-    return table.next_hand(request if isinstance(request, table.NextHandInput) else load(NEXT_HAND_REQUEST, request))
+    loaded = request if isinstance(request, table.NextHandInput) else load(NEXT_HAND_REQUEST, request)
+    return typing.cast("NextHandAnswer", table.next_hand(loaded))
 
 
-def claims(request: typing.Any, lang: str = "en") -> dict[str, typing.Any]:
+def claims(request: Body | table.ClaimsInput, lang: str = "en") -> ClaimsAnswer:
     """Which claim takes a discard: the body of ``POST /v1/table/claims`` (or its loaded input) in."""
-    return table.claims(request if isinstance(request, table.ClaimsInput) else load(CLAIMS_REQUEST, request), lang)
+    loaded = request if isinstance(request, table.ClaimsInput) else load(CLAIMS_REQUEST, request)
+    return typing.cast("ClaimsAnswer", table.claims(loaded, lang))
 
 
-def escape(request: typing.Any) -> dict[str, typing.Any]:
+def escape(request: Body | table.EscapeInput) -> EscapeAnswer:
     """The escape penalty: the body of ``POST /v1/table/escape`` (or its loaded input) in."""
-    return table.escape(request if isinstance(request, table.EscapeInput) else load(ESCAPE_REQUEST, request))
+    loaded = request if isinstance(request, table.EscapeInput) else load(ESCAPE_REQUEST, request)
+    return typing.cast("EscapeAnswer", table.escape(loaded))
+
+
+def levels() -> LevelsAnswer:
+    """The level table of the 456 rules (``GET /v1/levels``)."""
+    return typing.cast("LevelsAnswer", table.levels())

@@ -17,8 +17,13 @@ class BatchInput:
     items: list[Hand | ScoreError]
 
 
-def _refused(index: int, err: ScoreError, lang: str) -> dict[str, typing.Any]:
-    return {"index": index, "status": err.status, "problem": err.to_problem(lang)}
+#: a result's ``outcome``: the string a client tells the two kinds of result apart by (``status``
+#: says the same as the integer ``/v1/score`` would have answered)
+SCORED, REFUSED = "scored", "refused"
+
+
+def refused_result(index: int, err: ScoreError, lang: str) -> dict[str, typing.Any]:
+    return {"index": index, "outcome": REFUSED, "status": err.status, "problem": err.to_problem(lang)}
 
 
 def score_batch(batch: BatchInput, lang: str = "en",
@@ -26,20 +31,21 @@ def score_batch(batch: BatchInput, lang: str = "en",
     """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.requests loads
     ``{"requests": [...]}`` as one Hand, or the ScoreError refusing it, per item).
 
-    Each result is ``{"index", "status": 200, "score": …}`` or ``{"index", "status": 4xx,
-    "problem": …}``.  ``before_each()``, when given, is called before each item is scored.
+    Each result is ``{"index", "outcome": "scored", "status": 200, "score": …}`` or ``{"index",
+    "outcome": "refused", "status": 4xx, "problem": …}``.  ``before_each()``, when given, is
+    called before each item is scored.
     """
     results: list[dict[str, typing.Any]] = []
     for i, item in enumerate(batch.items):
         if before_each is not None:
             before_each()
         if isinstance(item, ScoreError):       # refused by the schema (not raised here: raised, it
-            results.append(_refused(i, item, lang))   # would hold this frame, which holds it)
+            results.append(refused_result(i, item, lang))   # would hold this frame, which holds it)
             continue
         try:
             check(item)
-            results.append({"index": i, "status": 200, "score": score_hand(item, lang=lang)})
+            results.append({"index": i, "outcome": SCORED, "status": 200, "score": score_hand(item, lang=lang)})
         except ScoreError as e:
-            results.append(_refused(i, e, lang))
+            results.append(refused_result(i, e, lang))
     ok = sum(1 for r in results if r["status"] == 200)
     return {"ok": ok, "failed": len(results) - ok, "results": results}

@@ -1,4 +1,5 @@
-"""The ``ningbo-score`` command: score a hand, list its waits, analyse it, or serve the HTTP API.
+"""The ``ningbo-score`` command: score a hand, list its waits, analyse it, replay a hand's log, or
+serve the HTTP API.
 
 A hand is given either as a compact string of its concealed tiles (docs/api.md: ``"123m 456p EE C"``,
 Chinese names too) with options for the rest, or as a JSON file holding a ``/v1/score`` (or
@@ -9,14 +10,20 @@ library has it), so the answers are those of the HTTP API.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import shutil
 import sys
+import typing
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 import ningbo_score
+from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ScoreAnswer, ScoredItem, Wait, WaitsAnswer,
+                                  WaitValue)
+from ningbo_score import sessions
 
 #: Exit statuses (also in ``ningbo-score --help``).
 OK, NOT_ELIGIBLE, USAGE, REFUSED, UNAVAILABLE = 0, 1, 2, 3, 4
@@ -31,6 +38,21 @@ EXIT_CODES = f"""exit status:
      without its requirements)
 """
 
+#: ``ningbo-score --help``'s examples (tests/test_cli.py runs each as written, hand.json being
+#: docs/api.md's worked example)
+EXAMPLES = (
+    "ningbo-score score '234678m 99s' --win 4m --seat S --caishen 5p \\\n"
+    "      --meld pung:CCC:E --meld kong:1111s:concealed --flowers 2f --claims W=1",
+    "ningbo-score score hand.json --lang zh",
+    "ningbo-score --lang zh score '2万3万4万 6万7万8万 9条9条' --win 4万 --seat S \\\n"
+    "      --meld pung:中中中:E --meld kong:1111条:concealed --flowers 夏",
+    "ningbo-score score hand.json --json | head -c 40",
+    "ningbo-score waits '23m 678m 99s' --seat S --meld pung:CCC:E --meld kong:1111s:concealed",
+    "ningbo-score analyze '23m 678m 99s 5p' --seat S --meld pung:CCC:E --meld kong:1111s:concealed",
+    "ningbo-score settle session.json",
+    "ningbo-score serve --port 8000",
+)
+
 SEATS = ("E", "S", "W", "N")
 WIN_FLAGS = ("kong_replacement", "last_tile", "heavenly", "earthly", "discarded_caishen")
 
@@ -39,12 +61,16 @@ TEXT = {
            "not_eligible": "not eligible", "points": "points", "payments": "payments", "net": "net",
            "waits": "waits", "none": "no tile completes this hand", "unseen": "unseen",
            "self_draw": "self-draw", "discard": "on a discard from {seat}", "any_tile": "any tile completes it",
-           "refused": "refused"},
+           "refused": "refused", "tile": "tile", "tiles": "{n} tiles", "shanten": "shanten", "tenpai": "tenpai",
+           "won": "a winning shape", "improving": "improving", "discard_col": "discard",
+           "eligible_unseen": "winning unseen", "discard_one": "discard one of"},
     "zh": {"tai": "台", "counted": "计入起胡", "minimum": "起胡", "eligible": "可以胡",
            "not_eligible": "不够起胡", "points": "分", "payments": "付分", "net": "输赢",
            "waits": "听牌", "none": "没有牌能胡", "unseen": "未见",
            "self_draw": "自摸", "discard": "{seat} 放冲", "any_tile": "任何牌都能胡",
-           "refused": "请求被拒"},
+           "refused": "请求被拒", "tile": "牌", "tiles": "{n} 张", "shanten": "向听", "tenpai": "听牌",
+           "won": "已成胡牌形", "improving": "进张", "discard_col": "打出",
+           "eligible_unseen": "能胡的未见张数", "discard_one": "打出一张"},
 }
 
 
@@ -58,7 +84,30 @@ def default_language() -> str:
 
 
 class UsageError(Exception):
-    """A problem with the command line or its files (exit status 2)."""
+    """A problem with the command line or its files (exit status 2), in English and Chinese."""
+
+    def __init__(self, en: str, zh: str) -> None:
+        super().__init__(en)
+        self.zh = zh
+
+    def message(self, lang: str) -> str:
+        return self.zh if lang == "zh" else str(self)
+
+
+#: Python's reasons for refusing a JSON document (json.decoder), in Chinese
+_JSON_REASONS_ZH = {
+    "Expecting value": "此处应为一个 JSON 值",
+    "Expecting property name enclosed in double quotes": "此处应为双引号括起的键名",
+    "Expecting ':' delimiter": "此处应为 ':'",
+    "Expecting ',' delimiter": "此处应为 ','",
+    "Extra data": "文档结束后还有多余的内容",
+    "Unterminated string starting at": "字符串没有结束",
+    "Invalid control character at": "字符串中有未转义的控制字符",
+    "Invalid \\escape": "无效的转义",
+    "Invalid \\uXXXX escape": "无效的 \\u 转义",
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "不支持 UTF-8 字节顺序标记",
+}
+_OS_ERRORS_ZH = {errno.ENOENT: "文件不存在", errno.EACCES: "没有读取权限", errno.EISDIR: "这是一个目录"}
 
 
 # --- building a request body -------------------------------------------------------------------
@@ -96,13 +145,17 @@ def read_json(source: str) -> Any:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(f"{source}: {err}") from None
+        why = ("不是 UTF-8 文本" if isinstance(err, UnicodeDecodeError)
+               else _OS_ERRORS_ZH.get(err.errno or 0, "无法读取"))
+        raise UsageError(f"{source}: {err}", f"{source}：{why}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        name = "standard input" if source == "-" else source
+        name, name_zh = ("standard input", "标准输入") if source == "-" else (source, source)
+        reason = _JSON_REASONS_ZH.get(err.msg, "语法错误")
         raise ningbo_score.ScoreError.one(
-            "malformed_json", "", f"{name} is not JSON: {err}", f"{name} 不是 JSON：{err}") from None
+            "malformed_json", "", f"{name} is not JSON: {err}",
+            f"{name_zh} 不是 JSON（第 {err.lineno} 行第 {err.colno} 列）：{reason}") from None
 
 
 def is_json_source(hand: str) -> bool:
@@ -117,7 +170,8 @@ def request_body(args: argparse.Namespace, waiting: bool) -> Any:
     hand: dict[str, Any] = {"concealed": args.hand}
     if not waiting:
         if args.win is None:
-            raise UsageError("--win TILE is required with a compact string (the winning tile, one of the concealed)")
+            raise UsageError("--win TILE is required with a compact string (the winning tile, one of the concealed)",
+                             "给出暗牌字符串时必须用 --win 指定胡的牌（暗牌中的一张）")
         hand["winning_tile"] = args.win
     if args.meld:
         hand["melds"] = args.meld
@@ -127,7 +181,8 @@ def request_body(args: argparse.Namespace, waiting: bool) -> Any:
     if args.rules:
         body["rules"] = args.rules
     if args.caishen and args.caishen_kinds is not None:
-        raise UsageError("give --caishen (the indicator) or --caishen-kinds, not both")
+        raise UsageError("give --caishen (the indicator) or --caishen-kinds, not both",
+                         "--caishen（翻出的指示牌）与 --caishen-kinds 只能给出一个")
     if args.caishen:
         body["caishen"] = {"indicator": args.caishen}
     elif args.caishen_kinds is not None:
@@ -156,11 +211,11 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def item_name(item: dict[str, Any], lang: str) -> str:
+def item_name(item: ScoredItem, lang: str) -> str:
     return item["name"] if lang == "zh" else f"{item['name_en']} ({item['name']})"
 
 
-def print_score(result: dict[str, Any], lang: str) -> None:
+def print_score(result: ScoreAnswer, lang: str) -> None:
     t = TEXT[lang]
     verdict = t["eligible"] if result["eligible"] else t["not_eligible"]
     print(f"{result['tai']} {t['tai']} ({t['counted']} {result['counted_tai']}, {t['minimum']} {result['min_tai']}): "
@@ -175,28 +230,78 @@ def print_score(result: dict[str, Any], lang: str) -> None:
         print(f"{t['payments']}: " + ", ".join(
             f"{p['from']}→{p['to']} {p['amount']}" + (f" (×{p['multiplier']})" if p["multiplier"] != 1 else "")
             for p in result["payments"]))
-    print(f"{t['net']}: " + "  ".join(f"{seat} {result['net'][seat]:+d}" for seat in SEATS))
+    net = typing.cast("dict[str, int]", result["net"])
+    print(f"{t['net']}: " + "  ".join(f"{seat} {net[seat]:+d}" for seat in SEATS))
 
 
-def outcome(result: dict[str, Any], lang: str) -> str:
-    if "code" in result:
-        return f"{TEXT[lang]['refused']}: {result['code']}"
-    verdict = TEXT[lang]["eligible"] if result["eligible"] else TEXT[lang]["not_eligible"]
-    return f"{result['tai']} {TEXT[lang]['tai']}, {result['points']} ({verdict})"
+def outcome(result: ScoreAnswer | WaitValue | ProblemBody, lang: str) -> str:
+    if "code" in result:                       # a problem (a score has no code)
+        return f"{TEXT[lang]['refused']}: {typing.cast('ProblemBody', result)['code']}"
+    value = result
+    verdict = TEXT[lang]["eligible"] if value["eligible"] else TEXT[lang]["not_eligible"]
+    return f"{value['tai']} {TEXT[lang]['tai']}, {value['points']} ({verdict})"
 
 
-def print_waits(result: dict[str, Any], lang: str) -> None:
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: 2 for each wide (CJK) character."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def print_table(header: list[str], rows: list[list[str]], indent: str = "  ") -> None:
+    """Rows in aligned columns under their header (wide characters counted as two columns)."""
+    widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    for row in (header, *rows):
+        cells = [cell + " " * (w - display_width(cell)) for cell, w in zip(row, widths, strict=True)]
+        print((indent + "  ".join(cells)).rstrip())
+
+
+def wait_rows(waits: list[Wait] | list[AnalyzedWait], lang: str) -> list[list[str]]:
+    rows = []
+    for each in waits:
+        w = typing.cast("Wait", each)            # (an analysed wait: a wait without any_tile's fields)
+        rows.append([" ".join(w.get("same_for", [w["tile"]])), str(w.get("unseen_total", w["unseen"])),
+                     outcome(w["self_draw"], lang), outcome(w["discard"], lang)])
+    return rows
+
+
+def wait_header(discard_from: str, lang: str) -> list[str]:
+    t = TEXT[lang]
+    return [t["tile"], t["unseen"], t["self_draw"], t["discard"].format(seat=discard_from)]
+
+
+def print_waits(result: WaitsAnswer, lang: str) -> None:
     t = TEXT[lang]
     if not result["waits"]:
         print(t["none"])
         return
     print(f"{t['waits']}: {' '.join(result['tiles'])}  ({t['unseen']} {result['unseen_total']})"
           + (f"; {t['any_tile']}" if result["any_tile"] else ""))
-    for wait in result["waits"]:
-        tiles = " ".join(wait.get("same_for", [wait["tile"]]))
-        print(f"  {tiles}  ({t['unseen']} {wait.get('unseen_total', wait['unseen'])})")
-        print(f"      {t['self_draw']}: {outcome(wait['self_draw'], lang)}")
-        print(f"      {t['discard'].format(seat=result['discard_from'])}: {outcome(wait['discard'], lang)}")
+    print_table(wait_header(result["discard_from"], lang), wait_rows(result["waits"], lang))
+
+
+def shanten_text(shanten: int, lang: str) -> str:
+    t = TEXT[lang]
+    said = {-1: t["won"], 0: t["tenpai"]}.get(shanten)
+    return f"{t['shanten']} {shanten}" + (f" ({said})" if said else "")
+
+
+def print_analysis(result: AnalyzeAnswer, lang: str) -> None:
+    """``/v1/analyze``'s answer as text: before a draw, the shanten, the improving tiles and (at
+    tenpai) the waits' table; after it, one row per discard, best first."""
+    t = TEXT[lang]
+    head = f"{t['tiles'].format(n=result['tiles'])}: {shanten_text(result['shanten'], lang)}"
+    if result["tiles"] == 14:
+        print(f"{head}; {t['discard_one']}:")
+        rows = [[d["discard"], str(d["shanten"]), " ".join(i["tile"] for i in d["improving"]),
+                 str(d["improving_unseen"]), str(d["eligible_unseen"]) if "eligible_unseen" in d else ""]
+                for d in result["discards"]]
+        print_table([t["discard_col"], t["shanten"], t["improving"], t["unseen"], t["eligible_unseen"]], rows)
+        return
+    print(head)
+    improving = " ".join(i["tile"] for i in result["improving"])
+    print(f"{t['improving']}: {improving}  ({t['unseen']} {result['improving_unseen']})")
+    if result.get("waits"):
+        print_table(wait_header(result["discard_from"], lang), wait_rows(result["waits"], lang))
 
 
 def print_problem(err: ningbo_score.ScoreError, lang: str) -> None:
@@ -211,6 +316,7 @@ def print_problem(err: ningbo_score.ScoreError, lang: str) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     result = ningbo_score.score(request_body(args, waiting=False), args.lang)
+    args.status = OK if result["eligible"] else NOT_ELIGIBLE     # (kept if the reader goes: main)
     if args.json:
         print_json(result)
     else:
@@ -220,6 +326,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_waits(args: argparse.Namespace) -> int:
     result = ningbo_score.waits(request_body(args, waiting=True), args.lang)
+    args.status = OK if result["waits"] else NOT_ELIGIBLE
     if args.json:
         print_json(result)
     else:
@@ -228,7 +335,72 @@ def cmd_waits(args: argparse.Namespace) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    print_json(ningbo_score.analyze(request_body(args, waiting=True), args.lang))
+    result = ningbo_score.analyze(request_body(args, waiting=True), args.lang)
+    if args.json:
+        print_json(result)
+    else:
+        print_analysis(result, args.lang)
+    return OK
+
+
+#: the words of ``settle``'s table
+SETTLE_TEXT = {
+    "en": {"hand": "hand", "round": "round", "dealer": "dealer", "totals": "totals", "transfers": "transfers",
+           "none": "nobody owes anything", "next": "next: {dealer} deals, round {wind}",
+           "self_draw": "{winner} self-draws", "discard": "{winner} on {from_}'s discard",
+           "robbing_kong": "{winner} robs {from_}'s kong", "tai": ", {tai} 台", "not_eligible": " (not eligible)",
+           "draw": "draw", "net": "scored elsewhere", "penalty": "{player} leaves (penalty)",
+           "failed": "hand {index} is refused"},
+    "zh": {"hand": "局", "round": "圈", "dealer": "庄家", "totals": "合计", "transfers": "转账",
+           "none": "无人欠款", "next": "下一局：{dealer} 坐庄，圈风 {wind}",
+           "self_draw": "{winner} 自摸", "discard": "{winner} 胡 {from_} 放冲",
+           "robbing_kong": "{winner} 抢 {from_} 的杠",
+           "tai": " {tai} 台", "not_eligible": "（不够起胡）", "draw": "流局", "net": "另行计分",
+           "penalty": "{player} 逃跑（罚分）", "failed": "第 {index} 局被拒"},
+}
+
+
+def hand_summary(hand: dict[str, Any], lang: str) -> str:
+    """One hand of a settled session in a few words."""
+    t = SETTLE_TEXT[lang]
+    if hand["outcome"] == "win":
+        text = t[hand["by"]].format(winner=hand["winner"], from_=hand["from"]) + t["tai"].format(tai=hand["tai"])
+        return text + ("" if hand["eligible"] else t["not_eligible"])
+    if hand["outcome"] == "penalty":
+        return t["penalty"].format(player=min(hand["net"], key=hand["net"].__getitem__))
+    return t[hand["outcome"]]
+
+
+def print_session(result: dict[str, Any], lang: str) -> None:
+    """A settled session: a row per hand (its net per player) and the totals, then the transfers."""
+    t = SETTLE_TEXT[lang]
+    players = list(result["totals"])
+    rows = [[str(h["index"]), h["round_wind"], h["dealer"], hand_summary(h, lang)]
+            + [f"{h['net'][p]:+d}" if h["net"][p] else "0" for p in players] for h in result["hands"]]
+    rows.append([t["totals"], "", "", ""] + [f"{v:+d}" if v else "0" for v in result["totals"].values()])
+    header = [t["hand"], t["round"], t["dealer"], ""] + players
+    widths = [max(display_width(row[i]) for row in [header] + rows) for i in range(len(header))]
+    for row in [header] + rows:
+        cells = [c + " " * (w - display_width(c)) if i < 4 else " " * (w - display_width(c)) + c
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip())
+    transfers = ", ".join(f"{x['from']} → {x['to']} {x['amount']}" for x in result["transfers"])
+    print(f"{t['transfers']}: {transfers or t['none']}")
+    print(t["next"].format(dealer=result["next"]["dealer"], wind=result["next"]["round_wind"]))
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    try:
+        result = sessions.settle(read_json(args.session), args.lang)
+    except ningbo_score.ScoreError as err:
+        if "hand_index" in err.extra:
+            print(f"ningbo-score: {SETTLE_TEXT[args.lang]['failed'].format(index=err.extra['hand_index'])}",
+                  file=sys.stderr)
+        raise
+    if args.json:
+        print_json(result)
+    else:
+        print_session(result, args.lang)
     return OK
 
 
@@ -296,18 +468,17 @@ def add_hand_options(parser: argparse.ArgumentParser, waiting: bool) -> None:
             parser.add_argument(f"--{flag.replace('_', '-')}", action="store_true", help=f"win.{flag}")
         parser.add_argument("--base-points", type=int, metavar="N", help="对局分, 1 to 1,000,000 (default 1)")
     parser.add_argument("--json", action="store_true", help="print the API's JSON answer instead of text")
+    # also after the command and its hand (`score hand.json --lang zh`); before it, as the
+    # top-level option, it is kept (SUPPRESS: no default here overwrites it)
+    parser.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS,
+                        help="language of the output (as before the command)")
 
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="ningbo-score", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Ningbo mahjong (宁波麻将) scoring: 台, points and payments, waits, and the HTTP API.",
-        epilog="examples:\n"
-               "  ningbo-score score '234678m 99s' --win 4m --seat S --caishen 5p \\\n"
-               "      --meld pung:CCC:E --meld kong:1111s:concealed --flowers 2f --claims W=1\n"
-               "  ningbo-score score hand.json --lang zh\n"
-               "  ningbo-score waits '23m 678m 99s' --seat S --meld pung:CCC:E --meld kong:1111s:concealed\n"
-               "  ningbo-score serve --port 8000\n\n" + EXIT_CODES)
+        epilog="examples:\n" + "".join(f"  {example}\n" for example in EXAMPLES) + "\n" + EXIT_CODES)
     top.add_argument("--version", action="version",
                      version=f"ningbo-score {ningbo_score.__version__} "
                              f"({'compiled' if ningbo_score.USING_COMPILED else 'plain Python'})")
@@ -326,6 +497,9 @@ def parser() -> argparse.ArgumentParser:
                                   epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_hand_options(analyze, waiting=True)
     analyze.set_defaults(run=cmd_analyze)
+    replay = commands.add_parser("replay", help="check a hand's log, derive its win and score it (POST /v1/replay)",
+                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_replay_options(replay)
     serve = commands.add_parser("serve", help="run the HTTP API (gunicorn with gunicorn.conf.py, as `make run`)",
                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--host", help="address to bind (default: $HOST, else 127.0.0.1)")
@@ -333,6 +507,11 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, help="worker processes (default: $WEB_CONCURRENCY, else one a core)")
     serve.add_argument("--root", help="the checkout holding app.py and gunicorn.conf.py (default: see below)")
     serve.set_defaults(run=cmd_serve)
+    settle = commands.add_parser("settle", help="settle a session: who deals, running totals, who pays whom",
+                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    settle.add_argument("session", help="a JSON file holding a /v1/sessions/settle body ('-': standard input)")
+    settle.add_argument("--json", action="store_true", help="print the API's JSON answer instead of the table")
+    settle.set_defaults(run=cmd_settle)
     return top
 
 
@@ -340,10 +519,96 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.lang = args.lang or default_language()
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()                   # a closed pipe shows here, not at the exit
+        return status
+    except BrokenPipeError:
+        # the reader has gone (`--json | head -c1`): stop quietly with the answer's status; what
+        # is still buffered goes nowhere, so that the exit's flush does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return int(getattr(args, "status", OK))
     except UsageError as err:
-        print(f"ningbo-score: {err}", file=sys.stderr)
+        print(f"ningbo-score: {err.message(args.lang)}", file=sys.stderr)
         return USAGE
     except ningbo_score.ScoreError as err:
         print_problem(err, args.lang)
         return REFUSED
+
+
+# --- replay (POST /v1/replay) ------------------------------------------------------------------
+
+REPLAY_TEXT: dict[str, dict[str, Any]] = {
+    "en": {"events": "events", "draw": "exhaustive draw (荒庄): nobody wins", "win": "{seat} wins",
+           "by": {"self_draw": "by self-draw", "discard": "on {src}'s discard", "robbing_kong": "robbing {src}'s kong"},
+           "derived": "derived", "event": "event", "events_of": "events", "next": "next hand",
+           "dealer": "dealer position {d}, round wind {w}", "illegal": "event {i}: {reason}",
+           "expected": "legal there", "state": "live tiles left {live}; tiles held {tiles}; last discard {last}"},
+    "zh": {"events": "个事件", "draw": "荒庄：无人胡牌", "win": "{seat} 胡",
+           "by": {"self_draw": "自摸", "discard": "捉 {src} 的冲", "robbing_kong": "抢 {src} 的杠"},
+           "derived": "推得", "event": "事件", "events_of": "事件", "next": "下一局",
+           "dealer": "庄家位置 {d}，圈风 {w}", "illegal": "第 {i} 个事件：{reason}",
+           "expected": "此处可行", "state": "剩余活牌 {live}；各家手牌 {tiles}；上一张打出 {last}"},
+}
+
+
+def add_replay_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("log", help="a JSON file holding a POST /v1/replay body (- for standard input)")
+    parser.add_argument("--json", action="store_true", help="print the JSON answer instead of an account")
+    parser.set_defaults(run=cmd_replay)
+
+
+def print_replay(result: dict[str, Any], lang: str) -> None:
+    t = REPLAY_TEXT[lang]
+    print(f"{result['events']} {t['events']}: " + (t["draw"] if result["outcome"] == "draw" else
+                                                   t["win"].format(seat=result["winner"])))
+    if result["outcome"] == "win":
+        request, evidence = result["score_request"], result["evidence"]
+        win = request["win"]
+        print("  " + t["by"][win["by"]].format(src=win.get("from", "")))
+        print(f"  {t['derived']}:")
+        for key, where in evidence.items():
+            shown = where if isinstance(where, int) else ", ".join(str(i) for i in where)
+            print(f"    {key} = {_derived_value(request, key)}  ({t['events_of']} {shown})")
+        print_score(result["score"], lang)
+    nxt = result["next"]
+    print(f"{t['next']}: " + t["dealer"].format(d=nxt["dealer"], w=nxt["round_wind"]))
+
+
+def _derived_value(request: dict[str, Any], key: str) -> str:
+    """The value of a derived field of the score request, by its evidence key (``win.by``,
+    ``hand.melds.0``, ``claims_from_winner.E``), shown briefly."""
+    value: Any = request
+    for part in key.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    if isinstance(value, dict):                      # a meld
+        extra = [f"from {value['from']}"] if "from" in value else []
+        extra += [flag for flag in ("concealed", "added") if value.get(flag)]
+        return " ".join([value["type"], *value["tiles"], *extra])
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        result = ningbo_score.replay.replay(read_json(args.log), args.lang)
+    except ningbo_score.ScoreError as err:
+        print_problem(err, args.lang)
+        problem = err.to_problem(args.lang)
+        if "reason" in problem:
+            t = REPLAY_TEXT[args.lang]
+            print("  " + t["illegal"].format(i=problem["event_index"], reason=problem["reason"]), file=sys.stderr)
+            legal = ", ".join(f"{e.get('seat', '')} {e['t']}".strip() for e in problem["expected"])
+            print(f"  {t['expected']}: {legal}", file=sys.stderr)
+            state = problem["state"]
+            last = state["last_discard"]
+            print("  " + t["state"].format(
+                live=state["live_tiles"], tiles=" ".join(f"{s} {n}" for s, n in state["tiles"].items()),
+                last="-" if last is None else f"{last['seat']} {last['tile']} ({last['event_index']})"),
+                file=sys.stderr)
+        elif "event_index" in problem:
+            print(f"  {REPLAY_TEXT[args.lang]['event']} {problem['event_index']}", file=sys.stderr)
+        return REFUSED
+    if args.json:
+        print_json(result)
+    else:
+        print_replay(result, args.lang)
+    return NOT_ELIGIBLE if result["outcome"] == "win" and not result["score"]["eligible"] else OK

@@ -23,12 +23,15 @@ CODES: dict[str, tuple[int, str, str]] = {
     "too_many_copies": (422, "Too many copies", "牌张数超出"),
     "winning_tile_not_in_hand": (422, "Winning tile not in hand", "胡的牌不在手牌中"),
     "invalid_claims": (422, "Invalid request", "请求无效"),  # reported as invalid_request
+    "unbalanced_net": (422, "Invalid request", "请求无效"),  # reported as invalid_request (a session's net hand)
+    "dealer_sequence": (422, "Dealer sequence", "庄家轮转不符"),  # POST /v1/sessions/settle
     "inconsistent_win_context": (422, "Inconsistent win context", "胡牌情形自相矛盾"),
     "discard_win_not_allowed": (422, "Discard win not allowed", "不允许捉冲"),
     "caishen_winning_tile": (422, "Caishen needs self-draw", "财神只能自摸"),
     "not_a_winning_hand": (422, "Not a winning hand", "不是胡牌"),
     "caishen_needs_self_draw": (422, "Caishen needs self-draw", "财神只能自摸"),
     "points_too_large": (422, "Invalid request", "请求无效"),  # reported as invalid_request
+    "illegal_event": (422, "Illegal event", "牌局记录违规"),  # POST /v1/replay (ningbo_score.replay)
     "not_found": (404, "Not found", "未找到"),
     "method_not_allowed": (405, "Method not allowed", "方法不允许"),
     "internal_error": (500, "Internal error", "内部错误"),
@@ -44,6 +47,7 @@ _PUBLIC = {
     "invalid_claims": "invalid_request",
     "caishen_winning_tile": "caishen_needs_self_draw",
     "points_too_large": "invalid_request",
+    "unbalanced_net": "invalid_request",
 }
 
 
@@ -73,6 +77,8 @@ class ScoreError(Exception):
         self.code = public_code(first.code)
         self.status = CODES[first.code][0]
         self.path = first.path
+        #: more members of the problem object (POST /v1/replay: ``event_index``, ``reason``, …)
+        self.extra: dict[str, typing.Any] = {}
         super().__init__(self.detail())
 
     @classmethod
@@ -111,4 +117,6 @@ class ScoreError(Exception):
             body["errors"] = self.errors(lang)
         if len(self.problems) > MAX_PROBLEMS:
             body["more_errors"] = len(self.problems) - MAX_PROBLEMS
+        if self.extra:
+            body.update(self.extra)
         return body

@@ -19,7 +19,7 @@ from marshmallow import ValidationError, fields
 from marshmallow.validate import Validator
 
 from .errors import MAX_PROBLEMS, Problem, ScoreError
-from .tiles import ALIASES, CODES, tile_index, tile_indices
+from .tiles import ALIASES, CODES, SUIT_ZH, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
@@ -62,6 +62,11 @@ def message(text: typing.Any, lang: str) -> str:
 # validators (they expose .choices / .min / .max so that apispec documents them)
 
 
+def _json_text(value: typing.Any) -> str:
+    """A choice as the JSON a client writes: ``null``, ``true``, ``false``, else its text."""
+    return "null" if value is None else ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 class OneOf(Validator):
     """The value must be one of ``choices``."""
 
@@ -70,7 +75,7 @@ class OneOf(Validator):
     def __init__(self, choices: Iterable[typing.Any], error: Msg | None = None) -> None:
         self.choices = tuple(choices)
         self._set = frozenset(self.choices)
-        shown = ", ".join(str(c) for c in self.choices)
+        shown = ", ".join(_json_text(c) for c in self.choices)
         self.error = error or Msg(f"Must be one of: {shown}.", f"必须是以下之一：{shown}。")
 
     def __call__(self, value: typing.Any) -> typing.Any:
@@ -275,11 +280,12 @@ def _space_class() -> str:
 _SPACE_CLASS = _space_class()
 _ALIAS_ALT = "|".join(re.escape(a) for a in sorted(ALIASES, key=lambda a: (-len(a), a)))
 # digits (white space may come between them and before the suit letter), honor letters, names
-TILE_STRING_PATTERN = (f"^(?:{_SPACE_CLASS}|[1-9](?:{_SPACE_CLASS}|[1-9])*[mps]|[1-8](?:{_SPACE_CLASS}|[1-8])*f"
+TILE_STRING_PATTERN = (f"^(?:{_SPACE_CLASS}|[1-9](?:{_SPACE_CLASS}|[1-9])*[mps{''.join(SUIT_ZH)}]"
+                       f"|[1-8](?:{_SPACE_CLASS}|[1-8])*f"
                        f"|[ESWNCFP]|{_ALIAS_ALT})*$")
 _TILE_DESCRIPTION = (
     "One tile: a code of docs/rules.md §1 (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, "
-    "`1f`…`8f`) or its Chinese name (`一万`, `東風`, `红中`, `春`…)."
+    "`1f`…`8f`) or its Chinese name (`一万`, `1万`, `東風`, `红中`, `春`…)."
 )
 
 
@@ -316,9 +322,10 @@ TILE_COMPONENTS: dict[str, dict[str, typing.Any]] = {
         "oneOf": [
             {"type": "array", "items": {"$ref": "#/components/schemas/Tile"}},
             {"type": "string", "pattern": TILE_STRING_PATTERN,
-             "description": "A compact string: digits followed by `m`, `p`, `s` or `f`, the honor "
-                            "letters `E S W N C F P` and Chinese names; white space is ignored.",
-             "examples": ["123m 456p EE C", "一万二万三万 东东"]},
+             "description": "A compact string: digits followed by `m`, `p`, `s` or `f` (or a suit's "
+                            "character: `123万`), the honor letters `E S W N C F P` and Chinese names; white "
+                            "space is ignored.",
+             "examples": ["123m 456p EE C", "一万二万三万 东东", "123万 456筒 东东"]},
         ],
     },
 }
@@ -329,6 +336,9 @@ class OpenAPIConverter(typing.Protocol):
     hands it."""
 
     def resolve_nested_schema(self, schema: Schema | type[Schema]) -> dict[str, typing.Any]: ...
+
+    #: the apispec document being written (its ``components`` take a field's own components)
+    spec: typing.Any
 
 
 def _ref(name: str, nullable: bool) -> dict[str, typing.Any]:
@@ -341,7 +351,7 @@ def _ref(name: str, nullable: bool) -> dict[str, typing.Any]:
 CHARS_PER_TILE = 8
 
 
-class Tiles(fields.Field[list[int]]):
+class Tiles(_Localized, fields.Field[list[int]]):
     """A list of tiles: an array of codes/Chinese names, or one compact string
     (``"123m 456p EE C"``), loaded as tile indices by ``ningbo_score.tiles.tile_indices``.
 
@@ -372,7 +382,7 @@ class Tiles(fields.Field[list[int]]):
         return _ref("Tiles", self.allow_none)
 
 
-class Tile(fields.Field[int]):
+class Tile(_Localized, fields.Field[int]):
     """One tile code or Chinese name, loaded as its index by ``ningbo_score.tiles.tile_index``."""
 
     def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING
 from .tiles import FLOWER0
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
     from typing import Protocol, TypedDict, TypeVar
+
+    from .rules import Options
 
     class WinContext(Protocol):
         """What the items read of the win (``h.ctx``): ningbo_score.engine.Context's fields."""
@@ -96,11 +98,11 @@ class Item:
     test: Test
     reads: tuple[str, ...]   # the fields of the view (``ctx.``: of the win context) the test reads
 
-    def is_bonus(self, options: Mapping[str, object]) -> bool:
-        """Whether the item is a bonus under these options (a mapping of option -> value)."""
-        return self.bonus_when is not None and bool(options[self.bonus_when])
+    def is_bonus(self, options: Options) -> bool:
+        """Whether the item is a bonus under these options."""
+        return self.bonus_when is not None and bool(getattr(options, self.bonus_when))
 
-    def describe(self, options: Mapping[str, object]) -> ItemDescription:
+    def describe(self, options: Options) -> ItemDescription:
         return {"id": self.id, "name": self.name, "name_en": self.name_en, "tai": self.tai,
                 "bonus": self.is_bonus(options)}
 

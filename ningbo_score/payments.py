@@ -8,6 +8,9 @@ from .hand import Hand
 from .rules import MAX_SAFE_INTEGER
 from .tiles import SEATS
 
+#: doubling's 基准: 4 台 pay 1×, 5 台 2× (000: "以4台为基准，4台为1倍，5台为2倍")
+DOUBLING_BASE_TAI = 4
+
 if typing.TYPE_CHECKING:
     from typing import TypedDict
 
@@ -17,11 +20,12 @@ if typing.TYPE_CHECKING:
 
 
 def hand_points(h: Hand, tai: int) -> int:
-    """linear: base × (1 + tai); doubling: base × 2^(tai − min_tai), ``tai`` the total with the
-    bonus items (a bonus 台 doubles too; the hand is eligible, so tai ≥ min_tai)."""
+    """linear: base × (1 + tai); doubling: base × 2^max(0, tai − 4), ``tai`` the total with the
+    bonus items (a bonus 台 doubles too).  The base of doubling is the number 4 (000: 以4台为基准),
+    not ``min_tai``, which only decides eligibility (rule book 3)."""
     if h.rules.points == "linear":
         return h.base_points * (1 + tai)
-    points: int = h.base_points * 2 ** max(0, tai - h.rules.min_tai)     # (2 ** a non-negative int)
+    points: int = h.base_points * 2 ** max(0, tai - DOUBLING_BASE_TAI)     # (2 ** a non-negative int)
     return points
 
 
@@ -94,8 +98,9 @@ def multipliers(h: Hand) -> tuple[str, list[int], list[int]]:
     else:
         event = "self_draw"
         related = rel[0] or rel[1] or rel[2] or rel[3]
+        others_pay = 1 if r.liability_others_pay else 0     # unrelated players under 包 (7百搭: 1 each)
         for s in _OTHERS[w]:
-            mult[s] = 5 * rel[s] if related else 1
+            mult[s] = (5 * rel[s] or others_pay) if related else 1
     cap = r.liability_cap
     if cap is not None:
         for s in _OTHERS[w]:

@@ -20,7 +20,9 @@ from .errors import MAX_PROBLEMS
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
                    build)
 from .items import ITEMS
-from .rules import DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, PRESETS, Rules, custom_rules, preset_rules
+from .rules import (DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, OPTION_DOCS, OPTION_KINDS, PRESETS, Rules,
+                    custom_rules, preset_rules)
+from .sessions import HAND_KINDS, MAX_HANDS, MAX_NAME, SessionInput
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
 from .tiles import SEAT_INDEX, SEATS
@@ -156,46 +158,56 @@ class StrictSchema(Schema):
         return out
 
 
+def option_fields(*, answer: bool = False) -> dict[str, Field[typing.Any]]:
+    """Every rule option (docs/rules.md §9) as a field, in order, made from its one declaration
+    (ningbo_score.rules.Options: OPTION_KINDS, OPTION_DOCS).  In a request each is optional
+    (absent or ``null``: the preset's value), but where ``null`` is itself a value ("none":
+    ``caishen_discard_restriction``, ``liability_cap``, ``hand_cap``); in an answer
+    (``answer=True``: schemas/responses.py) each is required and documented, not validated."""
+    out: dict[str, Field[typing.Any]] = {}
+    for name, (kind, allowed) in OPTION_KINDS.items():
+        nullable = kind.endswith("?")
+        kwargs: dict[str, typing.Any] = {"required": answer, "allow_none": nullable or not answer,
+                                         "metadata": {"description": OPTION_DOCS[name]}}
+        field: Field[typing.Any]
+        if kind == "bool":
+            field = Boolean(**kwargs)
+        elif kind.startswith("int"):
+            least = int(kind[3:].rstrip("?"))
+            if answer:
+                kwargs["metadata"]["minimum"] = least
+            else:
+                kwargs["validate"] = Range(min=least, max=MAX_SAFE_INTEGER)
+            field = Integer(**kwargs)
+        elif kind.startswith("enum"):
+            assert allowed is not None
+            field = String(validate=OneOf(allowed + ((None,) if nullable else ())), **kwargs)
+        elif kind == "items":
+            field = List(String(validate=OneOf(ITEM_IDS)), **kwargs)
+        else:
+            raise TypeError(f"{name}: an option of an unknown kind {kind!r}")
+        out[name] = field
+    return out
+
+
 class RulesObjectSchema(StrictSchema):
     """A preset with option overrides (docs/rules.md §9) and 台 overrides per item (`item_tai`)."""
 
     #: optional fields whose ``null`` is a value rather than "absent"
-    NULL_IS_VALUE = frozenset({"caishen_discard_restriction", "liability_cap", "hand_cap"})
+    NULL_IS_VALUE = frozenset(name for name, (kind, _) in OPTION_KINDS.items() if kind.endswith("?"))
 
     preset = optional(String, validate=OneOf(PRESET_IDS), metadata={
         "description": "The preset the options start from.", "default": "ningbo"})
-    caishen_rule = optional(String, validate=OneOf(("indicator", "indicator_and_next")), metadata={
-        "description": "How the caishen kinds follow from the indicator."})
-    white_dragon_substitutes = optional(Boolean, metadata={
-        "description": "The `P` tiles take the face of the caishen kind."})
-    min_tai = optional(Integer, validate=Range(min=0, max=MAX_SAFE_INTEGER), metadata={
-        "description": "The least counted 台 a winning hand needs."})
-    required_patterns = optional(List, String(validate=OneOf(ITEM_IDS)), metadata={
-        "description": "Item ids of which a winning hand must have one; `[]` = none."})
-    discard_wins = optional(Boolean, metadata={"description": "Whether a discard may be won on."})
-    caishen_discard_restriction = String(
-        validate=OneOf(("single_wait", "any_group", None)), required=False, allow_none=True, metadata={
-            "description": "Which caishen placements forbid a discard win; `null` = none."})
-    robbing_needs_no_caishen_discarded = optional(Boolean, metadata={
-        "description": "A player who discarded a caishen may not rob a kong."})
-    points = optional(String, validate=OneOf(("linear", "doubling")), metadata={
-        "description": "`linear`: base × (1 + 台); `doubling`: base × 2^(台 − min_tai)."})
-    chi_counts_for_liability = optional(Boolean, metadata={"description": "Chows count as claims for 包."})
-    related_discarder = optional(String, validate=OneOf(("add", "five")), metadata={
-        "description": "What a related discarder pays: 2 + 2 (`add`) or 5 (`five`)."})
-    kong_bloom_others_pay = optional(Boolean, metadata={
-        "description": "Unrelated players pay 1 each on a kong bloom fed by a discard."})
-    liability_cap = Integer(validate=Range(min=1, max=MAX_SAFE_INTEGER), required=False, allow_none=True, metadata={
-        "description": "Highest multiplier of one payer; `null` = none."})
-    hand_cap = Integer(validate=Range(min=1, max=MAX_SAFE_INTEGER), required=False, allow_none=True, metadata={
-        "description": "Most one payer pays and the winner receives in a hand; `null` = none."})
-    three_caishen_bonus = optional(Boolean, metadata={
-        "description": "三财神 is a bonus: not counted toward `min_tai` (only `ningbo-bianfeng`)."})
-    draw_keeps_dealer = optional(Boolean, metadata={
-        "description": "After a draw (流局) the dealer deals again; off: the next seat deals."})
-    item_tai = optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
-                        values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
-                            "description": "New 台 per occurrence for any item of docs/rules.md §5; 0 drops it."})
+
+    class Meta(StrictSchema.Meta):
+        #: after `preset`: every option, made from its declaration (rules.Options), then `item_tai`
+        include = {
+            **option_fields(),
+            "item_tai": optional(Dict, keys=String(validate=OneOf(ITEM_IDS)),
+                                 values=Integer(validate=Range(min=0, max=ITEM_TAI_MAX)), metadata={
+                                     "description": "New 台 per occurrence for any item of docs/rules.md §5; "
+                                                    "0 drops it."}),
+        }
 
 
 class CaishenSchema(StrictSchema):
@@ -239,8 +251,8 @@ class MeldSchema(StrictSchema):
 TOO_MANY_MELDS = Msg(f"A hand has at most {MAX_MELDS} melds.", f"一手牌最多 {MAX_MELDS} 个副露。", "wrong_tile_count")
 TOO_MANY_CONCEALED = Msg(f"A hand holds at most {MAX_CONCEALED} concealed tiles.",
                          f"暗牌最多 {MAX_CONCEALED} 张。", "wrong_tile_count")
-TOO_MANY_FLOWERS = Msg(f"There are {MAX_FLOWERS} flowers: at most {MAX_FLOWERS} are set aside.",
-                       f"花牌只有 {MAX_FLOWERS} 张，最多补 {MAX_FLOWERS} 张。", "invalid_flowers")
+TOO_MANY_FLOWERS = Msg(f"A hand sets aside at most {MAX_FLOWERS} flowers: one each of 1f to {MAX_FLOWERS}f.",
+                       f"一手牌最多补 {MAX_FLOWERS} 张花牌：1f 到 {MAX_FLOWERS}f 各一张。", "invalid_flowers")
 
 
 def melds_field(**kwargs: typing.Any) -> List[dict[str, typing.Any]]:
@@ -541,3 +553,113 @@ BATCH_REQUEST = BatchRequestSchema()
 NEXT_HAND_REQUEST = NextHandRequestSchema()
 CLAIMS_REQUEST = TableClaimsRequestSchema()
 ESCAPE_REQUEST = EscapeRequestSchema()
+
+
+# --- POST /v1/sessions/settle ------------------------------------------------------------------
+
+class SessionNetSchema(StrictSchema):
+    """A hand scored elsewhere: each seat's gain in that hand (its seats: `E` dealt it); the four
+    sum to 0."""
+
+    E = Integer(required=True, validate=Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER))
+    S = Integer(required=True, validate=Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER))
+    W = Integer(required=True, validate=Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER))
+    N = Integer(required=True, validate=Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER))
+
+    @validates_schema
+    def _zero_sum(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
+        total = sum(data[w] for w in SEATS)
+        if total:
+            raise ValidationError(Msg(f"The four seats' gains sum to {total}; they must sum to 0.",
+                                      f"四家输赢之和为 {total}，必须为 0。", "unbalanced_net"))
+
+
+class SessionPenaltySchema(StrictSchema):
+    """The escape penalty (逃跑, docs/rules.md §8): the seat that left pays 24 × base points, 8 ×
+    base to each of the other three."""
+
+    escape = seat(required=True, metadata={"description": "The seat (of that hand) that left the game."})
+    base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS), metadata={
+        "description": "This hand's base points; default: the session's."})
+
+
+#: a hand's `score` or `replay`: an object read by that endpoint's own schema when its turn comes
+_HAND_BODY = ("`round_wind` may be left out (the rotation's is filled in), `rules` and `base_points` default to "
+              "the session's.")
+
+
+class SessionHandSchema(StrictSchema):
+    """One hand of the session: exactly one of `replay`, `score`, `draw`, `net` or `penalty`."""
+
+    #: openapi.yaml: one object of the five properties, exactly one of them given (not a oneOf of a
+    #: component per kind, as OPENAPI_VARIANTS would make it: schemathesis 4 cannot generate the
+    #: negation of an array whose items are a oneOf, tests/test_fuzz.py); ``null`` is absent, as
+    #: everywhere, which the spec does not say
+    OPENAPI_KEYWORDS: typing.ClassVar[dict[str, int]] = {"minProperties": 1, "maxProperties": 1}
+
+    replay = optional(Dict, metadata={"description": "A `/v1/replay` body (`ReplayRequest`): " + _HAND_BODY})
+    score = optional(Dict, metadata={
+        "description": "A `/v1/score` body (`ScoreRequest`), the winner by its `seat_wind`: " + _HAND_BODY})
+    draw = optional(Boolean, validate=OneOf((True,), error=Msg("Must be true.", "只能是 true。")), metadata={
+        "description": "A drawn hand (流局/荒庄): `true`. Nobody pays."})
+    net = optional(Nested, SessionNetSchema, metadata={"description": "A hand scored elsewhere, by seat."})
+    penalty = optional(Nested, SessionPenaltySchema, metadata={"description": "An escape penalty."})
+
+    @validates_schema
+    def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
+        given = [k for k in HAND_KINDS if data.get(k) is not None]
+        if len(given) != 1:
+            raise ValidationError(Msg("Give exactly one of replay, score, draw, net or penalty.",
+                                      "replay、score、draw、net、penalty 必须且只能给出一个。"))
+
+    @post_load
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> tuple[str, typing.Any]:
+        kind = next(k for k in HAND_KINDS if data.get(k) is not None)
+        return kind, data[kind]
+
+
+def _rules_and_value(value: str | dict[str, typing.Any]) -> tuple[str | dict[str, typing.Any], Rules]:
+    """A loaded `rules` field as it was given (a preset id or the loaded object, which reads the
+    same) and as Rules."""
+    return value, rules_of(value)
+
+
+class SessionRequestSchema(StrictSchema):
+    """The body of `POST /v1/sessions/settle`: four players, who dealt first, and the hands in order."""
+
+    rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), _rules_and_value, required=False, allow_none=True,
+                           metadata={"description": "A preset id or a rules object, as in `/v1/score`; default "
+                                                    "`ningbo`. Its `draw_keeps_dealer` moves the deal after a "
+                                                    "draw; the hands' own `rules` default to it."})
+    base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS), metadata={
+        "description": "The hands' `base_points` where they give none.", "default": 1})
+    players = List(String(metadata={"minLength": 1, "maxLength": MAX_NAME}), required=True, max_items=4, metadata={
+        "minItems": 4, "uniqueItems": True,
+        "description": f"Four distinct names (1 to {MAX_NAME} characters), in seating order: the second "
+                       "plays after the first."})
+    first_dealer = String(required=True, metadata={
+        "minLength": 1, "maxLength": MAX_NAME, "description": "The name of the player who deals the first hand."})
+    hands = List(Nested(SessionHandSchema), required=True, max_items=MAX_HANDS, metadata={
+        "description": f"The hands in play order, at most {MAX_HANDS}."})
+
+    @validates_schema
+    def _players(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
+        players = data["players"]
+        errors: dict[str, list[Msg]] = {}
+        if len(players) != 4 or len(set(players)) != 4 or not all(0 < len(p) <= MAX_NAME for p in players):
+            errors["players"] = [Msg(f"Give four distinct names of 1 to {MAX_NAME} characters.",
+                                     f"须给出四个互不相同的名字，每个 1 到 {MAX_NAME} 个字符。")]
+        elif data["first_dealer"] not in players:
+            errors["first_dealer"] = [Msg("Must be one of the players.", "必须是 players 中的一位。")]
+        if errors:
+            raise ValidationError(errors)
+
+    @post_load
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> SessionInput:
+        players = data["players"]
+        value, rules = data.get("rules") or (None, DEFAULT_RULES)
+        return SessionInput(tuple(players), players.index(data["first_dealer"]), rules, value,
+                            data.get("base_points"), data["hands"])
+
+
+SESSION_REQUEST = SessionRequestSchema()

@@ -3,39 +3,15 @@ naming a preset with option overrides and `item_tai` overrides."""
 from __future__ import annotations
 
 import typing
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, fields, replace
 from types import MappingProxyType
+from typing import Literal, TypeAlias
 
 from .items import ITEMS
 
 if typing.TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-    from typing import Literal, TypeAlias, TypedDict
-
-    CaishenRule: TypeAlias = Literal["indicator", "indicator_and_next"]
-    DiscardRestriction: TypeAlias = Literal["single_wait", "any_group"]
-    PointsRule: TypeAlias = Literal["linear", "doubling"]
-    RelatedDiscarder: TypeAlias = Literal["add", "five"]
-    #: the value of an option (``required_patterns``: a list in PRESETS, a tuple in Rules.options)
-    OptionValue: TypeAlias = str | int | list[str] | tuple[str, ...] | None
-
-    class Options(TypedDict):
-        """A preset's options (PRESETS), every one of OPTION_KINDS."""
-        caishen_rule: CaishenRule
-        white_dragon_substitutes: bool
-        min_tai: int
-        required_patterns: list[str]
-        discard_wins: bool
-        caishen_discard_restriction: DiscardRestriction | None
-        robbing_needs_no_caishen_discarded: bool
-        points: PointsRule
-        chi_counts_for_liability: bool
-        related_discarder: RelatedDiscarder
-        kong_bloom_others_pay: bool
-        liability_cap: int | None
-        hand_cap: int | None
-        three_caishen_bonus: bool
-        draw_keeps_dealer: bool
+    from typing import TypedDict
 
     class Preset(TypedDict):
         name: str
@@ -48,143 +24,150 @@ if typing.TYPE_CHECKING:
         presets: list[str]
         change: str
 
-# option -> (kind, allowed values or None)
-OPTION_KINDS: dict[str, tuple[str, tuple[str, ...] | None]] = {
-    "caishen_rule": ("enum", ("indicator", "indicator_and_next")),
-    "white_dragon_substitutes": ("bool", None),
-    "min_tai": ("int0", None),
-    "required_patterns": ("items", None),
-    "discard_wins": ("bool", None),
-    "caishen_discard_restriction": ("enum?", ("single_wait", "any_group")),
-    "robbing_needs_no_caishen_discarded": ("bool", None),
-    "points": ("enum", ("linear", "doubling")),
-    "chi_counts_for_liability": ("bool", None),
-    "related_discarder": ("enum", ("add", "five")),
-    "kong_bloom_others_pay": ("bool", None),
-    "liability_cap": ("int1?", None),
-    "hand_cap": ("int1?", None),
-    "three_caishen_bonus": ("bool", None),
-    "draw_keeps_dealer": ("bool", None),
-}
+# The value sets of the options, read at run time: OPTION_KINDS is derived from Options' annotations.
+CaishenRule: TypeAlias = Literal["indicator", "indicator_and_next"]
+DiscardRestriction: TypeAlias = Literal["single_wait", "any_group"]
+PointsRule: TypeAlias = Literal["linear", "doubling"]
+RelatedDiscarder: TypeAlias = Literal["add", "five"]
+#: the value of an option as a request gives it (``required_patterns``: a list; an Options holds a tuple)
+OptionValue: TypeAlias = "str | int | list[str] | tuple[str, ...] | None"
 
-_BASE: Options = {
-    "caishen_rule": "indicator", "white_dragon_substitutes": False, "min_tai": 4, "required_patterns": [],
-    "discard_wins": True, "caishen_discard_restriction": "single_wait",
-    "robbing_needs_no_caishen_discarded": False, "points": "linear", "chi_counts_for_liability": True,
-    "related_discarder": "add", "kong_bloom_others_pay": False, "liability_cap": None, "hand_cap": None,
-    "three_caishen_bonus": False, "draw_keeps_dealer": True,
-}
+
+def _option(default: object, doc: str, *, minimum: int | None = None) -> typing.Any:
+    """An option's field: its base value, what it does (the schemas' description) and, for an
+    integer, its least value."""
+    return field(default=default, metadata={"doc": doc, "minimum": minimum})
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every rule option of docs/rules.md §9, declared once: its type (and so its values), its
+    base value (the one most presets keep) and what it does.  OPTION_KINDS, the request schema
+    (ningbo_score.requests.option_fields) and the answers' schema are derived from it; a preset
+    is ``replace(BASE, …)``."""
+
+    caishen_rule: CaishenRule = _option("indicator", "How the caishen kinds follow from the indicator.")
+    white_dragon_substitutes: bool = _option(False, "The `P` tiles take the face of the caishen kind.")
+    min_tai: int = _option(4, "The least counted 台 a winning hand needs.", minimum=0)
+    required_patterns: tuple[str, ...] = _option((), "Item ids of which a winning hand must have one; `[]` = none.")
+    discard_wins: bool = _option(True, "Whether a discard may be won on.")
+    caishen_discard_restriction: DiscardRestriction | None = _option(
+        "single_wait", "Which caishen placements forbid a discard win; `null` = none.")
+    robbing_needs_no_caishen_discarded: bool = _option(False, "A player who discarded a caishen may not rob a kong.")
+    points: PointsRule = _option("linear", "`linear`: base × (1 + 台); `doubling`: base × 2^max(0, 台 − 4) "
+                                           "(rule book 3).")
+    chi_counts_for_liability: bool = _option(True, "Chows count as claims for 包.")
+    related_discarder: RelatedDiscarder = _option("add", "What a related discarder pays: 2 + 2 (`add`) or 5 (`five`).")
+    kong_bloom_others_pay: bool = _option(False, "Unrelated players pay 1 each on a kong bloom fed by a discard.")
+    liability_others_pay: bool = _option(False, "Unrelated players pay 1 each on a self-draw with a related (包) "
+                                                "player (only `ningbo-7baida`).")
+    liability_cap: int | None = _option(None, "Highest multiplier of one payer; `null` = none.", minimum=1)
+    hand_cap: int | None = _option(None, "Most one payer pays and the winner receives in a hand; `null` = none.",
+                                   minimum=1)
+    three_caishen_bonus: bool = _option(False, "三财神 is a bonus: not counted toward `min_tai` (only "
+                                               "`ningbo-bianfeng`).")
+    draw_keeps_dealer: bool = _option(True, "After a draw (流局) the dealer deals again; off: the next seat deals.")
+
+
+def _kind(hint: object, minimum: int | None) -> tuple[str, tuple[str, ...] | None]:
+    """(kind, allowed values) of an option's annotation: ``bool``; ``int0``/``int1`` (its least
+    value); ``enum`` (a Literal's values); ``items`` (item ids); ``?`` after it: ``null`` is a
+    value ("none")."""
+    args = typing.get_args(hint)
+    nullable = type(None) in args
+    if nullable:
+        (hint,) = [a for a in args if a is not type(None)]
+    suffix = "?" if nullable else ""
+    if typing.get_origin(hint) is Literal:
+        return "enum" + suffix, typing.get_args(hint)
+    if hint is bool and not nullable:
+        return "bool", None
+    if hint is int:
+        return f"int{minimum}{suffix}", None
+    if typing.get_origin(hint) is tuple and not nullable:
+        return "items", None
+    raise TypeError(f"an option of an unknown kind: {hint!r}")
+
+
+_HINTS = typing.get_type_hints(Options)
+#: option -> (kind, allowed values or None), in declaration order (from Options)
+OPTION_KINDS: dict[str, tuple[str, tuple[str, ...] | None]] = {
+    f.name: _kind(_HINTS[f.name], f.metadata["minimum"]) for f in fields(Options)}
+#: option -> what it does (the schemas' description)
+OPTION_DOCS: dict[str, str] = {f.name: f.metadata["doc"] for f in fields(Options)}
+
+#: The values most presets keep (001's, but its hand cap).
+BASE = Options()
 
 PRESETS: dict[str, Preset] = {
     "ningbo": {
         "name": "宁波麻将", "name_en": "Ningbo (default)",
         "source": "《宁波麻将》规则 (简介 · 规则 · 牌型番数 · 积分计算; undated online rule page)",
-        "options": {**_BASE, "hand_cap": 1000},
+        "options": replace(BASE, hand_cap=1000),
     },
     "ningbo-456": {
         "name": "宁波麻将 (456游戏)", "name_en": "Ningbo, 456 rules",
         "source": "《“宁波麻将”游戏介绍》, 456游戏, 2010-9-19",
-        "options": {**_BASE, "caishen_discard_restriction": "any_group", "points": "doubling",
-                    "kong_bloom_others_pay": True, "liability_cap": 5},
+        "options": replace(BASE, caishen_discard_restriction="any_group", points="doubling",
+                           kong_bloom_others_pay=True, liability_cap=5),
     },
     "ningbo-bianfeng": {
         "name": "宁波麻将 (边锋)", "name_en": "Ningbo, Bianfeng rules",
         "source": "《寧波麻將 打牌規則》 (边锋 Bianfeng rules; undated online page)",
-        "options": {**_BASE, "three_caishen_bonus": True},
+        "options": replace(BASE, three_caishen_bonus=True),
     },
     "ningbo-taishu": {
         "name": "宁波麻将 (台数)", "name_en": "Ningbo, restricted patterns",
         "source": "《麻將規則》 (臺數麻將, first part; undated online page)",
-        "options": {**_BASE, "min_tai": 0,
-                    "required_patterns": ["full_flush", "half_flush", "all_honors", "all_pungs"],
-                    "caishen_discard_restriction": "any_group", "chi_counts_for_liability": False,
-                    "related_discarder": "five", "liability_cap": 5, "draw_keeps_dealer": False},
+        "options": replace(BASE, min_tai=0,
+                           required_patterns=("full_flush", "half_flush", "all_honors", "all_pungs"),
+                           caishen_discard_restriction="any_group", chi_counts_for_liability=False,
+                           related_discarder="five", liability_cap=5, draw_keeps_dealer=False),
     },
     "ningbo-7baida": {
         "name": "宁波麻将 (天一 7百搭)", "name_en": "Ningbo, seven wildcards",
         "source": "《麻將規則》: 寧波7百搭麻將 (天一游戏, second part; undated online page)",
-        "options": {**_BASE, "caishen_rule": "indicator_and_next", "min_tai": 5, "discard_wins": False,
-                    "caishen_discard_restriction": None, "robbing_needs_no_caishen_discarded": True,
-                    "chi_counts_for_liability": False, "related_discarder": "five", "liability_cap": 5,
-                    "draw_keeps_dealer": False},
+        "options": replace(BASE, caishen_rule="indicator_and_next", discard_wins=False,
+                           caishen_discard_restriction=None, robbing_needs_no_caishen_discarded=True,
+                           chi_counts_for_liability=False, related_discarder="five", kong_bloom_others_pay=True,
+                           liability_others_pay=True, liability_cap=5, draw_keeps_dealer=False),
     },
 }
 DEFAULT_PRESET = "ningbo"
 #: The version of the rule book the library scores by (docs/rules.md, "Rule book versions"),
 #: echoed as ``rulebook`` wherever rules are.
-RULEBOOK = 2
-_ALL = list(PRESETS)
-#: What rule book 2 changed for a client that scored with rule book 1 (GET /v1/rules): each
+RULEBOOK = 3
+#: What rule book 3 changed for a client that scored with rule book 2 (GET /v1/rules): each
 #: change names what it is about (an option, an item id or a topic) and the presets it affects.
 RULEBOOK_CHANGES: tuple[RulebookChange, ...] = (
-    {"id": "white_dragon_substitutes", "presets": ["ningbo-456"],
-     "change": "白板 no longer substitutes for the caishen in ningbo-456 (000 ⑥: 白板不代替翻出的那张牌)."},
-    {"id": "three_caishen_bonus", "presets": ["ningbo", "ningbo-456", "ningbo-taishu", "ningbo-7baida"],
-     "change": "New option three_caishen_bonus (on only in ningbo-bianfeng): elsewhere 三财神 counts toward "
-               "the minimum like any item, and doubling uses the full 台, bonus items included."},
-    {"id": "ping_hu", "presets": _ALL,
-     "change": "A dragon pair (中 发 白) is no 平胡 pair: such a hand scores 排胡 (0) instead of 平胡 (1)."},
-    {"id": "min_tai", "presets": ["ningbo-taishu"],
-     "change": "ningbo-taishu has no 台 minimum (min_tai 0): its required patterns are the only gate."},
-    {"id": "chi_counts_for_liability", "presets": ["ningbo-taishu"],
-     "change": "ningbo-taishu counts no chows toward 包 (chi_counts_for_liability false)."},
-    {"id": "robbing_kong", "presets": _ALL,
-     "change": "A robbed kong is paid by the robbed player alone, 5 × points, whatever the 包 relations."},
-    {"id": "draw_keeps_dealer", "presets": ["ningbo-taishu", "ningbo-7baida"],
-     "change": "New option draw_keeps_dealer (off in ningbo-taishu and ningbo-7baida: after a draw the next "
-               "seat deals); POST /v1/table/next takes rules."},
-    {"id": "heavenly", "presets": _ALL,
-     "change": "天胡: the wait item is the best one over every concealed tile taken as the winning tile."},
-    {"id": "integers", "presets": _ALL,
-     "change": "A count may be written as an integral number (2.0 is 2); a hand whose points, payments or "
-               "net would pass 2^53 − 1 is a 422 invalid_request on base_points."},
+    {"id": "points", "presets": ["ningbo-456"],
+     "change": "doubling counts from 4 台 whatever min_tai is: P = base_points × 2^max(0, 台 − 4) (000: "
+               "以4台为基准); min_tai only decides whether the hand may win. ningbo-456 answers change only "
+               "where min_tai is overridden (or points: doubling is chosen with another min_tai)."},
+    {"id": "min_tai", "presets": ["ningbo-7baida"],
+     "change": "ningbo-7baida wins from 4 台, not 5 (min_tai 4: 4台以上, as every other statement of the rule)."},
+    {"id": "liability_others_pay", "presets": ["ningbo-7baida"],
+     "change": "New option liability_others_pay (on only in ningbo-7baida): on a self-draw with a related (包) "
+               "player, the unrelated players pay 1 each too (另外三玩家各付一份錢)."},
+    {"id": "kong_bloom_others_pay", "presets": ["ningbo-7baida"],
+     "change": "ningbo-7baida: the unrelated players pay 1 each on a kong bloom fed by a discard "
+               "(kong_bloom_others_pay on); only a robbed kong excuses them."},
 )
 ITEM_TAI_MAX = 100                  # per occurrence; keeps doubling points a printable integer
 MAX_SAFE_INTEGER = 2**53 - 1        # other integer options: the largest every JSON parser reads exactly
 
 
-@dataclass(frozen=True)
-class Rules:
-    """The options in force for one request, with item values resolved."""
+@dataclass(frozen=True, kw_only=True)
+class Rules(Options):
+    """The options in force for one request (each an attribute: ``rules.min_tai``), with item
+    values resolved."""
     preset: str
-    options: MappingProxyType[str, object]   # every option (OPTION_KINDS) -> its value
     item_tai: MappingProxyType[str, int]     # every item id -> 台 in force
     overrides: MappingProxyType[str, int]    # item_tai overrides as given
 
     if typing.TYPE_CHECKING:
         # Set by __post_init__ (for type checkers only: a dataclass field would be an argument,
-        # and Cython reads annotations wherever they are): each option as an attribute ...
-        @property
-        def caishen_rule(self) -> CaishenRule: ...
-        @property
-        def white_dragon_substitutes(self) -> bool: ...
-        @property
-        def min_tai(self) -> int: ...
-        @property
-        def required_patterns(self) -> tuple[str, ...]: ...
-        @property
-        def discard_wins(self) -> bool: ...
-        @property
-        def caishen_discard_restriction(self) -> DiscardRestriction | None: ...
-        @property
-        def robbing_needs_no_caishen_discarded(self) -> bool: ...
-        @property
-        def points(self) -> PointsRule: ...
-        @property
-        def chi_counts_for_liability(self) -> bool: ...
-        @property
-        def related_discarder(self) -> RelatedDiscarder: ...
-        @property
-        def kong_bloom_others_pay(self) -> bool: ...
-        @property
-        def liability_cap(self) -> int | None: ...
-        @property
-        def hand_cap(self) -> int | None: ...
-        @property
-        def three_caishen_bonus(self) -> bool: ...
-        @property
-        def draw_keeps_dealer(self) -> bool: ...
-        # ... and what follows from them
+        # and Cython reads annotations wherever they are): what follows from the options
         @property
         def _echo(self) -> dict[str, object]: ...
         @property
@@ -200,13 +183,16 @@ class Rules:
         return out
 
     def __post_init__(self) -> None:
-        for name, value in self.options.items():      # options read as attributes: rules.min_tai
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_echo", {"preset": self.preset, "rulebook": RULEBOOK, **self.options})
+        object.__setattr__(self, "_echo", {"preset": self.preset, "rulebook": RULEBOOK, **option_values(self)})
         # the ids of the items that are bonuses (not counted toward min_tai) under these options
-        object.__setattr__(self, "bonus_ids", frozenset(it.id for it in ITEMS if it.is_bonus(self.options)))
+        object.__setattr__(self, "bonus_ids", frozenset(it.id for it in ITEMS if it.is_bonus(self)))
         # what the item values depend on, for caching evaluations
         object.__setattr__(self, "signature", tuple(sorted(self.overrides.items())))
+
+
+def option_values(options: Options) -> dict[str, object]:
+    """Every option's value, in declaration order, JSON-ready (a list for a tuple)."""
+    return {name: _copy(getattr(options, name)) for name in OPTION_KINDS}
 
 
 def _copy(v: object) -> object:  # a JSON-ready copy of an option value
@@ -220,9 +206,8 @@ _CACHE: dict[str, Rules] = {}
 def preset_rules(preset_id: str) -> Rules:
     r = _CACHE.get(preset_id)
     if r is None:
-        preset = PRESETS[preset_id]["options"]
-        opts: dict[str, object] = {**preset, "required_patterns": tuple(preset["required_patterns"])}
-        r = Rules(preset_id, MappingProxyType(opts), _DEFAULT_TAI, MappingProxyType({}))
+        r = Rules(**asdict(PRESETS[preset_id]["options"]), preset=preset_id, item_tai=_DEFAULT_TAI,
+                  overrides=MappingProxyType({}))
         _CACHE[preset_id] = r
     return r
 
@@ -243,12 +228,12 @@ def custom_rules(preset_id: str, options: dict[str, OptionValue], item_tai: dict
     hit = _OBJECT_CACHE.get(key)
     if hit is not None:
         return hit
-    opts = dict(preset_rules(preset_id).options)
-    opts.update(options)
-    # a list (as loaded) or the preset's tuple
-    opts["required_patterns"] = tuple(typing.cast("list[str] | tuple[str, ...]", opts["required_patterns"]))
-    rules = Rules(preset_id, MappingProxyType(opts), MappingProxyType(item_tai_in_force(item_tai)),
-                  MappingProxyType(dict(item_tai)))
+    given: dict[str, typing.Any] = dict(options)
+    if "required_patterns" in given:      # a list, as loaded
+        given["required_patterns"] = tuple(typing.cast("list[str]", given["required_patterns"]))
+    merged = replace(PRESETS[preset_id]["options"], **given)
+    rules = Rules(**asdict(merged), preset=preset_id, item_tai=MappingProxyType(item_tai_in_force(item_tai)),
+                  overrides=MappingProxyType(dict(item_tai)))
     if len(_OBJECT_CACHE) >= _OBJECT_CACHE_LIMIT:
         _OBJECT_CACHE.clear()
     _OBJECT_CACHE[key] = rules
@@ -271,6 +256,6 @@ def describe_preset(preset_id: str) -> dict[str, object]:
     p = PRESETS[preset_id]
     return {
         "id": preset_id, "rulebook": RULEBOOK, "name": p["name"], "name_en": p["name_en"], "source": p["source"],
-        "options": {k: _copy(v) for k, v in p["options"].items()},
+        "options": option_values(p["options"]),
         "items": [it.describe(p["options"]) for it in ITEMS],
     }

@@ -5,6 +5,8 @@ Internally a tile kind is an index: 0-8 ``1m``-``9m``, 9-17 ``1p``-``9p``, 18-26
 """
 from __future__ import annotations
 
+import unicodedata
+
 from .errors import Problem, ScoreError
 
 CODES: tuple[str, ...] = tuple(
@@ -64,10 +66,10 @@ def next_kind(k: int) -> int:
 
 
 _NUM = "一二三四五六七八九"
-_SUIT_ZH = {"万": "m", "萬": "m", "饼": "p", "餅": "p", "筒": "p", "条": "s", "條": "s", "索": "s"}
+SUIT_ZH = {"万": "m", "萬": "m", "饼": "p", "餅": "p", "筒": "p", "条": "s", "條": "s", "索": "s"}
 ALIASES: dict[str, int] = {}
 for _i, _n in enumerate(_NUM):
-    for _zh, _s in _SUIT_ZH.items():
+    for _zh, _s in SUIT_ZH.items():
         ALIASES[_n + _zh] = INDEX[f"{_i + 1}{_s}"]
 for _names, _code in (
     ("东 東 东风 東風", "E"), ("南 南风 南風", "S"), ("西 西风 西風", "W"), ("北 北风 北風", "N"),
@@ -77,6 +79,10 @@ for _names, _code in (
 ):
     for _name in _names.split():
         ALIASES[_name] = INDEX[_code]
+# what a Chinese keyboard gives as often: an Arabic digit and the suit's character (1万, 5筒, 9条)
+for _i in range(9):
+    for _zh, _s in SUIT_ZH.items():
+        ALIASES[f"{_i + 1}{_zh}"] = INDEX[f"{_i + 1}{_s}"]
 _SINGLE: dict[str, int] = {**INDEX, **ALIASES}   # what one array element or single field may be
 _MAX_ALIAS = max(len(a) for a in ALIASES)
 
@@ -97,9 +103,63 @@ def _parse_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
     return plain if plain is not None else _read_compact(text, path, problems)
 
 
+#: the suit of a digit in a compact string: a letter, or a Chinese suit's character (123万)
+_SUIT_OF: dict[str, str] = {"m": "m", "p": "p", "s": "s", "f": "f", **SUIT_ZH}
+#: tenhou's honour digits (1z-7z), a near miss of the letters
+_TENHOU_HONORS = "ESWNPFC"
+
+
+def _out_of_range(suit: str) -> tuple[str, str]:
+    """Why a digit is no tile of ``suit`` (a letter of :data:`_SUIT_OF`'s values), en and zh."""
+    if suit == "f":
+        return "the flowers are 1f to 8f", "花牌是 1f 到 8f"
+    return "a suit tile's number is 1 to 9", "数牌的点数是 1 到 9"
+
+
+def _near(text: str) -> str | None:
+    """What a near miss of one tile (``1M``, ``e``, ``５万``, tenhou's ``5z``, `` 1m``) most likely
+    meant, as a code or name the reader takes; None if nothing is near."""
+    for form in (text, unicodedata.normalize("NFKC", text)):
+        t = form.strip()
+        if not t:
+            continue
+        for cand in (t, t[:-1] + t[-1].lower(), t.upper(), t.lower()):
+            if cand in _SINGLE:
+                return cand
+        if len(t) == 2 and t[1] in "zZ" and "1" <= t[0] <= "7":
+            return _TENHOU_HONORS[int(t[0]) - 1]
+    return None
+
+
+def _why_not_a_tile(text: str) -> tuple[str, str]:
+    """Why the string ``text``, given for one tile, is none: en and zh."""
+    shown = _show(text)
+    near = _near(text)
+    if near is not None:
+        return f"unknown tile {shown}: did you mean {near!r}?", f"牌 {shown} 不存在：是不是 {near!r}？"
+    t = unicodedata.normalize("NFKC", text).strip()
+    found: list[Problem] = []
+    several = _read_compact(t, "", found) if 1 < len(t) <= 64 else []
+    if not found and len(several) > 1:
+        return (f"{shown} is {len(several)} tiles, not one: give each tile on its own",
+                f"{shown} 是 {len(several)} 张牌，不是一张：每张牌分开写")
+    if t[:-1].isdigit() and t[:-1].isascii() and t[-1:] in _SUIT_OF:      # 10m, 0p, 9f
+        en, zh = _out_of_range(_SUIT_OF[t[-1]])
+        return f"{shown} is no tile: {en}", f"{shown} 不是牌：{zh}"
+    return f"unknown tile {shown}", f"牌 {shown} 不存在"
+
+
+def _readable(text: str) -> bool:
+    """Does ``text`` read as a compact string with no problem?"""
+    found: list[Problem] = []
+    _read_compact(text, "", found)
+    return not found
+
+
 def _read_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
     """Every form of compact string, character by character, saying what is wrong."""
     out: list[int] = []
+    found: list[Problem] = []
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
@@ -113,22 +173,33 @@ def _read_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
                 if not text[j].isspace():      # white space is ignored, even between digits
                     digits += text[j]
                 j += 1
-            suit = text[j] if j < n else ""
-            if suit not in ("m", "p", "s", "f"):
-                problems.append(Problem(
+            letter = text[j] if j < n else ""
+            suit = _SUIT_OF.get(letter)
+            run = digits + letter
+            if suit is None and letter:
+                lower = letter.lower()
+                near = (digits + lower if lower in "mpsf" and all(d + lower in INDEX for d in digits) else
+                        "".join(_TENHOU_HONORS[int(d) - 1] for d in digits)
+                        if letter in "zZ" and all("1" <= d <= "7" for d in digits) else None)
+                if near is not None:
+                    found.append(Problem(
+                        "invalid_request", path, f"{run!r} at character {i + 1}: did you mean {near!r}?",
+                        f"第 {i + 1} 个字符处的 {run!r}：是不是 {near!r}？"))
+                    i = j + 1
+                    continue
+            if suit is None:
+                found.append(Problem(
                     "invalid_request", path,
-                    f"digits {digits!r} at character {i + 1} need a suit letter m, p, s or f after them",
-                    f"第 {i + 1} 个字符处的数字 {digits!r} 后面需要花色字母 m、p、s 或 f"))
+                    f"digits {digits!r} at character {i + 1} need a suit after them: m, p, s or f",
+                    f"第 {i + 1} 个字符处的数字 {digits!r} 后面需要花色：m、p、s、f 或 万、筒、条"))
                 i = j if j > i else i + 1
                 continue
-            for d in digits:
-                code = d + suit
-                if code in INDEX:
-                    out.append(INDEX[code])
-                else:
-                    problems.append(Problem(
-                        "invalid_request", path, f"unknown tile {code!r} at character {i + 1}",
-                        f"第 {i + 1} 个字符处的牌 {code!r} 不存在"))
+            if any(d + suit not in INDEX for d in digits):
+                en, zh = _out_of_range(suit)
+                found.append(Problem("invalid_request", path, f"{run!r} at character {i + 1}: {en}",
+                                     f"第 {i + 1} 个字符处的 {run!r}：{zh}"))
+            else:
+                out.extend(INDEX[d + suit] for d in digits)
             i = j + 1
             continue
         if ch in "ESWNCFP":
@@ -142,10 +213,23 @@ def _read_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
                 i += size
                 break
         else:
-            problems.append(Problem(
-                "invalid_request", path, f"unknown tile {ch!r} at character {i + 1}",
-                f"第 {i + 1} 个字符处的 {ch!r} 不是牌"))
+            near = _near(ch)
+            if near is not None:
+                found.append(Problem(
+                    "invalid_request", path, f"unknown tile {ch!r} at character {i + 1}: did you mean {near!r}?",
+                    f"第 {i + 1} 个字符处的 {ch!r} 不是牌：是不是 {near!r}？"))
+            else:
+                found.append(Problem(
+                    "invalid_request", path, f"unknown tile {ch!r} at character {i + 1}",
+                    f"第 {i + 1} 个字符处的 {ch!r} 不是牌"))
             i += 1
+    if found:
+        wide = unicodedata.normalize("NFKC", text)
+        if wide != text and _readable(wide):           # full-width digits or letters (NFKC is idempotent)
+            shown = _show(wide)
+            found = [Problem("invalid_request", path, f"full-width characters: did you mean {shown}?",
+                             f"含有全角字符：是不是 {shown}？")]
+        problems.extend(found)
     return out
 
 
@@ -213,9 +297,7 @@ def tile_indices(value: object, path: str, problems: list[Problem]) -> list[int]
             k = _SINGLE.get(item) if isinstance(item, str) else None
             if k is None:
                 if isinstance(item, str):
-                    problems.append(Problem(
-                        "invalid_request", f"{path}.{i}", f"unknown tile {_show(item)}",
-                        f"牌 {_show(item)} 不存在"))
+                    problems.append(Problem("invalid_request", f"{path}.{i}", *_why_not_a_tile(item)))
                 else:
                     problems.append(Problem(
                         "invalid_request", f"{path}.{i}", "a tile must be a string",
@@ -234,8 +316,7 @@ def tile_index(value: object, path: str, problems: list[Problem]) -> int | None:
     k = _SINGLE.get(value) if isinstance(value, str) else None
     if k is None:
         if isinstance(value, str):
-            problems.append(Problem("invalid_request", path, f"unknown tile {_show(value)}",
-                                    f"牌 {_show(value)} 不存在"))
+            problems.append(Problem("invalid_request", path, *_why_not_a_tile(value)))
         else:
             problems.append(Problem("invalid_request", path, "must be one tile code or name",
                                     "必须是一张牌的代码或名称"))

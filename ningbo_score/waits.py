@@ -43,12 +43,16 @@ def discarder(h: Hand) -> int:
     return h.win_from if h.win_from is not None else (h.seat + 3) % 4
 
 
+#: a wait value's ``outcome``: what tells a score from a problem (the problem also has a ``code``)
+SCORED, REFUSED = "scored", "refused"
+
+
 def _result(h: Hand, memo: Memo, lang: str) -> Body:
     try:
         check(h)
-        return score_hand(h, memo, lang)
+        return {**score_hand(h, memo, lang), "outcome": SCORED}
     except ScoreError as e:
-        return e.to_problem(lang)
+        return {**e.to_problem(lang), "outcome": REFUSED}
 
 
 def _signature(result: Body) -> tuple[object, ...]:

@@ -15,6 +15,7 @@ from ningbo_score.requests import (
     ESCAPE_REQUEST,
     NEXT_HAND_REQUEST,
     SCORE_REQUEST,
+    SESSION_REQUEST,
     WAITS_REQUEST,
     CLAIM_TYPES,
     AnalyzeHandSchema,
@@ -38,6 +39,15 @@ from ningbo_score.requests import (
     WaitsWinSchema,
     WinSchema,
 )
+from ningbo_score.replay_requests import (
+    REPLAY_BATCH_REQUEST,
+    REPLAY_REQUEST,
+    DealSchema,
+    DeclinedSchema,
+    ReplayBatchRequestSchema,
+    ReplayEventSchema,
+    ReplayRequestSchema,
+)
 from ningbo_score.tiles import SEATS
 
 from .responses import (
@@ -56,16 +66,22 @@ from .responses import (
     LevelSchema,
     LevelsSchema,
     NextHandResponseSchema,
+    SessionSettleResponseSchema,
     PresetListSchema,
     PresetSchema,
     ProblemSchema,
     ScoreResponseSchema,
     WaitSchema,
     WaitsResponseSchema,
+    ReplayBatchResponseSchema,
+    ReplayBatchResultSchema,
+    ReplayResponseSchema,
 )
 
 score_request = SCORE_REQUEST
 score_response = ScoreResponseSchema()
+session_request = SESSION_REQUEST
+session_response = SessionSettleResponseSchema()
 preset_list = PresetListSchema()
 preset_one = PresetSchema()
 health = HealthSchema()
@@ -83,6 +99,10 @@ claims_response = ClaimsResponseSchema()
 levels_response = LevelsSchema()
 escape_request = ESCAPE_REQUEST
 escape_response = EscapeResponseSchema()
+replay_request = REPLAY_REQUEST
+replay_response = ReplayResponseSchema()
+replay_batch_request = REPLAY_BATCH_REQUEST
+replay_batch_response = ReplayBatchResponseSchema()
 
 
 __all__ = [
@@ -124,6 +144,9 @@ __all__ = [
     "RulesObjectSchema",
     "ScoreRequestSchema",
     "ScoreResponseSchema",
+    "SessionSettleResponseSchema",
+    "session_request",
+    "session_response",
     "TableClaimSchema",
     "TableClaimsRequestSchema",
     "WaitSchema",
@@ -152,4 +175,16 @@ __all__ = [
     "validation_problem",
     "waits_request",
     "waits_response",
+    "DealSchema",
+    "DeclinedSchema",
+    "ReplayBatchRequestSchema",
+    "ReplayBatchResponseSchema",
+    "ReplayBatchResultSchema",
+    "ReplayEventSchema",
+    "ReplayRequestSchema",
+    "ReplayResponseSchema",
+    "replay_request",
+    "replay_response",
+    "replay_batch_request",
+    "replay_batch_response",
 ]

@@ -10,8 +10,10 @@ from marshmallow.validate import Range
 from ningbo_score.errors import CODES, public_code
 from ningbo_score.fields import OneOf, OpenAPIConverter, TileCode
 from ningbo_score.hand import WIN_BY
-from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema
+from ningbo_score.replay import REASONS
+from ningbo_score.requests import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
 from ningbo_score.rules import RULEBOOK
+from ningbo_score.sessions import HAND_KINDS
 from ningbo_score.tiles import SEATS
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
@@ -19,6 +21,7 @@ PAYMENT_REASONS = ("self_draw", "discard", "kong_bloom", "robbing_kong")
 LIABILITY = ("related", "mutual", None)
 SET_SOURCES = ("concealed", "meld")
 CLAIM_RULES = ("none", "win", "intercept", "pung_kong", "chow")
+POSITIONS = ("0", "1", "2", "3")
 PROBLEM_CODES: tuple[str, ...] = tuple(dict.fromkeys(public_code(c) for c in CODES))
 assert set(WIN_BY) <= set(PAYMENT_REASONS)
 
@@ -63,24 +66,9 @@ class SeatAmountsSchema(OutSchema):
 class OptionsSchema(OutSchema):
     """Every option of docs/rules.md §9."""
 
-    caishen_rule = _str("indicator", "indicator_and_next")
-    white_dragon_substitutes = req(fields.Boolean())
-    min_tai = req(fields.Integer(metadata={"minimum": 0}))
-    required_patterns = req(fields.List(fields.String(validate=OneOf(ITEM_IDS))))
-    discard_wins = req(fields.Boolean())
-    caishen_discard_restriction = req(fields.String(validate=OneOf(("single_wait", "any_group", None)),
-                                                    allow_none=True))
-    robbing_needs_no_caishen_discarded = req(fields.Boolean())
-    points = _str("linear", "doubling")
-    chi_counts_for_liability = req(fields.Boolean())
-    related_discarder = _str("add", "five")
-    kong_bloom_others_pay = req(fields.Boolean())
-    liability_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
-    hand_cap = req(fields.Integer(allow_none=True, metadata={"minimum": 1}))
-    three_caishen_bonus = req(fields.Boolean(metadata={
-        "description": "三财神 is a bonus: not counted toward `min_tai` (rule book 2)."}))
-    draw_keeps_dealer = req(fields.Boolean(metadata={
-        "description": "After a draw (流局) the dealer deals again; off: the next seat deals (rule book 2)."}))
+    class Meta(OutSchema.Meta):
+        #: made from the options' one declaration (ningbo_score.rules.Options)
+        include = option_fields(answer=True)
 
 
 def _rulebook() -> fields.Integer:
@@ -195,20 +183,20 @@ class PresetSchema(OutSchema):
 
 
 class RulebookChangeSchema(OutSchema):
-    """One change of the rule book since version 1 (release notes)."""
+    """One change of the rule book since the previous version (release notes)."""
 
     id = _str(metadata={"description": "What it is about: an option, an item id or a topic."})
     presets = req(fields.List(fields.String(validate=OneOf(PRESET_IDS)), metadata={
         "description": "The presets whose answers it changes."}))
-    change = _str(metadata={"description": "What changed, for a client that scored with rule book 1."})
+    change = _str(metadata={"description": "What changed, for a client that scored with the previous rule book (2)."})
 
 
 class PresetListSchema(OutSchema):
-    """The rule book: its version, what it changed since version 1, and every preset."""
+    """The rule book: its version, what it changed since the previous version, and every preset."""
 
     rulebook = _rulebook()
     changes = req(fields.List(fields.Nested(RulebookChangeSchema), metadata={
-        "description": "What rule book 2 changed for a client that scored with rule book 1."}))
+        "description": "What rule book 3 changed for a client that scored with rule book 2."}))
     presets = req(fields.List(fields.Nested(PresetSchema)))
 
 
@@ -237,16 +225,64 @@ class ProblemSchema(OutSchema):
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
         "description": "Messages by field path (`hand.melds.0.tiles`; `$` is the body): at most 50 "
                        "problems, the first in the order of docs/rules.md §10.15."})
+    hand_index = fields.Integer(metadata={
+        "minimum": 0, "description": "`POST /v1/sessions/settle`: the index of the hand that failed (the "
+                                     "problem is that hand's, as its own endpoint answers it)."})
     more_errors = fields.Integer(metadata={
         "minimum": 1, "description": "How many more problems were found than `errors` lists (present only "
                                      "when some were left off). Reading stops soon after the first 50, so "
                                      "the body may hold more still."})
+    # POST /v1/replay (code illegal_event; a refused win: event_index and score_request)
+    event_index = fields.Integer(metadata={
+        "minimum": 0, "description": "`/v1/replay`: the event refused (its index from 0; the number of events for "
+                                     "`log_not_ended`), or the win `/v1/score` refused."})
+    reason = fields.String(validate=OneOf(REASONS), metadata={
+        "description": "`/v1/replay` `illegal_event`: the rule the event breaks."})
+    expected = fields.List(fields.Dict(keys=fields.String(), values=fields.String()), metadata={
+        "description": "`/v1/replay` `illegal_event`: the events legal there, by `seat` and `t`."})
+    state = fields.Dict(metadata={
+        "description": "`/v1/replay` `illegal_event`: `live_tiles` left, each seat's concealed tile count "
+                       "(`tiles`), the `last_discard` (`seat`, `tile`, `event_index`) or null."})
+    score_request = fields.Dict(metadata={
+        "description": "`/v1/replay`, a win `/v1/score` refused: the `/v1/score` body derived."})
 
 
 # --- POST /v1/waits ----------------------------------------------------------------------------
 
+#: The string field that tells the two kinds of a union in an answer apart (an OpenAPI
+#: `discriminator`): a score (`scored`) or the problem that refuses it (`refused`).
+OUTCOME = "outcome"
+OUTCOMES = ("scored", "refused")
+
+
+def outcome_union(converter: OpenAPIConverter, parts: dict[str, tuple[type[Schema], str]]) -> dict[str, typing.Any]:
+    """A `oneOf` of components (``parts``: name -> (the schema, its `outcome`)), each the schema
+    with `outcome` required and constant, told apart by an OpenAPI `discriminator` on it."""
+    components = converter.spec.components
+    one_of, mapping = [], {}
+    for name, (schema, outcome) in parts.items():
+        if name not in components.schemas:
+            components.schema(name, component={
+                "description": f"{inspect_doc(schema)} `{OUTCOME}` is `{outcome}`.",
+                "allOf": [converter.resolve_nested_schema(schema), {
+                    "type": "object", "required": [OUTCOME],
+                    "properties": {OUTCOME: {"type": "string", "const": outcome}}}]})
+        mapping[outcome] = f"#/components/schemas/{name}"
+        one_of.append({"$ref": mapping[outcome]})
+    return {"oneOf": one_of, "discriminator": {"propertyName": OUTCOME, "mapping": mapping}}
+
+
+def inspect_doc(schema: type[Schema]) -> str:
+    return (schema.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+
+
 class ScoreOrProblem(fields.Field):
-    """A `/v1/score` 200 body, or the problem object that refuses that win (it has a `code`)."""
+    """A `/v1/score` 200 body, or the problem object that refuses that win (it has a `code`);
+    either with its `outcome` (`scored` or `refused`)."""
+
+    #: openapi.yaml: component name -> (schema, outcome)
+    VARIANTS: dict[str, tuple[type[Schema], str]] = {
+        "WinScored": (ScoreResponseSchema, "scored"), "WinRefused": (ProblemSchema, "refused")}
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -256,11 +292,11 @@ class ScoreOrProblem(fields.Field):
     def _serialize(self, value, attr, obj, **kwargs):
         if value is None:
             return None
-        return (self._problem if "code" in value else self._score).dump(value)
+        refused = "code" in value
+        return {**(self._problem if refused else self._score).dump(value), OUTCOME: OUTCOMES[refused]}
 
     def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
-        return {"oneOf": [converter.resolve_nested_schema(ScoreResponseSchema),
-                          converter.resolve_nested_schema(ProblemSchema)]}
+        return outcome_union(converter, self.VARIANTS)
 
 
 class WaitSchema(OutSchema):
@@ -308,15 +344,14 @@ class WaitValueSchema(OutSchema):
 
 
 class ValueOrProblem(ScoreOrProblem):
-    """A wait's value, or the problem object that refuses that win (it has a `code`)."""
+    """A wait's value, or the problem object that refuses that win (it has a `code`); either
+    with its `outcome`."""
+
+    VARIANTS = {"WinValueScored": (WaitValueSchema, "scored"), "WinRefused": (ProblemSchema, "refused")}
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._score = WaitValueSchema()
-
-    def openapi_schema(self, converter: OpenAPIConverter, ret: dict[str, typing.Any]) -> dict[str, typing.Any]:
-        return {"oneOf": [converter.resolve_nested_schema(WaitValueSchema),
-                          converter.resolve_nested_schema(ProblemSchema)]}
 
 
 class ImprovingSchema(OutSchema):
@@ -384,15 +419,18 @@ class AnalyzeResponseSchema(_HandAnalysisSchema):
 class BatchResultSchema(OutSchema):
     """One item's result: its `score` (status 200) or its `problem` (the status it would have had)."""
 
-    #: openapi.yaml: a oneOf of a success result and a problem result, told apart by `status`
-    #: (200, or the 400 or 422 of a refused hand).  No OpenAPI `discriminator`: its property must
-    #: be a string, and `status` is the integer `/v1/score` would have answered.
+    #: openapi.yaml: a oneOf of a success result and a problem result, told apart by `outcome`
+    #: (the OpenAPI `discriminator`: a string) and by `status` (200, or the 400 or 422 of a refused
+    #: hand: the integer `/v1/score` would have answered).
     OPENAPI_VARIANTS = {
-        "BatchScoreResult": ("score", {"status": {"type": "integer", "const": 200}}),
-        "BatchProblemResult": ("problem", {"status": {"type": "integer", "minimum": 400, "maximum": 599}}),
+        "BatchScoreResult": ("score", {OUTCOME: {"type": "string", "const": "scored"},
+                                       "status": {"type": "integer", "const": 200}}),
+        "BatchProblemResult": ("problem", {OUTCOME: {"type": "string", "const": "refused"},
+                                           "status": {"type": "integer", "minimum": 400, "maximum": 599}}),
     }
 
     index = req(fields.Integer(metadata={"minimum": 0, "description": "The item's place in `requests`."}))
+    outcome = _str(*OUTCOMES, metadata={"description": "`scored` (with `score`) or `refused` (with `problem`)."})
     status = req(fields.Integer(metadata={"description": "What `POST /v1/score` would answer."}))
     score = fields.Nested(ScoreResponseSchema)
     problem = fields.Nested(ProblemSchema)
@@ -406,10 +444,98 @@ class BatchResponseSchema(OutSchema):
     results = req(fields.List(fields.Nested(BatchResultSchema)))
 
 
+# --- POST /v1/sessions/settle ------------------------------------------------------------------
+
+SESSION_HAND_KINDS = HAND_KINDS
+SESSION_OUTCOMES = ("win", "draw", "net", "penalty")
+
+
+def _by_player(description: str, **kwargs) -> fields.Dict:
+    return req(fields.Dict(keys=fields.String(), values=fields.Integer(**kwargs), metadata={
+        "description": description}))
+
+
+class SessionSeatsSchema(OutSchema):
+    """Who sits where in a hand: each seat wind's player (`E` deals)."""
+
+    E = _str()
+    S = _str()
+    W = _str()
+    N = _str()
+
+
+class SessionHandResultSchema(OutSchema):
+    """One hand: who dealt, the seats, how it ended, what each player won and the running totals."""
+
+    index = req(fields.Integer(metadata={"minimum": 0, "description": "The hand's place in `hands`."}))
+    kind = _str(*SESSION_HAND_KINDS, metadata={"description": "How it was given."})
+    dealer = _str(metadata={"description": "The player who dealt it."})
+    round_wind = _str(*SEATS)
+    seats = req(fields.Nested(SessionSeatsSchema))
+    outcome = _str(*SESSION_OUTCOMES, metadata={
+        "description": "`win` (a `score`, or a `replay` ending in a win), `draw` (a `draw`, or a `replay` "
+                       "ending in 荒庄), `net`, `penalty`."})
+    winner = req(fields.String(allow_none=True, metadata={"description": "The winner; `null` but for a win."}))
+    by = req(fields.String(validate=OneOf((*WIN_BY, None)), allow_none=True, metadata={
+        "description": "How it was won; `null` but for a win."}))
+    from_ = req(fields.String(data_key="from", attribute="from", allow_none=True, metadata={
+        "description": "The discarder or the robbed player; `null` for a self-draw and but for a win."}))
+    tai = req(fields.Integer(allow_none=True, metadata={"description": "The win's 台; `null` but for a win."}))
+    eligible = req(fields.Boolean(allow_none=True, metadata={
+        "description": "Whether the win reaches the minimum (not: it pays nothing, and counts in no stats); "
+                       "`null` but for a win."}))
+    net = _by_player("Each player's gain in this hand; sums to 0.")
+    totals = _by_player("Each player's running total after this hand.")
+
+
+class SessionTransferSchema(OutSchema):
+    """One transfer that settles the session."""
+
+    from_ = _str(data_key="from", attribute="from", metadata={"description": "A player who lost."})
+    to = _str(metadata={"description": "A player who won."})
+    amount = req(fields.Integer(metadata={"minimum": 1}))
+
+
+class SessionStatsSchema(OutSchema):
+    """A player's wins over the `score` and `replay` hands (eligible wins only)."""
+
+    wins = req(fields.Integer(metadata={"minimum": 0}))
+    self_draws = req(fields.Integer(metadata={"minimum": 0}))
+    dealt_in = req(fields.Integer(metadata={"minimum": 0, "description": "Discards of this player that fed a win."}))
+    best_tai = req(fields.Integer(allow_none=True, metadata={"description": "The best 台 of its wins; `null`: none."}))
+
+
+class SessionNextSchema(OutSchema):
+    """The next hand's table."""
+
+    dealer = _str()
+    round_wind = _str(*SEATS)
+    seats = req(fields.Nested(SessionSeatsSchema))
+
+
+class SessionSettleResponseSchema(OutSchema):
+    """The session settled: each hand, the totals, the fewest transfers, stats and the next hand."""
+
+    hands = req(fields.List(fields.Nested(SessionHandResultSchema)))
+    totals = _by_player("Each player's total over the session; sums to 0.")
+    transfers = req(fields.List(fields.Nested(SessionTransferSchema), metadata={
+        "description": "The fewest transfers that settle `totals`, from losers to winners; among the fewest, "
+                       "the one whose largest is smallest, then the first by (from, to) in `players` order. "
+                       "Sorted so."}))
+    stats = req(fields.Dict(keys=fields.String(), values=fields.Nested(SessionStatsSchema), metadata={
+        "description": "Each player's stats."}))
+    next = req(fields.Nested(SessionNextSchema))
+
+
 # --- the table ---------------------------------------------------------------------------------
 
 class SeatWindsSchema(OutSchema):
-    """Every position's seat wind (the dealer's is `E`)."""
+    """Every position's seat wind (the dealer's is `E`): keys `0` to `3`, the positions."""
+
+    #: openapi.yaml: a map from the positions to seats (four keys of four: all of them), so that a
+    #: generated client gives a map too, not four fields it must name itself (`field_0`…)
+    OPENAPI_SCHEMA = {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Seat"},
+                      "propertyNames": {"enum": list(POSITIONS)}, "minProperties": 4}
 
     p0 = _str(*SEATS, data_key="0", attribute="0")
     p1 = _str(*SEATS, data_key="1", attribute="1")
@@ -471,3 +597,48 @@ class EscapeResponseSchema(OutSchema):
     multiplier = req(fields.Integer(metadata={"description": "24."}))
     base_points = req(fields.Integer(metadata={"minimum": 1}))
     level = req(fields.Integer(allow_none=True, metadata={"description": "The level given, or `null`."}))
+
+
+# --- POST /v1/replay, /v1/replay/batch ---------------------------------------------------------
+
+class ReplayResponseSchema(OutSchema):
+    """A hand's log replayed: its outcome, the `/v1/score` body its win makes and that body's
+    score, the events that decided each derived field, and the next hand's table."""
+
+    outcome = _str("win", "draw", metadata={"description": "`draw`: the log ended in `exhaustive_draw` (荒庄)."})
+    events = req(fields.Integer(metadata={"minimum": 1, "description": "How many events the log has."}))
+    winner = fields.String(validate=OneOf(SEATS), metadata={"description": "The winner's seat (a win only)."})
+    score_request = fields.Dict(metadata={
+        "description": "The `/v1/score` body derived (a win only): posted to `/v1/score`, it gives `score`."})
+    score = fields.Nested(ScoreResponseSchema, metadata={"description": "The `/v1/score` answer (a win only)."})
+    evidence = req(fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
+        "description": "For each derived field that is not its default (`win.by`, `win.from`, "
+                       "`win.kong_replacement`, `win.kong_fed_by`, `win.last_tile`, `win.heavenly`, "
+                       "`win.earthly`, `win.discarded_caishen`, `claims_from_winner.<seat>`, `hand.melds.<i>`), "
+                       "the index or indices of the events that decided it; `{}` for a draw."}))
+    next = req(fields.Nested(NextHandResponseSchema, metadata={
+        "description": "The `/v1/table/next` answer for this result (positions 0-3 are this hand's E, S, W, N)."}))
+
+
+class ReplayBatchResultSchema(OutSchema):
+    """One log's result: its `replay` (status 200) or its `problem` (the status it would have had)."""
+
+    OPENAPI_VARIANTS = {
+        "ReplayBatchReplayResult": ("replay", {OUTCOME: {"type": "string", "const": "replayed"},
+                                               "status": {"type": "integer", "const": 200}}),
+        "ReplayBatchProblemResult": ("problem", {OUTCOME: {"type": "string", "const": "refused"},
+                                                 "status": {"type": "integer", "minimum": 400, "maximum": 599}}),
+    }
+
+    index = req(fields.Integer(metadata={"minimum": 0, "description": "The log's place in `logs`."}))
+    outcome = _str("replayed", "refused", metadata={
+        "description": "`replayed` (with `replay`) or `refused` (with `problem`)."})
+    status = req(fields.Integer(metadata={"description": "What `POST /v1/replay` would answer."}))
+    replay = fields.Nested(ReplayResponseSchema)
+    problem = fields.Nested(ProblemSchema)
+
+
+class ReplayBatchResponseSchema(BatchResponseSchema):
+    """One result per log, in order."""
+
+    results = req(fields.List(fields.Nested(ReplayBatchResultSchema)))

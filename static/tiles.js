@@ -106,6 +106,11 @@
     pair[0].split(' ').forEach(function (a) { ALIASES[a] = pair[1]; });
   });
 
+  /* The suit after a run of digits: its letter, or its Chinese character (1万, 123筒), as the
+   * service reads it (ningbo_score/tiles.py). */
+  var SUIT_OF = { m: 'm', p: 'p', s: 's', f: 'f', '万': 'm', '萬': 'm', '饼': 'p', '餅': 'p', '筒': 'p',
+    '条': 's', '條': 's', '索': 's' };
+
   function parseCompact(text) {
     var tiles = [];
     var bad = [];
@@ -117,8 +122,8 @@
       if (/[0-9]/.test(ch)) {
         var j = i;
         while (j < text.length && /[0-9]/.test(text[j])) j++;
-        var s = text[j];
-        if (s && 'mpsf'.indexOf(s) >= 0) {
+        var s = SUIT_OF[text[j]];
+        if (s) {
           for (var k = i; k < j; k++) {
             var code = text[k] + s;
             if (isTile(code)) tiles.push(code); else bad.push(code);

@@ -141,13 +141,23 @@ def client(app, contract) -> CheckedClient:
 
 # --- a real server on a free loopback port --------------------------------------------------------
 
+_GIVEN_PORTS: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port the OS says is free, never one this session was given before (a server's
+    PORT and METRICS_PORT asked for one after the other must differ)."""
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _GIVEN_PORTS:
+            _GIVEN_PORTS.add(port)
+            return port
 
 
-def wait_until_up(url: str, proc: subprocess.Popen | None = None, timeout: float = 30.0) -> None:
+# a deadline, not a measure: a busy 2-core machine may take long to start the server
+def wait_until_up(url: str, proc: subprocess.Popen | None = None, timeout: float = 180.0) -> None:
     deadline = time.monotonic() + timeout
     last: Exception | None = None
     while time.monotonic() < deadline:

@@ -340,7 +340,8 @@ def test_a_tenpai_hands_improving_tiles_are_its_waits(data):
             if "code" in theirs:
                 assert ours["code"] == theirs["code"] and (ours == theirs or w["tile"] != entry["tile"])
             else:
-                assert ours == {k: theirs[k] for k in ("tai", "counted_tai", "eligible", "points", "reasons")}
+                assert ours == {k: theirs[k] for k in ("tai", "counted_tai", "eligible", "points", "reasons",
+                                                       "outcome")}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))

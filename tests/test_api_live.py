@@ -88,16 +88,17 @@ def test_waits_three_sided(client):
 
 
 def test_waits_each_value_is_what_score_answers(client):
-    # the waits' values are /v1/score's answers for the completed hand
+    # the waits' values are /v1/score's answers for the completed hand, with their outcome
     body = client.post("/v1/waits", json=examples.WAITS_THREE_SIDED).get_json()
     for w in body["waits"]:
         request = copy.deepcopy(examples.WAITS_THREE_SIDED)
         request["hand"]["concealed"] += " " + w["tile"]
         request["hand"]["winning_tile"] = w["tile"]
         request["win"] = {"by": "self_draw"}
-        assert client.score(request).get_json() == w["self_draw"]
+        assert {**client.score(request).get_json(), "outcome": "scored"} == w["self_draw"]
         request["win"] = {"by": "discard", "from": "E"}
-        assert client.score(request).get_json() == w["discard"]
+        answer = client.score(request)
+        assert {**answer.get_json(), "outcome": "scored" if answer.status_code == 200 else "refused"} == w["discard"]
 
 
 def test_waits_discarder_from_win_from(client):

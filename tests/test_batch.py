@@ -89,6 +89,8 @@ def test_mixed_batch_one_result_per_item_in_order():
     results = out["results"]
     assert [r["index"] for r in results] == list(range(len(items)))
     assert [r["status"] for r in results] == [200, 422, 200, 400, 400, 422, 422, 200]
+    assert [r["outcome"] for r in results] == ["scored", "refused", "scored", "refused", "refused", "refused",
+                                               "refused", "scored"]
     codes = [r["problem"]["code"] if "problem" in r else None for r in results]
     assert codes == [None, "wrong_tile_count", None, "invalid_request", "invalid_request",
                      "not_a_winning_hand", "caishen_needs_self_draw", None]

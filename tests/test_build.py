@@ -67,6 +67,19 @@ def test_a_module_is_built_with_the_modules_whose_types_its_pxd_cimports(monkeyp
     assert build.modules_to_compile(ningbo_score.COMPILED) == ["tiles"]
 
 
+def test_setup_py_imports_nothing_of_the_package():
+    """pip's isolated build environment has the [build-system] requirements only, not
+    marshmallow: setup.py reads ningbo_score/_sources.py by path and never imports the package
+    (tests/test_package.py builds that way; this says why it can)."""
+    code = ("import runpy, sys; sys.modules['marshmallow'] = None; sys.argv = ['setup.py', '--version']; "
+            "runpy.run_path('setup.py', run_name='__main__'); "
+            "print(sorted(m for m in sys.modules if m.startswith(('ningbo_score', 'marshmallow'))))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**PLAIN, "PYTHONPATH": ""},
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [ningbo_score.__version__, "['marshmallow']"]   # (the None above)
+
+
 def test_pxd_c_functions_reads_the_cdef_declarations(tmp_path):
     (tmp_path / "m.pxd").write_text("cimport cython\n"
                                     "cdef int _a(int x) noexcept\n"

@@ -20,6 +20,7 @@ import pytest
 
 import ningbo_score
 from conftest import ROOT, free_port, wait_until_up
+from tools import examples as tool_examples
 
 # docs/api.md's worked example: seat S, caishen indicator 5p (the kind 5p; none in the hand), melds
 # 中中中 from E and a concealed kong of 1s, flower 2f, self-drawn 4m completing 2-3-4m.
@@ -157,7 +158,8 @@ def test_analyze_calls_the_library():
     # 23m 678m 99s with a pung of 中 and a concealed kong: 13 tiles, 3 sets and a pair but for
     # 2-3m, which 1m or 4m completes: tenpai (shanten 0), improving 1m and 4m, 4 unseen each
     # (no copy in the hand, the melds or an indicator)
-    out = cli("analyze", "23m 678m 99s", "--seat", "S", "--meld", "pung:CCC:E", "--meld", "kong:1111s:concealed")
+    out = cli("analyze", "23m 678m 99s", "--seat", "S", "--meld", "pung:CCC:E", "--meld", "kong:1111s:concealed",
+              "--json")
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
     assert answer["shanten"] == 0
@@ -181,7 +183,9 @@ def test_version_and_help():
 def test_serve_runs_the_service_with_the_given_port(tmp_path):
     port = free_port()
     # from a directory that is not the checkout: the service is found beside the package
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "WEB_CONCURRENCY": "3", "HOME": str(tmp_path)}
+    # (the metrics listener too on a free port: its default may be taken here)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WEB_CONCURRENCY": "3", "HOME": str(tmp_path),
+           "METRICS_PORT": str(free_port())}
     proc = subprocess.Popen([sys.executable, "-m", "ningbo_score", "serve", "--host", "127.0.0.1",
                              "--port", str(port), "--workers", "1"], cwd=tmp_path, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
@@ -229,3 +233,129 @@ def test_chinese_output_gives_the_library_s_reasons_in_chinese():
     assert any("4" in line and any("\u4e00" <= ch <= "\u9fff" for ch in line) and "台" in line
                for line in reasons), out.stdout
     assert "counted" not in out.stdout and "minimum" not in out.stdout
+
+
+# --- the help's examples, the language option anywhere, a closed pipe, the tables -----------------
+
+def _help_examples() -> list[str]:
+    """The examples of ``ningbo-score --help``, continuation lines joined, as a shell reads them."""
+    text = cli("--help").stdout.split("examples:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.strip() for line in text.replace("\\\n", " ").splitlines() if line.strip()]
+
+
+def test_every_help_example_runs_as_written(tmp_path):
+    """Each example of --help, run by a shell in a folder holding hand.json (docs/api.md's worked
+    example, as the examples assume) and session.json (docs/api.md's session); serve's on a free
+    port instead of its 8000."""
+    examples = _help_examples()
+    assert len(examples) >= 6 and any("hand.json --lang zh" in e for e in examples)
+    (tmp_path / "hand.json").write_text(json.dumps(WORKED_BODY), encoding="utf-8")
+    (tmp_path / "session.json").write_text(json.dumps(tool_examples.SESSION), encoding="utf-8")  # docs/api.md's session
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8", "HOME": str(tmp_path)}
+    env.pop("LC_ALL", None)
+    define = f'set -o pipefail; ningbo-score() {{ {shlex.quote(sys.executable)} -m ningbo_score "$@"; }}\n'
+    for example in examples:
+        if " serve " in example:
+            port = free_port()
+            proc = subprocess.Popen(["bash", "-c", define + example.replace("8000", str(port))], cwd=tmp_path,
+                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                    start_new_session=True)
+            try:
+                wait_until_up(f"http://127.0.0.1:{port}/healthz", proc)
+            finally:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.communicate(timeout=60)
+            continue
+        out = subprocess.run(["bash", "-c", define + example], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 0 and out.stderr == "", (example, out.stdout, out.stderr)
+        if "hand.json --lang zh" in example:
+            # the worked example: 4 台, eligible, S collects 15 (above)
+            assert out.stdout.splitlines()[0] == "4 台 (计入起胡 4, 起胡 4): 可以胡", out.stdout
+        if "2万3万4万" in example:
+            # the worked example in Chinese names, no caishen and no claims: the same 4 台 (硬胡
+            # needs no caishen in the hand), the same payments
+            assert out.stdout.splitlines()[-1] == "输赢: E -5  S +15  W -5  N -5", out.stdout
+        if "| head -c 40" in example:
+            assert len(out.stdout.encode()) == 40 and out.stdout.startswith("{")
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_the_language_option_before_or_after_the_hand(tmp_path, where):
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps(WORKED_BODY), encoding="utf-8")
+    args = ["--lang", "zh", "score", str(hand)] if where == "before" else ["score", str(hand), "--lang", "zh"]
+    out = cli(*args, env={"LANG": "en_US.UTF-8"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "4 台 (计入起胡 4, 起胡 4): 可以胡"
+    # after the command it wins over the one before it, as the later option does
+    assert cli("--lang", "zh", "score", str(hand), "--lang", "en").stdout.startswith("4 台 (counted 4")
+
+
+@pytest.mark.parametrize("args", [["score", *WORKED, "--json"], ["score", *WORKED], ["waits", "23m 678m 99s",
+                                  "--seat", "S", "--meld", "pung:CCC:E", "--meld", "kong:1111s:concealed", "--json"]])
+def test_a_closed_pipe_ends_quietly(args):
+    """The reader has gone before the answer is written (as `| head -c1` once it has its byte):
+    no BrokenPipeError traceback, and the answer's own exit status."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)                                      # every write now fails with EPIPE
+    try:
+        out = subprocess.run([sys.executable, "-m", "ningbo_score", *args], stdout=write_end,
+                             stderr=subprocess.PIPE, text=True, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"})
+    finally:
+        os.close(write_end)
+    assert out.stderr == "" and out.returncode == 0, out.stderr
+
+
+WAITING = ["23m 678m 99s", "--seat", "S", "--meld", "pung:CCC:E", "--meld", "kong:1111s:concealed"]
+
+
+def test_waits_prints_a_table():
+    # as test_waits_lists_the_tiles_that_complete_the_hand: 1m and 4m, 4 unseen each; self-draw
+    # 3 台 (below 4: 0 points), on E's discard 2 台
+    lines = cli("waits", *WAITING).stdout.splitlines()
+    assert lines == ["waits: 1m 4m  (unseen 8)",
+                     "  tile  unseen  self-draw               on a discard from E",
+                     "  1m    4       3 台, 0 (not eligible)  2 台, 0 (not eligible)",
+                     "  4m    4       3 台, 0 (not eligible)  2 台, 0 (not eligible)"]
+    zh = cli("--lang", "zh", "waits", *WAITING).stdout.splitlines()
+    # 台 and the Chinese words take two columns each: the columns still line up on screen
+    assert zh[1:3] == ["  牌  未见  自摸                E 放冲", "  1m  4     3 台, 0 (不够起胡)  2 台, 0 (不够起胡)"]
+
+
+def test_analyze_prints_a_table_before_and_after_the_draw():
+    # 13 tiles: tenpai on 1m/4m as above
+    before = cli("analyze", *WAITING)
+    assert before.returncode == 0, before.stderr
+    assert before.stdout.splitlines()[:3] == ["13 tiles: shanten 0 (tenpai)", "improving: 1m 4m  (unseen 8)",
+                                              "  tile  unseen  self-draw               on a discard from E"]
+    # 14 tiles with 5p drawn: discarding 5p is back to that tenpai (shanten 0, 1m 4m, 8 unseen, and
+    # neither wait reaches 4 台: 0 winning unseen), the best row; discarding 7m breaks 6-7-8m
+    # (shanten 1)
+    after = cli("analyze", WAITING[0] + " 5p", *WAITING[1:])
+    lines = after.stdout.splitlines()
+    assert lines[0] == "14 tiles: shanten 0 (tenpai); discard one of:"
+    assert lines[1].split() == ["discard", "shanten", "improving", "unseen", "winning", "unseen"]
+    assert lines[2].split() == ["5p", "0", "1m", "4m", "8", "0"]
+    assert any(line.split()[:2] == ["7m", "1"] for line in lines[3:])
+
+
+def test_usage_errors_and_bad_files_in_chinese(tmp_path):
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"seat_wind": "E",}', encoding="utf-8")
+    cases = [
+        (["score", "123m 456p 789s 234s 55m"], 2, "--win"),                      # no winning tile
+        (["score", str(tmp_path / "missing.json")], 2, "文件不存在"),
+        (["score", "123m 456p 789s 234s 55m", "--win", "5m", "--caishen", "5p", "--caishen-kinds", "E"], 2,
+         "只能给出一个"),
+        (["score", str(bad)], 3, "第 1 行第 19 列）：此处应为双引号括起的键名"),       # the comma before }
+    ]
+    for args, status, words in cases:
+        out = cli("--lang", "zh", *args)
+        assert out.returncode == status and words in out.stderr and cjk.search(out.stderr), (args, out.stderr)
+        english = cli("--lang", "en", *args)
+        assert english.returncode == status and not cjk.search(english.stderr), (args, english.stderr)
+    stdin = cli("--lang", "zh", "score", "-", stdin="{")
+    assert stdin.returncode == 3 and "标准输入 不是 JSON" in stdin.stderr, stdin.stderr

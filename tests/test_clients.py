@@ -18,11 +18,13 @@ others −5 each.
 """
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import os
 import shutil
 import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 
@@ -87,16 +89,28 @@ def test_redocly_recommended_rules_find_no_error(node_tools, served_spec):
                               for path in ("~1healthz", "~1readyz", "~1v1~1levels", "~1v1~1rules")), warnings
 
 
-def test_python_client_from_openapi_python_client(server, served_spec, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def python_client(served_spec, tmp_path_factory):
+    """The package openapi-python-client writes from the served document, importable."""
     generator = VENV_BIN / "openapi-python-client"
     assert generator.exists(), "openapi-python-client is in requirements-dev.txt"
-    out = run([str(generator), "generate", "--path", str(served_spec)], tmp_path,
+    work = tmp_path_factory.mktemp("python-client")
+    out = run([str(generator), "generate", "--path", str(served_spec)], work,
               env={"PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"})  # its ruff hook
     assert "Warning" not in out, out
-    project = tmp_path / "ningbo-mahjong-scoring-api-client"  # named after the ASCII title
+    project = work / "ningbo-mahjong-scoring-api-client"  # named after the ASCII title
     assert (project / "pyproject.toml").exists()
-    monkeypatch.syspath_prepend(str(project))
-    package = importlib.import_module("ningbo_mahjong_scoring_api_client")
+    sys.path.insert(0, str(project))
+    try:
+        yield importlib.import_module("ningbo_mahjong_scoring_api_client")
+    finally:
+        sys.path.remove(str(project))
+        for name in [m for m in sys.modules if m.startswith("ningbo_mahjong_scoring_api_client")]:
+            del sys.modules[name]
+
+
+def test_python_client_from_openapi_python_client(server, python_client):
+    package = python_client
     api = importlib.import_module("ningbo_mahjong_scoring_api_client.api.scoring.score")
     models = importlib.import_module("ningbo_mahjong_scoring_api_client.models")
 
@@ -126,7 +140,32 @@ def test_python_client_from_openapi_python_client(server, served_spec, tmp_path,
     results = batch.sync(client=client, body=request).results
     assert [type(r).__name__ for r in results] == ["BatchScoreResult", "BatchProblemResult"]
     assert results[0].score.points == 5 and results[1].problem.status == 422
+    assert [r.outcome for r in results] == ["scored", "refused"]
 
+    # a wait's values: a typed score or a typed problem, each with its outcome
+    waits = importlib.import_module("ningbo_mahjong_scoring_api_client.api.scoring.waits")
+    body = models.WaitsRequest.from_dict(WAITING)
+    found = waits.sync(client=client, body=body).waits
+    assert [(w.tile.value, type(w.self_draw).__name__, type(w.discard).__name__) for w in found] == WAITING_VALUES
+    assert {w.discard.code for w in found} == {models.KnownProblemCode.CAISHEN_NEEDS_SELF_DRAW}
+
+    # the seat winds: a map of the positions, not field_0…field_3
+    table = importlib.import_module("ningbo_mahjong_scoring_api_client.api.table.next_hand")
+    following = table.sync(client=client, body=models.NextHandRequest.from_dict(NEXT_HAND))
+    assert following.seat_winds.to_dict() == NEXT_SEAT_WINDS
+    assert following.seat_winds["1"] == models.Seat.EAST
+
+
+#: docs/api.md's "lone caishen" (tools/examples.py): the caishen 6p (indicator 5p) pairs with any
+#: tile, so every kind wins by self-draw, and a discard would leave it beside the winning tile
+#: (ningbo's single_wait restriction): refused, ``caishen_needs_self_draw``.  With the same
+#: tiles of the same outcome are grouped: under 1m, 1p and E.
+WAITING = examples.WAITS_EXAMPLES["any_tile"][1]
+WAITING_VALUES = [(tile, "WinScored", "WinRefused") for tile in ("1m", "1p", "E")]
+#: Position 2 (not the dealer, 0) wins: the deal passes to position 1, East now; the others follow
+#: in play order: 2 South, 3 West, 0 North.
+NEXT_HAND = {"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 2}}
+NEXT_SEAT_WINDS = {"0": "N", "1": "E", "2": "S", "3": "W"}
 
 TS_EXAMPLE = """\
 import createClient from "openapi-fetch";
@@ -147,7 +186,7 @@ if (error !== undefined) {
   throw new Error(`refused: ${error.code} ${error.detail}`);
 }
 const south: number = data.net.S;
-const items: components["schemas"]["ItemId"][] = data.items.map((item) => item.id);
+const items: components["schemas"]["OpenItemId"][] = data.items.map((item) => item.id);
 console.log(JSON.stringify({
   tai: data.tai, points: data.points, net: data.net, south, items,
   requestId: response.headers.get("X-Request-ID"),
@@ -155,20 +194,42 @@ console.log(JSON.stringify({
 """
 
 
-def test_typescript_client_from_openapi_typescript(node_tools, server, served_spec, tmp_path):
+def ts_types(node_tools: Path, served_spec: Path, tmp_path: Path) -> Path:
+    """A Node project holding the types openapi-typescript writes from the served document."""
     work = tmp_path / "ts"
     work.mkdir()
     (work / "node_modules").symlink_to(NODE_DIR / "node_modules", target_is_directory=True)
     (work / "package.json").write_text('{"type": "module", "private": true}\n')
     run([str(node_tools / "openapi-typescript"), str(served_spec), "-o", str(work / "api.d.ts")], work)
-    (work / "example.ts").write_text(TS_EXAMPLE % {"body": json.dumps(examples.API_MD, ensure_ascii=False, indent=2)},
-                                     encoding="utf-8")
+    return work
+
+
+def ts_run(node_tools: Path, work: Path, name: str, source: str, *args: str) -> dict:
+    """``source`` type-checked with ``tsc --strict`` (a type error fails here), then run with
+    node: the JSON it prints."""
+    (work / f"{name}.ts").write_text(source, encoding="utf-8")
     (work / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
         "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": True,
-        "skipLibCheck": False, "outDir": "out", "types": []}, "files": ["example.ts"]}))
-    run([str(node_tools / "tsc"), "-p", "tsconfig.json"], work)  # type errors fail here
-    out = run(["node", "out/example.js", server], work, timeout=60)
-    answer = json.loads(out)
+        "skipLibCheck": False, "outDir": "out", "types": []}, "files": [f"{name}.ts"]}))
+    run([str(node_tools / "tsc"), "-p", "tsconfig.json"], work)
+    return json.loads(run(["node", f"out/{name}.js", *args], work, timeout=60))
+
+
+def tsc_refuses(node_tools: Path, work: Path, body: dict) -> str:
+    """tsc's output on ``body`` typed as a ScoreRequest, which it must refuse."""
+    (work / "bad.ts").write_text('import type { components } from "./api.js";\n'
+                                 f'const body: components["schemas"]["ScoreRequest"] = {json.dumps(body)};\n'
+                                 "export default body;\n")
+    done = subprocess.run([str(node_tools / "tsc"), "--noEmit", "--strict", "bad.ts"], cwd=work,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0, done.stdout
+    return done.stdout
+
+
+def test_typescript_client_from_openapi_typescript(node_tools, server, served_spec, tmp_path):
+    work = ts_types(node_tools, served_spec, tmp_path)
+    source = TS_EXAMPLE % {"body": json.dumps(examples.API_MD, ensure_ascii=False, indent=2)}
+    answer = ts_run(node_tools, work, "example", source, server)
     assert {k: answer[k] for k in EXPECTED} == EXPECTED and answer["south"] == 15
     assert answer["requestId"] == "ts-client-1"
     assert set(answer["items"]) == {"pai_hu", "self_draw", "no_caishen", "dragon_pung", "seat_flower"}
@@ -176,15 +237,167 @@ def test_typescript_client_from_openapi_typescript(node_tools, server, served_sp
 
 def test_typescript_types_refuse_a_wrong_body(node_tools, served_spec, tmp_path):
     """The type check can fail: a seat that is no seat and a missing `win` are tsc errors."""
+    work = ts_types(node_tools, served_spec, tmp_path)
+    bad = {k: v for k, v in examples.API_MD.items() if k != "win"} | {"seat_wind": "X"}
+    out = tsc_refuses(node_tools, work, bad)
+    assert "'\"X\"'" in out or '"X"' in out, out
+
+
+# --- answers of a later version: values this version doesn't know (issue 22) --------------------
+
+#: what a later version might send: an item id, a payment reason, a preset, a rule book, an option
+#: value, a wait shape and a 包 relation that this version doesn't know
+FUTURE = {"item": "hand_of_the_moon", "reason": "moon_bloom", "preset": "ningbo-2030", "rulebook": 4,
+          "points": "tripling", "wait": "moon_wait", "liability": "triple"}
+
+
+def get(server: str, path: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{server}{path}", data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def future_answers(server: str) -> tuple[dict, dict]:
+    """A real /v1/score answer and a real GET /v1/rules answer, each given the values above."""
+    score = get(server, "/v1/score", examples.API_MD)
+    score["items"].append({**score["items"][0], "id": FUTURE["item"]})
+    score["payments"][0].update(reason=FUTURE["reason"], liability=FUTURE["liability"])
+    score["rules"].update(preset=FUTURE["preset"], rulebook=FUTURE["rulebook"], points=FUTURE["points"])
+    score["decomposition"]["wait"] = FUTURE["wait"]
+    rules = get(server, "/v1/rules")
+    rules["rulebook"] = FUTURE["rulebook"]
+    rules["changes"].append({"id": FUTURE["item"], "presets": [FUTURE["preset"]], "change": "a new item"})
+    preset = copy.deepcopy(rules["presets"][0])
+    preset.update(id=FUTURE["preset"], rulebook=FUTURE["rulebook"])
+    preset["options"]["points"] = FUTURE["points"]
+    preset["items"].append({**preset["items"][0], "id": FUTURE["item"]})
+    rules["presets"].append(preset)
+    return score, rules
+
+
+def test_python_client_parses_values_it_does_not_know(server, python_client):
+    models = importlib.import_module("ningbo_mahjong_scoring_api_client.models")
+    score, rules = future_answers(server)
+    answer = models.ScoreResponse.from_dict(score)
+    assert answer.items[-1].id == FUTURE["item"] and answer.items[0].id == models.ItemId.PAI_HU
+    assert answer.payments[0].reason == FUTURE["reason"] and answer.payments[0].liability == FUTURE["liability"]
+    assert answer.payments[1].reason == models.PaymentReason.SELF_DRAW
+    assert (answer.rules.preset, answer.rules.rulebook, answer.rules.points) == \
+        (FUTURE["preset"], FUTURE["rulebook"], FUTURE["points"])
+    assert answer.decomposition.wait == FUTURE["wait"]
+    assert answer.to_dict() == score                  # nothing lost on the way back
+    listed = models.PresetList.from_dict(rules)
+    assert listed.rulebook == FUTURE["rulebook"] and listed.presets[-1].id == FUTURE["preset"]
+    assert listed.presets[0].id == models.PresetId.NINGBO and listed.changes[-1].presets == [FUTURE["preset"]]
+    assert listed.presets[-1].items[-1].id == FUTURE["item"]
+    assert listed.to_dict() == rules
+    # a known value still comes out as its enum member, the request enum closed
+    assert models.PresetId("ningbo") is models.PresetId.NINGBO
+    with pytest.raises(ValueError):
+        models.PresetId(FUTURE["preset"])
+
+
+TS_FUTURE = """\
+import type { components } from "./api.js";
+
+type ScoreResponse = components["schemas"]["ScoreResponse"];
+type PresetList = components["schemas"]["PresetList"];
+
+// answers of a later version, typed as this version's: tsc must accept them
+const score: ScoreResponse = %(score)s;
+const rules: PresetList = %(rules)s;
+const parsed: ScoreResponse = JSON.parse(JSON.stringify(score));
+const known: components["schemas"]["ItemId"] = "pai_hu";
+console.log(JSON.stringify({
+  item: parsed.items[parsed.items.length - 1].id, reason: parsed.payments[0].reason,
+  preset: parsed.rules.preset, rulebook: parsed.rules.rulebook, points: parsed.rules.points,
+  wait: parsed.decomposition.wait, presets: rules.presets.map((p) => p.id), rulesRulebook: rules.rulebook, known,
+}));
+"""
+
+
+def test_typescript_client_accepts_values_it_does_not_know(node_tools, server, served_spec, tmp_path):
+    work = ts_types(node_tools, served_spec, tmp_path)
+    score, rules = future_answers(server)
+    source = TS_FUTURE % {"score": json.dumps(score, ensure_ascii=False),
+                          "rules": json.dumps(rules, ensure_ascii=False)}
+    out = ts_run(node_tools, work, "future", source)  # a closed enum would fail tsc here
+    assert out == {"item": FUTURE["item"], "reason": FUTURE["reason"], "preset": FUTURE["preset"],
+                   "rulebook": FUTURE["rulebook"], "points": FUTURE["points"], "wait": FUTURE["wait"],
+                   "presets": [p["id"] for p in rules["presets"]], "rulesRulebook": FUTURE["rulebook"],
+                   "known": "pai_hu"}
+
+
+def test_typescript_types_refuse_an_unknown_value_in_a_request(node_tools, served_spec, tmp_path):
+    """The open sets are only in answers: a request's preset is still checked by tsc."""
+    work = ts_types(node_tools, served_spec, tmp_path)
+    out = tsc_refuses(node_tools, work, {**examples.API_MD, "rules": {"preset": FUTURE["preset"]}})
+    assert FUTURE["preset"] in out, out
+
+
+TS_UNIONS = """\
+import createClient from "openapi-fetch";
+import type { components, paths } from "./api.js";
+
+declare const process: { argv: string[] };
+type Seat = components["schemas"]["Seat"];
+
+const client = createClient<paths>({ baseUrl: process.argv[2] });
+const batch = await client.POST("/v1/score/batch", { body: { requests: %(requests)s } });
+if (batch.data === undefined) throw new Error("batch refused");
+// each result narrowed on its outcome: `score` exists only on a scored one, `problem` on a refused one
+const results = batch.data.results.map((r) =>
+  r.outcome === "scored" ? { points: r.score.points, status: r.status } : { code: r.problem.code, status: r.status });
+
+const waits = await client.POST("/v1/waits", { body: %(waiting)s });
+if (waits.data === undefined) throw new Error("waits refused");
+const values = waits.data.waits.map((w) => [
+  w.tile,
+  w.self_draw.outcome === "scored" ? w.self_draw.points : w.self_draw.code,
+  w.discard.outcome === "scored" ? w.discard.points : w.discard.code,
+]);
+
+const next = await client.POST("/v1/table/next", { body: %(next)s });
+if (next.data === undefined) throw new Error("next refused");
+const east: Seat | undefined = next.data.seat_winds["1"];
+console.log(JSON.stringify({ results, values, east, winds: next.data.seat_winds }));
+"""
+
+#: Without narrowing, `score` is no property of every result: tsc must refuse this.
+TS_UNNARROWED = """\
+import type { components } from "./api.js";
+declare const r: components["schemas"]["BatchResult"];
+export const points: number = r.score.points;
+"""
+
+
+def test_typescript_narrows_the_unions_on_their_outcome(node_tools, server, served_spec, tmp_path):
+    """Batch results and a wait's values are unions told apart by `outcome` (issue 25): under
+    tsc --strict a client reads `score` or `problem` only after testing it, and the seat winds
+    are a map of the positions."""
     work = tmp_path / "ts"
     work.mkdir()
     (work / "node_modules").symlink_to(NODE_DIR / "node_modules", target_is_directory=True)
+    (work / "package.json").write_text('{"type": "module", "private": true}\n')
     run([str(node_tools / "openapi-typescript"), str(served_spec), "-o", str(work / "api.d.ts")], work)
-    bad = {k: v for k, v in examples.API_MD.items() if k != "win"} | {"seat_wind": "X"}
-    (work / "bad.ts").write_text('import type { components } from "./api.js";\n'
-                                 f'const body: components["schemas"]["ScoreRequest"] = {json.dumps(bad)};\n'
-                                 "export default body;\n")
-    done = subprocess.run([str(node_tools / "tsc"), "--noEmit", "--strict", "bad.ts"], cwd=work,
+    (work / "unions.ts").write_text(TS_UNIONS % {
+        "requests": json.dumps([examples.API_MD, examples.WRONG_TILE_COUNT], ensure_ascii=False),
+        "waiting": json.dumps(WAITING, ensure_ascii=False), "next": json.dumps(NEXT_HAND)}, encoding="utf-8")
+    (work / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
+        "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": True,
+        "skipLibCheck": False, "outDir": "out", "types": []}, "files": ["unions.ts"]}))
+    run([str(node_tools / "tsc"), "-p", "tsconfig.json"], work)
+    answer = json.loads(run(["node", "out/unions.js", server], work, timeout=60))
+    # the worked example scores 5 points (module docstring); the 13-tile hand is a 422
+    assert answer["results"] == [{"points": EXPECTED["points"], "status": 200},
+                                 {"code": "wrong_tile_count", "status": 422}]
+    assert [v[0] for v in answer["values"]] == [tile for tile, _, _ in WAITING_VALUES]
+    assert all(isinstance(v[1], int) and v[2] == "caishen_needs_self_draw" for v in answer["values"])
+    assert answer["east"] == "E" and answer["winds"] == NEXT_SEAT_WINDS
+
+    (work / "unnarrowed.ts").write_text(TS_UNNARROWED)
+    done = subprocess.run([str(node_tools / "tsc"), "--noEmit", "--strict", "--module", "nodenext",
+                           "--moduleResolution", "nodenext", "unnarrowed.ts"], cwd=work,
                           capture_output=True, text=True, timeout=300)
-    assert done.returncode != 0
-    assert "'\"X\"'" in done.stdout or '"X"' in done.stdout, done.stdout
+    assert done.returncode != 0 and "'score'" in done.stdout, done.stdout

@@ -67,7 +67,7 @@ def by_kind(kind: str) -> dict:
 
 
 #: Custom resources: no schema in kubernetes-validate (checked field by field below).
-CUSTOM = {("monitoring.coreos.com/v1", "ServiceMonitor")}
+CUSTOM = {("monitoring.coreos.com/v1", "ServiceMonitor"), ("monitoring.coreos.com/v1", "PrometheusRule")}
 
 
 def test_the_kustomization_lists_every_manifest_of_the_base():
@@ -78,7 +78,7 @@ def test_the_kustomization_lists_every_manifest_of_the_base():
     assert len(set(kust["resources"])) == len(kust["resources"])
     kinds = sorted(doc["kind"] for _, doc in documents())
     assert kinds == sorted(["Namespace", "Deployment", "Service", "HorizontalPodAutoscaler",
-                            "PodDisruptionBudget", "NetworkPolicy", "ServiceMonitor"])
+                            "PodDisruptionBudget", "NetworkPolicy", "ServiceMonitor", "PrometheusRule"])
     namespace = by_kind("Namespace")
     assert namespace["metadata"]["name"] == kust["namespace"]
     # the namespace enforces the restricted Pod Security Standard, which the pods meet (below)
@@ -95,10 +95,16 @@ def test_the_kustomization_lists_every_manifest_of_the_base():
 def test_the_example_overlay_builds_on_the_base():
     overlay = DEPLOY / "overlays" / "example"
     kust = yaml.safe_load((overlay / "kustomization.yaml").read_text(encoding="utf-8"))
-    assert [(overlay / r).resolve() for r in kust["resources"]] == [BASE.resolve()]
+    resources = [(overlay / r).resolve() for r in kust["resources"]]
+    assert resources == [BASE.resolve(), (overlay / "ingress.yaml").resolve()]
+    kinds = {d["kind"] for _, d in documents()}
     names = {(d["kind"], d["metadata"]["name"]) for _, d in documents()}
     for patch in kust.get("patches", []):
-        assert (patch["target"]["kind"], patch["target"]["name"]) in names
+        target = patch["target"]
+        if "name" in target:
+            assert (target["kind"], target["name"]) in names
+        else:
+            assert set(target["kind"].split("|")) <= kinds
 
 
 def test_the_minimum_version_is_the_first_with_schemas_here():
@@ -279,16 +285,20 @@ def test_autoscaler_scales_the_deployment_on_cpu(deployment):
     assert 0 < metric["resource"]["target"]["averageUtilization"] <= 100
 
 
-def test_network_policy_lets_in_the_serving_port_only(deployment, container):
+def test_network_policy_lets_in_the_serving_port_and_metrics_from_monitoring_only(deployment, container):
+    """deploy/README.md's word: the serving port from anywhere, the metrics port from the
+    monitoring namespace only, nothing out."""
     policy = by_kind("NetworkPolicy")
     pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
     assert policy["spec"]["podSelector"]["matchLabels"].items() <= pod_labels.items()
     assert sorted(policy["spec"]["policyTypes"]) == ["Egress", "Ingress"]
-    (rule,) = policy["spec"]["ingress"]
-    serving = {p["name"] for p in container["ports"]} | {p["containerPort"] for p in container["ports"]}
-    assert [p["port"] for p in rule["ports"]] and all(p["port"] in serving for p in rule["ports"])
+    serving, metrics = policy["spec"]["ingress"]
+    assert serving == {"ports": [{"port": "http", "protocol": "TCP"}]}      # no `from`: any peer
     # the probes' port is let in (the kubelet's probes come through it too)
-    assert all(container[probe]["httpGet"]["port"] in serving for probe in ("livenessProbe", "readinessProbe"))
+    assert all(container[probe]["httpGet"]["port"] == "http" for probe in ("livenessProbe", "readinessProbe"))
+    assert metrics["ports"] == [{"port": "metrics", "protocol": "TCP"}]
+    assert metrics["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}]
+    assert {p["name"] for p in container["ports"]} == {"http", "metrics"}
     assert policy["spec"]["egress"] == []          # the service calls nothing
 
 
@@ -306,16 +316,20 @@ def test_service_monitor_scrapes_the_metrics_of_the_service(deployment):
     assert 0 < seconds["scrapeTimeout"] <= seconds["interval"]
 
 
-def test_the_app_serves_metrics_where_the_monitor_looks(container):
+def test_the_service_serves_metrics_where_the_monitor_looks(container, monkeypatch):
+    import observability
     from app import create_app
+    from werkzeug.test import Client
 
     env = env_of(container)
-    client = create_app({"METRICS_LISTENER": ("0.0.0.0", int(env["METRICS_PORT"]))}).test_client()
+    monkeypatch.setenv("METRICS_HOST", env["METRICS_HOST"])
+    monkeypatch.setenv("METRICS_PORT", env["METRICS_PORT"])
+    assert observability.metrics_listener() == ("0.0.0.0", int(env["METRICS_PORT"]))
     path = by_kind("ServiceMonitor")["spec"]["endpoints"][0]["path"]
-    answer = client.get(path, environ_overrides={"SERVER_PORT": env["METRICS_PORT"]})
+    answer = Client(observability.metrics_app()).get(path)
     assert answer.status_code == 200 and answer.mimetype == "text/plain"
     # and not on the public port
-    assert client.get(path, environ_overrides={"SERVER_PORT": env["PORT"]}).status_code == 404
+    assert create_app().test_client().get(path).status_code == 404
 
 
 def test_disruption_budget_keeps_a_pod(deployment):
@@ -323,3 +337,85 @@ def test_disruption_budget_keeps_a_pod(deployment):
     pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
     assert pdb["spec"]["selector"]["matchLabels"].items() <= pod_labels.items()
     assert pdb["spec"]["minAvailable"] >= 1
+
+
+# --- the rendered output: kustomize itself (kubectl kustomize) ----------------------------------
+
+def rendered(folder: Path) -> list[dict]:
+    """``kubectl kustomize <folder>``: what ``kubectl apply -k`` would send."""
+    import shutil
+    import subprocess
+
+    kubectl = shutil.which("kubectl")
+    assert kubectl, "kubectl (1.30 or later: its built-in kustomize) renders the kustomizations"
+    done = subprocess.run([kubectl, "kustomize", str(folder)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
+
+
+OVERLAY = DEPLOY / "overlays" / "example"
+
+
+@pytest.fixture(scope="module")
+def overlay_output() -> list[dict]:
+    return rendered(OVERLAY)
+
+
+@pytest.mark.parametrize("version", sorted({VERSIONS[0], NEWEST}))
+@pytest.mark.parametrize("folder", [BASE, OVERLAY], ids=["base", "overlay"])
+def test_the_rendered_kustomizations_are_valid(folder, version):
+    docs = rendered(folder)
+    assert {d["metadata"].get("namespace") for d in docs if d["kind"] != "Namespace"} == {"ningbo-score"}
+    for doc in docs:
+        if (doc["apiVersion"], doc["kind"]) not in CUSTOM:
+            kubernetes_validate.validate(doc, version, strict=True)
+
+
+def _one(docs: list[dict], kind: str, name: str = "ningbo-score") -> dict:
+    (found,) = [d for d in docs if d["kind"] == kind and d["metadata"]["name"] == name]
+    return found
+
+
+def test_the_overlay_sets_what_a_default_kube_prometheus_stack_selects_on(overlay_output):
+    for kind in ("ServiceMonitor", "PrometheusRule"):
+        assert _one(overlay_output, kind)["metadata"]["labels"]["release"] == "kube-prometheus-stack"
+    policy = _one(overlay_output, "NetworkPolicy")
+    assert policy["spec"]["ingress"][1]["from"] == [
+        {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}]
+    env = env_of(_one(overlay_output, "Deployment")["spec"]["template"]["spec"]["containers"][0])
+    from app import trusted_proxies
+
+    assert trusted_proxies(env["FORWARDED_ALLOW_IPS"])        # a valid list the app takes
+
+
+def test_the_ingress_has_the_body_limits_of_the_app(overlay_output):
+    import app
+
+    def size(value: str) -> int:
+        return int(value[:-1]) * {"k": 1024, "m": 1024 * 1024}[value[-1]]
+
+    limits = {}
+    for ingress in (d for d in overlay_output if d["kind"] == "Ingress"):
+        for rule in ingress["spec"]["rules"]:
+            for path in rule["http"]["paths"]:
+                assert path["backend"]["service"] == {"name": "ningbo-score", "port": {"name": "http"}}
+                annotations = ingress["metadata"]["annotations"]
+                limits[path["path"]] = size(annotations["nginx.ingress.kubernetes.io/proxy-body-size"])
+    assert limits == {"/": app.MAX_BODY_BYTES, "/v1/score/batch": app.MAX_BATCH_BODY_BYTES}
+
+
+def test_the_alerts_watch_series_the_service_exports():
+    rule = by_kind("PrometheusRule")
+    alerts = {r["alert"]: r["expr"] for group in rule["spec"]["groups"] for r in group["rules"]}
+    assert set(alerts) == {"NingboScoreErrorRatioHigh", "NingboScoreLatencyHigh", "NingboScorePodNotReady",
+                           "NingboScoreNoReadyPod"}
+    assert 'status=~"5.."' in alerts["NingboScoreErrorRatioHigh"]
+    assert "histogram_quantile(0.99" in alerts["NingboScoreLatencyHigh"]
+    # every series named is one observability.py exports (or kube-state-metrics' readiness)
+    import observability
+    from werkzeug.test import Client
+
+    exported = Client(observability.metrics_app()).get("/metrics").get_data(as_text=True)
+    for expr in alerts.values():
+        for series in re.findall(r"\b(ningbo_score_\w+|kube_\w+)\{", expr):
+            assert series.startswith("kube_pod_status_ready") or f"\n{series}" in exported, series

@@ -53,11 +53,11 @@ def test_item_table_is_the_code():
 
 
 def shown(value) -> str:
-    if value is None or value == []:
+    if value is None or value in ([], ()):
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return ", ".join(value) if isinstance(value, list) else str(value)
+    return ", ".join(value) if isinstance(value, (list, tuple)) else str(value)
 
 
 def test_preset_table_is_the_code():
@@ -67,7 +67,7 @@ def test_preset_table_is_the_code():
     assert [r[0].strip("`") for r in rows] == list(OPTION_KINDS)
     for row in rows:
         option = row[0].strip("`")
-        assert row[1:] == [shown(PRESETS[p]["options"][option]) for p in ids], option
+        assert row[1:] == [shown(getattr(PRESETS[p]["options"], option)) for p in ids], option
 
 
 def test_every_option_is_justified_by_a_quotation():

@@ -249,6 +249,8 @@ def test_unknown_option():
     ("chi_counts_for_liability", 1),
     ("related_discarder", "double"),
     ("kong_bloom_others_pay", "true"),
+    ("liability_others_pay", "true"),
+    ("liability_others_pay", 1),
     ("liability_cap", 0),
     ("liability_cap", 2.5),
     ("hand_cap", 0),

@@ -59,6 +59,8 @@ HTTP_CODES: dict[str, set[int]] = {
     "unsupported_media_type": {415},
     "not_found": {404},
     "method_not_allowed": {405},
+    "illegal_event": {422},                 # a replay log that breaks a rule (POST /v1/replay)
+    "dealer_sequence": {422},          # POST /v1/sessions/settle: a hand out of the rotation
 }
 
 FIELDS = ["rules", "preset", "seat_wind", "round_wind", "caishen", "indicator", "kinds", "hand", "concealed",

@@ -825,26 +825,29 @@ def test_7baida_robbing_after_discarding_caishen_not_allowed():
     refused(body, "discard_win_not_allowed")
 
 
-def test_7baida_four_tai_below_min_5():
+def test_7baida_four_tai_is_a_win():
     # N: 123p 456p 789s 234s WW, draws 4p (two-sided, all chows) -> ping_hu 1, self_draw 1,
-    # no 5m/6m -> no_caishen 1, 4f 1 = 4 < 5 -> not eligible.
+    # no 5m/6m -> no_caishen 1, 4f 1 = 4 >= 4 (rule book 3: min_tai 4, "4台以上") -> eligible.
+    # P = 1 × (1 + 4) = 5; nobody related: E, S, W pay 1 × 5 each -> N +15.
     res = score(req("ningbo-7baida", "N", "E", "123p 456p 789s 234s WW", "4p", SELF,
                     flowers="4f", indicator="5m"))
-    check(res, "N", tai=4, counted=4, eligible=False,
+    check(res, "N", tai=4, counted=4, eligible=True,
           items={"ping_hu": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 1},
-          points=0, net=net(), wait="two_sided")
-    assert res["min_tai"] == 5
+          points=5, net=net(N=15, E=-5, S=-5, W=-5), wait="two_sided", mults={"E": 1, "S": 1, "W": 1})
+    assert res["min_tai"] == 4
 
 
 def test_7baida_kong_bloom_related_feeder_capped():
     # E in the E round: exposed kong 7p, pungs 3s and E, all from W (pungs and kongs count);
     # concealed 56m 99s, draws the replacement 7m (two-sided; pungs -> pai_hu 0).
     # self_draw 1, kong_bloom 1, no 1p/2p -> no_caishen 1, EEE seat 1 + round 1 = 5.  P = 6.
-    # Fed by related W: 5 + 5 = 10, liability_cap 5 -> 30; others 0.
+    # Fed by related W: 5 + 5 = 10, liability_cap 5 -> 30; S and N unrelated pay 1 each
+    # (kong_bloom_others_pay, on in 7百搭 from rule book 3) -> 6 each.  E: 30 + 6 + 6 = 42.
     res = score(req("ningbo-7baida", "E", "E", "567m 99s", "7m",
                     self_draw(kong_replacement=True, kong_fed_by="W"),
                     melds=[kong("7p", "W"), pung("3s", "W"), pung("E", "W")], indicator="1p"))
     check(res, "E", tai=5, counted=5, eligible=True,
           items={"pai_hu": 0, "self_draw": 1, "kong_bloom": 1, "no_caishen": 1,
                  "seat_wind_pung": 1, "round_wind_pung": 1},
-          points=6, net=net(E=30, W=-30), wait="two_sided", mults={"W": 5}, amounts={"W": 30})
+          points=6, net=net(E=42, W=-30, S=-6, N=-6), wait="two_sided", mults={"W": 5, "S": 1, "N": 1},
+          amounts={"W": 30, "S": 6, "N": 6})

@@ -4,6 +4,7 @@ headers on every response, and a Content-Security-Policy the two pages of the ap
 from __future__ import annotations
 
 import copy
+import gzip
 import io
 import json
 import logging
@@ -32,14 +33,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # docs/api.md's worked example (4 台, 5 points; see docs/api.md).
 API_MD = copy.deepcopy(examples.API_MD)
-# /metrics is answered on the metrics listener only: a request to its port (SERVER_PORT)
-METRICS_BASE = f"http://127.0.0.1:{observability.metrics_listener()[1]}"
 HEX32 = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")  # a version-4 UUID, hex
 
 
 @pytest.fixture(scope="module")
 def app():
     return create_app()
+
+
+def scrape(**headers: str):
+    """A scrape of what the metrics listener answers (observability.metrics_app, in-process)."""
+    from werkzeug.test import Client
+
+    return Client(observability.metrics_app()).get("/metrics", headers=headers)
 
 
 @pytest.fixture
@@ -220,33 +226,32 @@ def test_gunicorn_access_record_has_the_trace_id():
 def test_build_info_metric(client, monkeypatch):
     import ningbo_score
 
-    text = client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True)
-    version = getattr(ningbo_score, "__version__", None) or "2.0.0"
+    text = scrape().get_data(as_text=True)
+    version = getattr(ningbo_score, "__version__", None) or "3.0.0"
     compiled = "true" if ningbo_score.USING_COMPILED else "false"
-    assert value(samples(text), "ningbo_score_build_info", version=version, compiled=compiled) == 1
+    assert value(samples(text), "ningbo_score_build_info", version=version, revision=observability.revision(),
+                 compiled=compiled) == 1
+    # the checkout's commit (40 hex digits), or the image's build argument
+    assert re.fullmatch(r"[0-9a-f]{40}", observability.revision())
+    monkeypatch.setenv("NINGBO_SCORE_REVISION", "0123abc")
+    assert observability.revision() == "0123abc"
     monkeypatch.delattr(ningbo_score, "__version__", raising=False)
     monkeypatch.setattr(ningbo_score, "USING_COMPILED", True)
-    assert observability.build_info() == ("2.0.0", "true")
+    assert observability.build_info() == ("3.0.0", "true")
 
 
 def test_metrics_only_on_the_metrics_listener(client, monkeypatch):
-    # the public port: no /metrics (404 problem); the metrics port: /metrics and nothing else
-    r = client.get("/metrics")
-    assert r.status_code == 404 and r.get_json()["code"] == "not_found"
-    r = client.get("/metrics", base_url=METRICS_BASE)
+    # the public port: no /metrics (404 problem), on whatever port the request came in
+    for port in ("8000", "9100"):
+        r = client.get("/metrics", environ_overrides={"SERVER_PORT": port})
+        assert r.status_code == 404 and r.get_json()["code"] == "not_found"
+    r = scrape()
     assert r.status_code == 200 and "ningbo_score_http_requests_total" in r.get_data(as_text=True)
-    for path in ("/healthz", "/v1/rules", "/nowhere"):
-        r = client.get(path, base_url=METRICS_BASE)
-        assert r.status_code == 404 and r.mimetype == "application/problem+json", path
     # configurable (METRICS_PORT), and off altogether with 0
     monkeypatch.setenv("METRICS_PORT", "9555")
     assert observability.metrics_listener() == ("127.0.0.1", 9555)
-    other = create_app().test_client()
-    assert other.get("/metrics", base_url="http://127.0.0.1:9555").status_code == 200
-    assert other.get("/metrics", base_url=METRICS_BASE).status_code == 404
     monkeypatch.setenv("METRICS_PORT", "0")
     assert observability.metrics_listener() is None
-    assert create_app().test_client().get("/metrics", base_url=METRICS_BASE).status_code == 404
     monkeypatch.setenv("METRICS_PORT", "http")
     with pytest.raises(SystemExit):
         observability.metrics_listener()
@@ -255,6 +260,7 @@ def test_metrics_only_on_the_metrics_listener(client, monkeypatch):
 def test_gunicorn_conf_uses_the_hooks_and_json_logs():
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     assert conf["on_starting"] is observability.on_starting
+    assert conf["when_ready"] is observability.when_ready      # the metrics listener, in the master
     assert conf["child_exit"] is observability.child_exit
     assert conf["on_exit"] is observability.on_exit
     assert conf.get("preload_app", False) is False  # prometheus_client must load in the workers
@@ -305,7 +311,7 @@ def value(snapshot: dict, name: str, **labels) -> float:
 
 
 def test_metrics_count_requests_by_route_method_status_and_problems_by_code(client):
-    before = samples(client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True))
+    before = samples(scrape().get_data(as_text=True))
     for _ in range(3):
         client.get("/healthz")
     client.post("/v1/score", json=API_MD)
@@ -314,7 +320,9 @@ def test_metrics_count_requests_by_route_method_status_and_problems_by_code(clie
     client.get("/v1/rules/ningbo")
     client.get("/v1/rules/ningbo-456")
     client.get("/no/such/path")
-    r = client.get("/metrics", base_url=METRICS_BASE)
+    client.put("/v1/score")
+    client.post("/v1/rules/ningbo")
+    r = scrape()
     assert r.status_code == 200 and r.mimetype == "text/plain"
     after = samples(r.get_data(as_text=True))
 
@@ -328,6 +336,12 @@ def test_metrics_count_requests_by_route_method_status_and_problems_by_code(clie
     # the URL rule, not the raw path: two presets, one series
     assert delta(total, route="/v1/rules/<preset>", method="GET", status="200") == 2
     assert delta(total, route="unmatched", method="GET", status="404") == 1
+    # a 405 is counted under the rule its path matched
+    assert delta(total, route="/v1/score", method="PUT", status="405") == 1
+    assert delta(total, route="/v1/rules/<preset>", method="POST", status="405") == 1
+    refused = "ningbo_score_errors_total"
+    assert delta(refused, route="/v1/score", code="method_not_allowed") == 1
+    assert delta(refused, route="unmatched", code="method_not_allowed") == 0
     assert not any("ningbo-456" in str(k) or "/no/such/path" in str(k) for k in after)
     # the latency histogram has the same labels; its count moves with the counter
     hist = "ningbo_score_http_request_duration_seconds_count"
@@ -340,10 +354,10 @@ def test_metrics_count_requests_by_route_method_status_and_problems_by_code(clie
 
 
 def test_record_problem_counts_a_code(app):
-    before = samples(app.test_client().get("/metrics", base_url=METRICS_BASE).get_data(as_text=True))
+    before = samples(scrape().get_data(as_text=True))
     observability.record_problem("too_many_copies", route="/v1/score/batch")
     observability.record_problem("not a code!", route="/v1/score/batch")
-    after = samples(app.test_client().get("/metrics", base_url=METRICS_BASE).get_data(as_text=True))
+    after = samples(scrape().get_data(as_text=True))
     name = "ningbo_score_errors_total"
     assert value(after, name, route="/v1/score/batch", code="too_many_copies") - \
         value(before, name, route="/v1/score/batch", code="too_many_copies") == 1
@@ -373,6 +387,8 @@ def test_readyz_not_ready_when_the_engine_fails(client, monkeypatch):
     assert body["errors"] == {"engine": ["RuntimeError: engine down"]}
     assert set(body) == {"type", "title", "status", "detail", "code", "errors"}
     assert body["type"] == "urn:ningbo-score:problem:not_ready"
+    zh = client.get("/readyz", headers={"Accept-Language": "zh-CN"}).get_json()
+    assert zh["title"] == "未就绪" and zh["detail"] == "服务未就绪：engine: 出错：RuntimeError: engine down"
 
 
 def test_readyz_not_ready_when_the_engine_answers_wrong(client, monkeypatch):
@@ -389,6 +405,8 @@ def test_readyz_not_ready_when_the_metrics_dir_is_missing(client, monkeypatch, t
     r = client.get("/readyz")
     assert r.status_code == 503
     assert "not a writable directory" in r.get_json()["errors"]["metrics_dir"][0]
+    zh = client.get("/readyz", headers={"Accept-Language": "zh"}).get_json()
+    assert zh["errors"]["metrics_dir"] == [f"{tmp_path / 'missing'} 不是可写的目录"]
     (tmp_path / "missing").mkdir()
     assert client.get("/readyz").status_code == 200
 
@@ -426,7 +444,7 @@ def test_no_cors_outside_v1(client):
     for path in ("/healthz", "/metrics", "/readyz", "/openapi.yaml"):
         r = client.get(path, headers={"Origin": "https://app.example"})
         assert "Access-Control-Allow-Origin" not in r.headers, path
-    r = client.get("/metrics", headers={"Origin": "https://app.example"}, base_url=METRICS_BASE)
+    r = scrape(Origin="https://app.example")
     assert r.status_code == 200 and "Access-Control-Allow-Origin" not in r.headers
 
 
@@ -483,7 +501,7 @@ def test_security_headers_on_every_response(client):
         "docs js": client.get("/docs/swagger-initializer.js"),
         "swagger css": client.get("/docs/static/swagger-ui.css"),
         "openapi": client.get("/openapi.yaml"),
-        "metrics": client.get("/metrics", base_url=METRICS_BASE),
+        "metrics": client.get("/metrics"),
         "readyz": client.get("/readyz"),
         "preflight": client.options("/v1/score", headers={"Origin": "https://a.example",
                                                           "Access-Control-Request-Method": "POST"}),
@@ -702,13 +720,41 @@ def test_metrics_add_up_across_workers_and_restarts(gunicorn):
         snap = scrape()
         assert value(snap, "ningbo_score_http_requests_total", **route) == n
         assert value(snap, "ningbo_score_http_request_duration_seconds_count", **route) == n
-        # only live workers count in the in-progress gauge: just this scrape is in progress
-        assert value(snap, "ningbo_score_http_requests_in_progress") == 1
+        # only live workers count in the in-progress gauge, and the scrape is none of theirs
+        # (the master answers it): nothing is in progress
+        assert value(snap, "ningbo_score_http_requests_in_progress") == 0
     # child_exit dropped the old workers' live-gauge files; their counter files stay
     names = {f.name for f in prom.iterdir()}
     for pid in old:
         assert f"gauge_livesum_{pid}.db" not in names
     assert any(f"counter_{pid}.db" in names for pid in old)
+
+
+def test_the_metrics_listener_answers_while_every_worker_is_stopped(gunicorn):
+    """prometheus_client's server in the master: a scrape waits for no worker (here every
+    worker is stopped, SIGSTOP), gzipped when the scraper takes gzip, OpenMetrics when it asks,
+    with process_* of the master and each worker and python_info."""
+    _, proc, _, _, metrics_base = gunicorn
+    workers = worker_pids(proc.pid)
+    for pid in workers:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        status, headers, body = get(metrics_base + "/metrics", {"Accept-Encoding": "gzip"})
+        status_om, headers_om, body_om = get(metrics_base + "/metrics", {
+            "Accept": "application/openmetrics-text; version=1.0.0; charset=utf-8"})
+    finally:
+        for pid in workers:
+            os.kill(pid, signal.SIGCONT)
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    text = gzip.decompress(body).decode()
+    assert status_om == 200 and headers_om["Content-Type"].startswith("application/openmetrics-text")
+    assert body_om.decode().endswith("# EOF\n")
+    found = samples(text)
+    roles = {dict(labels)["pid"]: dict(labels)["process"] for name, labels in found
+             if name == "process_resident_memory_bytes"}
+    assert roles == {str(proc.pid): "master", **{str(pid): "worker" for pid in workers}}
+    assert any(name == "python_info" for name, _ in found)
+    assert any(name == "ningbo_score_build_info" and dict(labels)["revision"] for name, labels in found)
 
 
 def test_real_server_headers_and_json_logs(gunicorn):
@@ -720,10 +766,12 @@ def test_real_server_headers_and_json_logs(gunicorn):
     status, _, _ = get(base + "/nowhere", {"X-Request-ID": "gunicorn-rid-2"})
     assert status == 404
     assert get(base + "/healthz", {"X-Request-ID": "gunicorn-rid-3", "traceparent": TRACEPARENT})[0] == 200
-    # /metrics: on its own listener only, with the Host header of no help
+    # /metrics: on its own listener only, with the Host header of no help; the listener is
+    # prometheus_client's, nothing of the app (its answer has none of the app's headers)
     assert get(base + "/metrics")[0] == 404
     assert get(base + "/metrics", {"Host": urlsplit(metrics_base).netloc})[0] == 404
-    assert get(metrics_base + "/metrics")[0] == 200 and get(metrics_base + "/healthz")[0] == 404
+    status, headers, _ = get(metrics_base + "/metrics")
+    assert status == 200 and "X-Request-ID" not in headers
     time.sleep(0.5)
     lines = [text for text in log_path.read_text().splitlines() if text.strip()]
     parsed = []
@@ -755,10 +803,10 @@ def test_refused_hands_of_a_batch_are_counted_by_code():
     short = copy.deepcopy(READY_HAND)
     short["hand"]["concealed"] = short["hand"]["concealed"][:-1]
     bad_seat = dict(READY_HAND, seat_wind="X")
-    before = client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True)
+    before = scrape().get_data(as_text=True)
     answer = client.post("/v1/score/batch", json={"requests": [READY_HAND, short, bad_seat]})
     assert answer.status_code == 200 and answer.get_json()["failed"] == 2
-    after = client.get("/metrics", base_url=METRICS_BASE).get_data(as_text=True)
+    after = scrape().get_data(as_text=True)
 
     def count(text, code):
         line = next((ln for ln in text.splitlines() if ln.startswith("ningbo_score_errors_total{")

@@ -17,7 +17,7 @@ import schemas
 from ningbo_score.rules import OPTION_KINDS
 from ningbo_score.tiles import ALIASES, CODES, parse_tiles
 from tools import examples
-from tools.gen_openapi import generate
+from tools.gen_openapi import _walk, generate
 
 from conftest import OPENAPI_FILE
 
@@ -183,7 +183,7 @@ def test_integers_written_as_floats_are_integers_as_in_the_spec(contract):
 
 
 TILE_ALPHABET = ("0123456789mpsfESWNCFPMx " + "\t\n\u3000\u00a0\x1c\ufeff\u200b"
-                 + "一二九万萬饼条索东東风風南西北中红紅发發财財白板春兰蘭竹菊")
+                 + "一二九万萬饼条索东東风風南西北中红紅发發财財白板春兰蘭竹菊筒條餅")
 
 
 @settings(max_examples=600, deadline=None)
@@ -406,21 +406,23 @@ def test_every_enum_is_a_named_component(openapi_document):
     assert components["Seat"]["enum"] == list(schemas.SEATS)
 
 
-def test_rule_book_2_is_in_the_spec(openapi_document):
-    """Rule book 2's additions, named for generators: `rulebook` (an integer, 2) wherever rules
-    are echoed and in `GET /v1/rules` with its `changes`, the two new options, and the rules of
-    `POST /v1/table/next`."""
+def test_rule_book_3_is_in_the_spec(openapi_document):
+    """Rule book 2's and 3's additions, named for generators: `rulebook` (an integer, 3; open in
+    answers: `OpenRulebook`) wherever rules are echoed and in `GET /v1/rules` with its `changes`,
+    the new options, and the rules of `POST /v1/table/next`."""
     components = openapi_document["components"]["schemas"]
-    assert components["Rulebook"] == {**components["Rulebook"], "type": "integer", "enum": [2],
-                                      "x-enum-varnames": ["RULEBOOK_2"]}
-    rulebook = {"$ref": "#/components/schemas/Rulebook"}
+    assert components["Rulebook"] == {**components["Rulebook"], "type": "integer", "enum": [3],
+                                      "x-enum-varnames": ["RULEBOOK_3"]}
+    assert components["OpenRulebook"]["anyOf"] == [{"$ref": "#/components/schemas/Rulebook"}, {"type": "integer"}]
+    rulebook = {"$ref": "#/components/schemas/OpenRulebook"}
     for name in ("PresetList", "Preset", "RulesEcho"):
         assert components[name]["properties"]["rulebook"].items() >= rulebook.items(), name
         assert "rulebook" in components[name]["required"], name
     changes = components["PresetList"]["properties"]["changes"]
     assert changes["items"] == {"$ref": "#/components/schemas/RulebookChange"}
-    assert components["RulebookChange"]["properties"]["presets"]["items"] == {"$ref": "#/components/schemas/PresetId"}
-    for option in ("three_caishen_bonus", "draw_keeps_dealer"):
+    assert components["RulebookChange"]["properties"]["presets"]["items"] == \
+        {"$ref": "#/components/schemas/OpenPresetId"}
+    for option in ("three_caishen_bonus", "draw_keeps_dealer", "liability_others_pay"):
         assert option in components["RulesObject"]["properties"], option
         assert option in components["Options"]["required"], option
     refs = [alt.get("$ref", alt.get("type")) for alt in components["NextHandRequest"]["properties"]["rules"]["oneOf"]]
@@ -445,6 +447,44 @@ def test_no_one_of_beside_properties(openapi_document):
                                                   {"$ref": "#/components/schemas/BatchProblemResult"}]
 
 
+def _answer_schemas(document: dict) -> set[str]:
+    """Every component an answer (a 200 or a problem) reaches through its $refs."""
+    refs = [node["$ref"].rsplit("/", 1)[1] for path in document["paths"].values() for op in path.values()
+            for answer in op["responses"].values() for node in _walk(answer.get("content", {}))
+            if "$ref" in node]
+    seen: set[str] = set()
+    while refs:
+        name = refs.pop()
+        if name not in seen:
+            seen.add(name)
+            refs += [n["$ref"].rsplit("/", 1)[1] for n in _walk(document["components"]["schemas"][name])
+                     if "$ref" in n]
+    return seen
+
+
+def test_every_union_of_objects_in_an_answer_has_a_discriminator(openapi_document):
+    """A client tells the parts of a oneOf apart by a string field (issue 25): each part
+    requires it with a constant, which the discriminator's mapping names."""
+    components = openapi_document["components"]["schemas"]
+    unions = []
+    for name in sorted(_answer_schemas(openapi_document)):
+        for node in _walk(components[name]):
+            parts = node.get("oneOf", [])
+            if len([p for p in parts if "$ref" in p]) < 2:      # `X | null` is no union of objects
+                continue
+            unions.append(name)
+            key = node["discriminator"]["propertyName"]
+            mapping = node["discriminator"]["mapping"]
+            assert sorted(mapping.values()) == sorted(p["$ref"] for p in parts), name
+            for value, ref in mapping.items():
+                part = components[ref.rsplit("/", 1)[1]]
+                pieces = part.get("allOf", [part])
+                assert any(key in piece.get("required", []) and
+                           piece.get("properties", {}).get(key) == {**piece["properties"][key], "type": "string",
+                                                                   "const": value} for piece in pieces), (name, ref)
+    assert sorted(set(unions)) == ["AnalyzedWait", "BatchResult", "ReplayBatchResult", "Wait"], unions
+
+
 def test_variants_say_what_the_schemas_accept(contract):
     """Each variant accepts its own way and refuses the other's (the probes of the spec/schema
     agreement tests cover the rest)."""
@@ -453,9 +493,10 @@ def test_variants_say_what_the_schemas_accept(contract):
     assert contract.schema_errors(indicator, {"kinds": ["5p"]})
     assert not contract.schema_errors(kinds, {"kinds": "5p6p"})
     assert contract.schema_errors(kinds, {"indicator": "5p"})
-    score = {"index": 0, "status": 200, "score": {}}
+    score = {"index": 0, "outcome": "scored", "status": 200, "score": {}}
     assert contract.schema_errors("/components/schemas/BatchProblemResult", score)
     assert contract.schema_errors("/components/schemas/BatchScoreResult", {**score, "status": 422})
+    assert contract.schema_errors("/components/schemas/BatchScoreResult", {**score, "outcome": "refused"})
 
 
 def test_info_servers_and_operations(openapi_document):
@@ -473,13 +514,14 @@ def test_info_servers_and_operations(openapi_document):
 
 
 def test_service_pages_are_no_operations(openapi_document, client):
-    """The pages (/, /docs…, /metrics, this document) are served, but are no SDK calls: their
-    routes in app.ROUTES have no operation id, and openapi.yaml has no path for them."""
+    """The pages (/, /docs…, this document) are served, but are no SDK calls: their routes in
+    app.ROUTES have no operation id, and openapi.yaml has no path for them (nor for /metrics,
+    which is no route of the app: observability.py's own listener)."""
     import app as app_module
 
     pages = {r.path for r in app_module.ROUTES if r.operation_id is None}
-    assert {"/", "/docs", "/docs/", "/openapi.yaml", "/metrics"} <= pages
-    assert not set(openapi_document["paths"]) & pages
+    assert {"/", "/docs", "/docs/", "/openapi.yaml"} <= pages
+    assert not set(openapi_document["paths"]) & (pages | {"/metrics"})
     assert {"/healthz", "/readyz"} <= set(openapi_document["paths"])
     assert openapi_document["paths"]["/healthz"]["get"]["tags"] == ["ops"]
     for page in ("/", "/docs", "/openapi.yaml"):
@@ -523,6 +565,40 @@ def test_responses_are_open_and_problem_codes_too(openapi_document, contract):
                                       {"E": -5, "S": 15, "W": -5, "N": -5, "X": 0})
     # requests stay closed: an unknown field is refused, as the server does
     assert contract.schema_errors("/components/schemas/ScoreRequest", {**examples.API_MD, "extra": 1})
+
+
+FUTURE = {"item": "hand_of_the_moon", "reason": "moon_bloom", "preset": "ningbo-2030", "rulebook": 4,
+          "points": "tripling", "wait": "moon_wait"}
+
+
+def future_answer(answer: dict) -> dict:
+    """A /v1/score answer as a later version might send it: an item id, a payment reason, a
+    preset, a rule book and an option value that this version doesn't know."""
+    out = copy.deepcopy(answer)
+    out["items"].append({**out["items"][0], "id": FUTURE["item"]})
+    out["payments"][0]["reason"] = FUTURE["reason"]
+    out["rules"].update(preset=FUTURE["preset"], rulebook=FUTURE["rulebook"], points=FUTURE["points"])
+    out["decomposition"]["wait"] = FUTURE["wait"]
+    return out
+
+
+def test_answer_value_sets_are_open_and_request_ones_closed(openapi_document, contract, client):
+    """Every value set of an answer that can grow is open (`Open…`: the known values, or any other
+    of the type), so a client generated from this document parses a later version's answers
+    (issue 22); only the seats stay closed (four winds; tiles are their own components).  The
+    same sets in requests stay closed."""
+    components = openapi_document["components"]["schemas"]
+    for name in ("ItemId", "PaymentReason", "PresetId", "Rulebook", "Points", "CaishenRule", "WaitShape"):
+        kind = components[name]["type"]
+        assert components[f"Open{name}"]["anyOf"] == [{"$ref": f"#/components/schemas/{name}"}, {"type": kind}]
+    answer = client.score(examples.API_MD).get_json()
+    assert not contract.schema_errors("/components/schemas/ScoreResponse", answer)
+    assert not contract.schema_errors("/components/schemas/ScoreResponse", future_answer(answer))
+    # requests: an unknown preset, option value or item id is refused by the spec, as by the server
+    for rules in ({"preset": "ningbo-2030"}, {"points": "tripling"}, {"required_patterns": ["hand_of_the_moon"]}):
+        body = {**examples.API_MD, "rules": rules}
+        assert contract.schema_errors("/components/schemas/ScoreRequest", body), rules
+        assert client.score(body).status_code == 400, rules
 
 
 def test_request_examples_are_good_bodies(openapi_document, contract):

@@ -221,15 +221,16 @@ _FIXED_IDS = {"self_draw", "kong_bloom", "robbing_kong", "last_tile", "heavenly"
 _PRESET_POINTS = {"ningbo-456": "doubling"}
 _PRESET_OPTIONS = {
     # option values of docs/rules.md §9 the payment oracle needs
-    "ningbo": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000),
+    "ningbo": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False,
+                   liability_others_pay=False, liability_cap=None, hand_cap=1000),
     "ningbo-456": dict(chi=True, related_discarder="add",
-                       kong_bloom_others_pay=True, liability_cap=5, hand_cap=None),
+                       kong_bloom_others_pay=True, liability_others_pay=False, liability_cap=5, hand_cap=None),
     "ningbo-bianfeng": dict(chi=True, related_discarder="add",
-                            kong_bloom_others_pay=False, liability_cap=None, hand_cap=None),
+                            kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=None, hand_cap=None),
     "ningbo-taishu": dict(chi=False, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+                          kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=5, hand_cap=None),
     "ningbo-7baida": dict(chi=False, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None),
+                          kong_bloom_others_pay=True, liability_others_pay=True, liability_cap=5, hand_cap=None),
 }
 
 
@@ -282,11 +283,9 @@ def expected_amounts(req: dict, resp: dict) -> tuple[int, dict[str, int]]:
     tai and counted_tai."""
     preset = handgen.preset_of(req)
     opt = _PRESET_OPTIONS[preset]
-    rules = req["rules"] if isinstance(req["rules"], dict) else {}
-    min_tai = rules.get("min_tai", {"ningbo-7baida": 5, "ningbo-taishu": 0}.get(preset, 4))
     base = req.get("base_points", 1)
     if _PRESET_POINTS.get(preset) == "doubling":
-        points = base * 2 ** (resp["tai"] - min_tai)        # the full 台 (rule book 2)
+        points = base * 2 ** max(0, resp["tai"] - 4)        # the full 台, from 4 whatever min_tai (rule book 3)
     else:
         points = base * (1 + resp["tai"])
     seat, win = req["seat_wind"], req["win"]
@@ -312,8 +311,8 @@ def expected_amounts(req: dict, resp: dict) -> tuple[int, dict[str, int]]:
                 mult[s] = 5 * rel[s]
             else:
                 mult[s] = 1 if opt["kong_bloom_others_pay"] else 0
-    elif any(rel.values()):
-        mult = {s: 5 * rel[s] for s in others}
+    elif any(rel.values()):     # unrelated players pay 1 only under liability_others_pay (rule book 3)
+        mult = {s: 5 * rel[s] or int(opt["liability_others_pay"]) for s in others}
     else:
         mult = {s: 1 for s in others}
     if opt["liability_cap"] is not None:

@@ -1,11 +1,13 @@
 """The README is a newcomer's page: at most 300 lines, and its JavaScript example runs as it is
-(in Node's own fetch, against the service) and prints what its comment says.  Its curl example
+(in Node's own fetch, against the service) and prints what its comment says, as its Python
+example does (and mypy --strict takes it).  Its curl example
 is checked with the others (tests/test_api.py, README.md and docs/examples.md)."""
 from __future__ import annotations
 
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,23 @@ def test_the_javascript_example_runs(tmp_path):
     # the worked example (docs/api.md): 4 台, eligible, S collects 3 x 5 = 15
     assert out.stdout.strip() == "4 true { E: -5, S: 15, W: -5, N: -5 }"
     assert "// 4 true {E: -5, S: 15, W: -5, N: -5}" in code
+
+
+def test_the_python_example_runs_and_type_checks(tmp_path):
+    """README's "From Python" example prints what its comments say, and mypy --strict takes it."""
+    (code,) = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    script = tmp_path / "example.py"
+    script.write_text(code, encoding="utf-8")
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    said = [line.split("# ", 1)[1] for line in code.splitlines() if "print(" in line]
+    # the worked example (docs/api.md): 4 台, eligible, S collects 3 x 5 = 15; 科长 (level 3) has base
+    # points 20, so escaping costs 24 x 20 = 480; seat X is no seat
+    assert said == ["4 True {'E': -5, 'S': 15, 'W': -5, 'N': -5}", "480",
+                    "invalid_request {'seat_wind': ['必须是以下之一：E, S, W, N。']}"]
+    assert out.stdout.splitlines() == said
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir",
+                              str(tmp_path / "cache"), "--config-file", str(ROOT / "pyproject.toml"), str(script)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=600, env={**env, "MYPYPATH": str(ROOT)})
+    assert checked.returncode == 0, checked.stdout + checked.stderr

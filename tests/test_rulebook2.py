@@ -1,7 +1,7 @@
 """Rule book 2 (docs/rules.md, "Rule book versions"): each change, with hands worked out by hand.
 
 Every expected value is computed in the comment beside it from the rule book: the 台 items (§5),
-the points (§6: linear P = base × (1 + 台); doubling P = base × 2^(台 − min_tai)) and the
+the points (§6: linear P = base × (1 + 台); doubling P = base × 2^max(0, 台 − 4) since rule book 3) and the
 payments (§7).  Each change also has a test of what rule book 1 did, through the option that
 restores it, where there is one.
 """
@@ -119,10 +119,11 @@ def test_three_caishen_under_doubling_counts_in_456():
 
 def test_doubling_uses_the_full_tai_with_a_bonus():
     # ningbo-456 with three_caishen_bonus and min_tai 3: counted 3 >= 3 -> eligible, and the
-    # points double on the full 台: P = 2^(6 − 3) = 8 (rule book 1 used counted: 2^(3 − 3) = 1).
+    # points double on the full 台 from 4 (rule book 3): P = 2^(6 − 4) = 4 (rule book 2 counted from
+    # min_tai: 2^(6 − 3) = 8; rule book 1 used counted: 2^(3 − 3) = 1).
     r = score({"preset": "ningbo-456", "three_caishen_bonus": True, "min_tai": 3}, THREE, "3m", indicator="5p")
     assert r["tai"] == 6 and r["counted_tai"] == 3 and r["eligible"] is True
-    assert r["points"] == 8 and r["net"] == {"E": -8, "S": 24, "W": -8, "N": -8}
+    assert r["points"] == 4 and r["net"] == {"E": -4, "S": 12, "W": -4, "N": -4}
 
 
 # --- a dragon pair is no 平胡 ------------------------------------------------------------------------
@@ -347,37 +348,10 @@ def test_heavenly_with_a_caishen_taken_as_the_winning_tile():
     assert "no_caishen" not in by_id(r)
 
 
-# --- rulebook: 2 wherever rules are echoed; the release notes ----------------------------------------
+# --- (rulebook wherever rules are echoed, and the release notes: tests/test_rulebook3.py) ------------
 
 SIMPLE = {"seat_wind": "S", "round_wind": "E",
           "hand": {"concealed": "123m 456m 789p 234s 55s", "winning_tile": "4m"}, "win": {"by": "self_draw"}}
-
-
-def test_rulebook_in_every_echo(client):
-    assert client.score(SIMPLE).get_json()["rules"]["rulebook"] == 2
-    batch = client.post("/v1/score/batch", json={"requests": [SIMPLE]}).get_json()
-    assert batch["results"][0]["score"]["rules"]["rulebook"] == 2
-    waits_body = copy.deepcopy(SIMPLE)
-    del waits_body["hand"]["winning_tile"], waits_body["win"]
-    waits_body["hand"]["concealed"] = "23m 456m 789p 234s 55s"
-    waits = client.post("/v1/waits", json=waits_body).get_json()
-    assert waits["waits"] and all(w["self_draw"]["rules"]["rulebook"] == 2 for w in waits["waits"])
-    for preset in ningbo_score.rules.PRESETS:
-        assert client.get(f"/v1/rules/{preset}").get_json()["rulebook"] == 2
-
-
-def test_rules_lists_the_changes(client):
-    answer = client.get("/v1/rules").get_json()
-    assert answer["rulebook"] == 2
-    ids = [c["id"] for c in answer["changes"]]
-    # the seven changes of the rule book's "Rule book versions", plus the contract's numbers
-    assert set(ids) >= {"white_dragon_substitutes", "three_caishen_bonus", "ping_hu", "min_tai",
-                        "chi_counts_for_liability", "robbing_kong", "draw_keeps_dealer", "heavenly"}
-    by = {c["id"]: c for c in answer["changes"]}
-    assert by["white_dragon_substitutes"]["presets"] == ["ningbo-456"]
-    assert by["min_tai"]["presets"] == ["ningbo-taishu"]
-    assert sorted(by["draw_keeps_dealer"]["presets"]) == ["ningbo-7baida", "ningbo-taishu"]
-    assert all(c["change"] for c in answer["changes"])
 
 
 def test_sources_by_title_and_date():

@@ -342,8 +342,10 @@ def test_kept_alive_connections_take_turns(tmp_path):
     order = [json.loads(line)["request_id"] for line in log.read_text().splitlines()
              if '"gunicorn.access"' in line and ('"busy-' in line or '"other"' in line)]
     assert len(order) == n + 1, order
-    # without the turns: 'other' after every busy-i; with them, after at most a few
-    assert order.index("other") <= 5, order.index("other")
+    # without the turns: 'other' after every busy-i (index n); with them, soon after it came in:
+    # within 5 on a quiet machine, 9 seen with two CPU hogs beside (the client that sends it may
+    # wait its turn for the CPU while the worker answers busy-i): well before the middle
+    assert order.index("other") < n // 2, order.index("other")
 
 
 def test_batches_whose_client_has_gone_are_dropped(server):
@@ -352,10 +354,20 @@ def test_batches_whose_client_has_gone_are_dropped(server):
         with connect(addr) as s:
             s.sendall(post("/v1/score/batch", heavy_batch(100 + i), f"X-Request-ID: gone-{i}\r\n"))
         # closed at once: the batch is dropped before its first hand or between two
-    time.sleep(3)
-    lines = [json.loads(line) for line in log.read_text().splitlines() if '"gone-' in line]
-    statuses = {line["request_id"]: line["status"] for line in lines if line.get("logger") == "gunicorn.access"}
+    statuses = access_statuses(log, "gone-", 3)
     assert statuses == {"gone-0": 499, "gone-1": 499, "gone-2": 499}, statuses
+
+
+def access_statuses(log: Path, prefix: str, n: int, deadline_s: float = 180) -> dict[str, int]:
+    """{request id: status} of the access-log lines of the requests whose id starts with
+    ``prefix``, once there are ``n`` of them (a loaded machine may take long to get there)."""
+    deadline = time.monotonic() + deadline_s
+    while True:
+        lines = [json.loads(line) for line in log.read_text().splitlines() if f'"{prefix}' in line]
+        statuses = {line["request_id"]: line["status"] for line in lines if line.get("logger") == "gunicorn.access"}
+        if len(statuses) >= n or time.monotonic() > deadline:
+            return statuses
+        time.sleep(0.1)
 
 
 def test_a_batch_is_answered_whole_when_its_client_stays(server):

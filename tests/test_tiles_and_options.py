@@ -6,6 +6,8 @@ indicator 9p (no 9p in hand).  On a discard that is ping_hu 1 + no_caishen 1 = 2
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 
 import pytest
@@ -596,7 +598,7 @@ def test_rules_echo_every_option():
 OPTION_KEYS = ["caishen_rule", "white_dragon_substitutes", "min_tai", "required_patterns",
                "discard_wins", "caishen_discard_restriction", "robbing_needs_no_caishen_discarded",
                "points", "chi_counts_for_liability", "related_discarder", "kong_bloom_others_pay",
-               "liability_cap", "hand_cap", "three_caishen_bonus", "draw_keeps_dealer"]
+               "liability_others_pay", "liability_cap", "hand_cap", "three_caishen_bonus", "draw_keeps_dealer"]
 
 # docs/rules.md §9, column by column ("—" is null / [] ; "no"/"yes" are booleans)
 PRESETS = {
@@ -604,33 +606,33 @@ PRESETS = {
                    required_patterns=[], discard_wins=True, caishen_discard_restriction="single_wait",
                    robbing_needs_no_caishen_discarded=False, points="linear",
                    chi_counts_for_liability=True, related_discarder="add",
-                   kong_bloom_others_pay=False, liability_cap=None, hand_cap=1000,
+                   kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=None, hand_cap=1000,
                    three_caishen_bonus=False, draw_keeps_dealer=True),
     "ningbo-456": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                        required_patterns=[], discard_wins=True, caishen_discard_restriction="any_group",
                        robbing_needs_no_caishen_discarded=False, points="doubling",
                        chi_counts_for_liability=True, related_discarder="add",
-                       kong_bloom_others_pay=True, liability_cap=5, hand_cap=None,
+                       kong_bloom_others_pay=True, liability_others_pay=False, liability_cap=5, hand_cap=None,
                        three_caishen_bonus=False, draw_keeps_dealer=True),
     "ningbo-bianfeng": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                             required_patterns=[], discard_wins=True,
                             caishen_discard_restriction="single_wait",
                             robbing_needs_no_caishen_discarded=False, points="linear",
                             chi_counts_for_liability=True, related_discarder="add",
-                            kong_bloom_others_pay=False, liability_cap=None, hand_cap=None,
+                            kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=None, hand_cap=None,
                             three_caishen_bonus=True, draw_keeps_dealer=True),
     "ningbo-taishu": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=0,
                           required_patterns=["full_flush", "half_flush", "all_honors", "all_pungs"],
                           discard_wins=True, caishen_discard_restriction="any_group",
                           robbing_needs_no_caishen_discarded=False, points="linear",
                           chi_counts_for_liability=False, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None,
+                          kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=5, hand_cap=None,
                           three_caishen_bonus=False, draw_keeps_dealer=False),
-    "ningbo-7baida": dict(caishen_rule="indicator_and_next", white_dragon_substitutes=False, min_tai=5,
+    "ningbo-7baida": dict(caishen_rule="indicator_and_next", white_dragon_substitutes=False, min_tai=4,
                           required_patterns=[], discard_wins=False, caishen_discard_restriction=None,
                           robbing_needs_no_caishen_discarded=True, points="linear",
                           chi_counts_for_liability=False, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_cap=5, hand_cap=None,
+                          kong_bloom_others_pay=True, liability_others_pay=True, liability_cap=5, hand_cap=None,
                           three_caishen_bonus=False, draw_keeps_dealer=False),
 }
 
@@ -768,20 +770,37 @@ def test_quick_compact_reader_takes_the_usual_strings():
         assert compact_or_none(other) is None, other
 
 
-def test_the_typed_option_lists_name_every_option():
-    """rules.py names the options for type checkers twice (the Options TypedDict of a preset, the
-    attributes of Rules): both must list exactly OPTION_KINDS, so that adding or removing an
-    option cannot leave a stale declaration behind (mypy checks _BASE against Options)."""
-    import ast
-    from pathlib import Path
+def test_every_option_is_declared_once():
+    """An option is one field of rules.Options (its type, base value and description): OPTION_KINDS,
+    the presets (``replace(BASE, …)``), the Rules of a request (an Options) and the request and
+    answer schemas are all made from it, in its order."""
+    from dataclasses import fields
 
     from ningbo_score import rules
+    from ningbo_score.requests import RulesObjectSchema
+    from schemas.responses import OptionsSchema, RulesEchoSchema
 
-    tree = ast.parse((Path(__file__).resolve().parent.parent / "ningbo_score" / "rules.py").read_text())
-    classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-    typed = [n.target.id for n in classes["Options"].body if isinstance(n, ast.AnnAssign)]
-    properties = [n.name for n in ast.walk(classes["Rules"]) if isinstance(n, ast.FunctionDef)
-                  and any(getattr(d, "id", "") == "property" for d in n.decorator_list)]
-    assert typed == list(rules.OPTION_KINDS)
-    assert [p for p in properties if not p.startswith("_") and p not in ("bonus_ids", "signature")] == list(
-        rules.OPTION_KINDS)
+    declared = [f.name for f in fields(rules.Options)]
+    assert declared == list(rules.OPTION_KINDS) == list(rules.OPTION_DOCS) == OPTION_KEYS
+    assert issubclass(rules.Rules, rules.Options)
+    assert [f.name for f in fields(rules.Rules)][:len(declared)] == declared
+    for p in rules.PRESETS.values():
+        assert type(p["options"]) is rules.Options
+    assert rules.PRESETS["ningbo-bianfeng"]["options"] == dataclasses.replace(rules.BASE, three_caishen_bonus=True)
+    request = RulesObjectSchema()
+    assert list(request.fields) == ["preset", *declared, "item_tai"]
+    assert list(OptionsSchema().fields) == declared
+    assert list(RulesEchoSchema().fields) == ["preset", "rulebook", *declared, "item_tai"]
+    # each field is the kind its annotation says, with its description
+    for name, (kind, allowed) in rules.OPTION_KINDS.items():
+        field = request.fields[name]
+        assert field.metadata["description"] == rules.OPTION_DOCS[name]
+        assert not field.required and field.allow_none
+        assert (name in RulesObjectSchema.NULL_IS_VALUE) == kind.endswith("?"), name
+        if allowed is not None:
+            assert field.validate.choices == allowed + ((None,) if kind.endswith("?") else ()), name
+    assert rules.OPTION_KINDS["caishen_rule"] == ("enum", ("indicator", "indicator_and_next"))
+    assert rules.OPTION_KINDS["caishen_discard_restriction"] == ("enum?", ("single_wait", "any_group"))
+    assert rules.OPTION_KINDS["min_tai"] == ("int0", None) and rules.OPTION_KINDS["hand_cap"] == ("int1?", None)
+    assert rules.OPTION_KINDS["required_patterns"] == ("items", None)
+    assert rules.OPTION_KINDS["liability_others_pay"] == ("bool", None)

@@ -517,6 +517,10 @@ def test_waits_agree_with_score(data):
     res = waits(copy.deepcopy(request))
     discarder = frm or SEATS[(SEATS.index(seat) - 1) % 4]
     assert res["discard_from"] == discarder
+    # every value says what it is: a score (`scored`) or the problem refusing it (`refused`)
+    for w in res["waits"]:
+        for way in ("self_draw", "discard"):
+            assert w[way]["outcome"] == ("refused" if "code" in w[way] else "scored"), w[way]
 
     # our own count of what is seen: concealed + melds + indicator
     seen = handgen.copies(request)

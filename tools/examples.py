@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import typing
 
 from observability import READY_HAND
 
@@ -207,6 +208,42 @@ BATCH_ERROR_EXAMPLES = {
     "invalid_request": ("`requests` is not an array (400)", {"requests": API_MD}),
 }
 
+# --- POST /v1/sessions/settle -----------------------------------------------------------------
+
+def _no_round(body: dict) -> dict:
+    """A /v1/score body without its round_wind: the session fills in the rotation's."""
+    return {k: v for k, v in body.items() if k != "round_wind"}
+
+
+# Ann deals first.  Bo (S) self-draws docs/api.md's hand (4 台, 5 from each); Bo deals and the
+# hand is drawn (Bo deals again); Cy (S under Bo) wins the 包 hand on Di's (W) discard, base 2:
+# 4 台, 2 × (1 + 4) = 10, Di pays 2 × 10 and Bo (E, 3 melds claimed from it) 2 × 10; Cy deals a
+# hand scored elsewhere (E +6); Bo (N under Cy) leaves the game: 24 × 1, 8 to each other.
+SESSION = {
+    "rules": "ningbo",
+    "players": ["Ann", "Bo", "Cy", "Di"],
+    "first_dealer": "Ann",
+    "hands": [
+        {"score": _no_round(API_MD)},
+        {"draw": True},
+        {"score": _no_round(DISCARD_LIABILITY)},
+        {"net": {"E": 6, "S": -2, "W": -2, "N": -2}},
+        {"penalty": {"escape": "N"}},
+    ],
+}
+SESSION_EXAMPLES = {
+    "session": ("Two wins, a draw, a hand scored elsewhere and an escape", SESSION),
+}
+SESSION_ERROR_EXAMPLES = {
+    "dealer_sequence": ("A hand in the South round while the East round is on (422)",
+                        {**SESSION, "hands": [SESSION["hands"][0], {"score": {**API_MD, "round_wind": "S"}}]}),
+    "wrong_tile_count": ("A hand refused as /v1/score refuses it, with its hand_index (422)",
+                         {**SESSION, "hands": [{"draw": True}, {"score": WRONG_TILE_COUNT}]}),
+    "invalid_request": ("A hand that is both a draw and a penalty (400)",
+                        {**SESSION, "hands": [{"draw": True, "penalty": {"escape": "W"}}]}),
+}
+
+
 # --- POST /v1/table/next ----------------------------------------------------------------------
 
 NEXT_OTHER_WINS = {"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"winner": 2}}
@@ -252,4 +289,70 @@ ESCAPE_EXAMPLES = {
 }
 ESCAPE_ERROR_EXAMPLES = {
     "invalid_request": ("Both base_points and level (400)", {"base_points": 2, "level": 3}),
+}
+
+# --- POST /v1/replay, /v1/replay/batch ---------------------------------------------------------
+
+#: A whole hand from deal to win (docs/examples.md walks through it): N chows W's 5s (event 10) and
+#: punges W's white dragon (26), E chows N's 8m (20), and N wins on E's 4s (37): single wait, 硬胡,
+#: 白 pung, seat and round wind pung of N = 5 台.
+REPLAY_HAND: dict[str, typing.Any] = {
+    "rules": "ningbo", "round_wind": "N", "caishen": {"indicator": "9s"},
+    "deal": {"E": "S 3m 3p C W W 2p 7m C 6m 1s 5p 2f", "S": "3s 1m F S 2p 8p 7m 7p 6s 8s 5m F E",
+             "W": "1m 8s 9p 7p 4p 9p P 5p 6m 7m 8p 6p 2s", "N": "3s 2s N 2m 8p 8m 4s 4s 4m P E N 3m"},
+    "events": [
+        {"t": "draw", "seat": "E", "tile": "5f"}, {"t": "flower", "seat": "E", "tile": "2f"},
+        {"t": "draw", "seat": "E", "tile": "2p"}, {"t": "flower", "seat": "E", "tile": "5f"},
+        {"t": "draw", "seat": "E", "tile": "9m"}, {"t": "discard", "seat": "E", "tile": "1s"},
+        {"t": "draw", "seat": "S", "tile": "S"}, {"t": "discard", "seat": "S", "tile": "3s"},
+        {"t": "draw", "seat": "W", "tile": "5s"}, {"t": "discard", "seat": "W", "tile": "5s"},
+        {"t": "chow", "seat": "N", "tiles": "3s4s5s"}, {"t": "discard", "seat": "N", "tile": "E"},
+        {"t": "draw", "seat": "E", "tile": "9s"}, {"t": "discard", "seat": "E", "tile": "3m"},
+        {"t": "draw", "seat": "S", "tile": "4p"}, {"t": "discard", "seat": "S", "tile": "E"},
+        {"t": "draw", "seat": "W", "tile": "7p"}, {"t": "discard", "seat": "W", "tile": "8s"},
+        {"t": "draw", "seat": "N", "tile": "P"}, {"t": "discard", "seat": "N", "tile": "8m"},
+        {"t": "chow", "seat": "E", "tiles": "7m8m9m"}, {"t": "discard", "seat": "E", "tile": "6m"},
+        {"t": "draw", "seat": "S", "tile": "3p"}, {"t": "discard", "seat": "S", "tile": "1m"},
+        {"t": "draw", "seat": "W", "tile": "2m"}, {"t": "discard", "seat": "W", "tile": "P"},
+        {"t": "pung", "seat": "N", "tiles": "PPP"}, {"t": "discard", "seat": "N", "tile": "2s"},
+        {"t": "draw", "seat": "E", "tile": "5p"}, {"t": "discard", "seat": "E", "tile": "S"},
+        {"t": "draw", "seat": "S", "tile": "2p"}, {"t": "discard", "seat": "S", "tile": "8s"},
+        {"t": "draw", "seat": "W", "tile": "P"}, {"t": "discard", "seat": "W", "tile": "P"},
+        {"t": "draw", "seat": "N", "tile": "N"}, {"t": "discard", "seat": "N", "tile": "8p"},
+        {"t": "draw", "seat": "E", "tile": "4s"}, {"t": "discard", "seat": "E", "tile": "4s"},
+        {"t": "win", "seat": "N"},
+    ],
+}
+#: The same log with W drawing where S's turn is (event 6): 422 illegal_event out_of_turn.
+REPLAY_OUT_OF_TURN = {**REPLAY_HAND, "events": [*REPLAY_HAND["events"][:6], {"t": "draw", "seat": "W", "tile": "S"},
+                                                 *REPLAY_HAND["events"][7:]]}
+#: The log cut before its win: 422 illegal_event log_not_ended, event_index 38.
+REPLAY_NOT_ENDED = {**REPLAY_HAND, "events": REPLAY_HAND["events"][:-1]}
+#: S claims the win on E's 4s instead: S's hand makes no 4 sets and a pair (/v1/score's 422, event_index 38).
+REPLAY_REFUSED_WIN = {**REPLAY_HAND, "events": [*REPLAY_HAND["events"][:-1], {"t": "win", "seat": "S"}]}
+#: A wall of one live tile: E draws it, discards, nobody claims: 荒庄.
+REPLAY_DRAW = {
+    "round_wind": "E", "live_tiles": 1,
+    "deal": {"E": "123m 456m 789m 123p E", "S": "123s 456s 789s 456p S", "W": "111m 222p 333s 999p W",
+             "N": "444s 555s 666p 777p N"},
+    "events": [{"t": "draw", "seat": "E", "tile": "C"}, {"t": "discard", "seat": "E", "tile": "C"},
+               {"t": "exhaustive_draw"}],
+}
+REPLAY_EXAMPLES = {
+    "whole_hand": ("A whole hand, deal to win (docs/examples.md)", REPLAY_HAND),
+    "exhaustive_draw": ("One live tile, drawn and discarded: an exhaustive draw", REPLAY_DRAW),
+}
+REPLAY_ERROR_EXAMPLES = {
+    "out_of_turn": ("W draws in S's turn (422 illegal_event, reason out_of_turn)", REPLAY_OUT_OF_TURN),
+    "log_not_ended": ("A log cut before its win (422 illegal_event, reason log_not_ended)", REPLAY_NOT_ENDED),
+    "not_a_winning_hand": ("A win /v1/score refuses: its code, with the win's event_index", REPLAY_REFUSED_WIN),
+    "invalid_request": ("An unknown event type (400)",
+                        {**REPLAY_DRAW, "events": [{"t": "ron", "seat": "S"}]}),
+}
+REPLAY_BATCH_EXAMPLES = {
+    "mixed": ("The whole hand, the exhaustive draw and an out-of-turn draw",
+              {"logs": [REPLAY_HAND, REPLAY_DRAW, REPLAY_OUT_OF_TURN]}),
+}
+REPLAY_BATCH_ERROR_EXAMPLES = {
+    "invalid_request": ("`logs` is not an array (400)", {"logs": REPLAY_DRAW}),
 }

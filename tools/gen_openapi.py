@@ -30,7 +30,10 @@ import schemas
 from app import ROUTES
 from ningbo_score.fields import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
+from ningbo_score.replay import REASONS
+from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
+from ningbo_score.sessions import MAX_HANDS
 from ningbo_score.table import CLAIM_TYPES
 from ningbo_score.tiles import SEATS
 from schemas import responses as response_schemas
@@ -48,14 +51,15 @@ TAGS = {
     "rules": "The rule book and its presets.",
     "table": "A live table: the next dealer, claims on a discard, levels, the escape penalty.",
     "ops": "Liveness and readiness probes (for a load balancer or Kubernetes).",
+    "sessions": "A session of hands: the rotation of the deal, the totals and who pays whom.",
 }
 DESCRIPTION = """\
 宁波麻将计分: scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who
-pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 2; every
-answer that echoes rules says `"rulebook": 2`) or your own options. This document is the
+pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 3; every
+answer that echoes rules says `"rulebook": 3`) or your own options. This document is the
 machine-readable form of the HTTP contract, `docs/api.md`.
 
-* JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch`),
+* JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch` and `POST /v1/sessions/settle`),
   `Content-Type: application/json`.
 * Tiles are codes (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, `1f`…`8f`), Chinese names
   (`一万`, `東風`, `红中`, `春`…), or one compact string such as `"123m 456p EE C"`.
@@ -70,11 +74,14 @@ machine-readable form of the HTTP contract, `docs/api.md`.
   `liability_cap` and `hand_cap` it means "none".
 * Every answer carries an `X-Request-ID` header: the request's own when it sent a valid one
   (1–128 of `A-Z a-z 0-9 . _ -`), else a new one. Logs name it.
-* Answers may gain fields and `Problem.code` new codes in later versions: clients should ignore
-  what they don't know.
+* Answers may gain fields, and their value sets new values, in later versions: `Problem.code`, item
+  ids, payment reasons, presets, `rulebook`, option values (each `Open…` component: the known
+  values, or any other). Clients should ignore or show what they don't know. Request value sets
+  are closed.
 * The service also serves pages that are not part of this API: the hand calculator (`/`, files
   under `/static/`), this document (`/openapi.yaml`) with a page to read it (`/docs`), and
-  Prometheus metrics (`/metrics`).
+  Prometheus metrics, not on this port (`/metrics` is a 404 here) but on a listener of their
+  own, `METRICS_HOST:METRICS_PORT` (127.0.0.1:8011 by default).
 """
 
 
@@ -101,10 +108,45 @@ class Converter(OpenAPIConverter):
         doc = inspect.getdoc(type(instance))
         if doc and type(instance).__doc__:
             out["description"] = doc.split("\n\n")[0].replace("\n", " ")
+        if getattr(instance, "OPENAPI_SCHEMA", None):   # the schema says how it is written
+            out = {**copy.deepcopy(instance.OPENAPI_SCHEMA), "description": out["description"]}
+        out.update(getattr(instance, "OPENAPI_KEYWORDS", {}))      # more keywords of the object's own
         if getattr(instance, "OPENAPI_VARIANTS", None):
             out, parts = variants(out, instance.OPENAPI_VARIANTS)
             self.variant_components.update(parts)
+        if getattr(instance, "OPENAPI_SHAPES", None):
+            out, parts = shapes(out, instance.OPENAPI_SHAPES)
+            self.variant_components.update(parts)
         return out
+
+
+def shapes(base: dict,
+           parts: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]) -> tuple[dict, dict[str, dict]]:
+    """An object whose members depend on the value of one of them (a replay event's ``t``), as
+    ``oneOf`` one component per value (``parts``: component name -> (the telling property, its
+    value, the properties required beside it, the optional ones)); in each, the other properties
+    are left out and the required ones are not null."""
+    components: dict[str, dict] = {}
+    props = base.get("properties", {})
+    for name, (key, value, need, may) in parts.items():
+        properties = {key: {**_not_null(props[key]), "const": value}}
+        properties.pop("enum", None)
+        properties[key].pop("enum", None)
+        properties[key].pop("$ref", None)
+        properties[key]["type"] = "string"
+        for field in need:
+            properties[field] = _not_null(props[field])
+        for field in may:
+            properties[field] = copy.deepcopy(props[field])
+        component: dict[str, typing.Any] = {"type": "object", "properties": properties, "required": [key, *need]}
+        if "additionalProperties" in base:
+            component["additionalProperties"] = base["additionalProperties"]
+        component["description"] = f"{base.get('description', '')} This one is `{key}: {value}`.".strip()
+        components[name] = component
+    out: dict[str, typing.Any] = {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in parts]}
+    if "description" in base:
+        out["description"] = base["description"]
+    return out, components
 
 
 def _default_in_description(prop: dict) -> None:
@@ -155,7 +197,9 @@ def variants(base: dict, parts: dict[str, tuple[str, dict]]) -> tuple[dict, dict
             elif key not in group:
                 properties[key] = copy.deepcopy(prop)
         for key, constraint in more.items():
-            properties[key] = {**properties.get(key, {}), **constraint}
+            # a constant replaces the property's enum (the values it tells apart)
+            kept = {k: v for k, v in properties.get(key, {}).items() if "const" not in constraint or k != "enum"}
+            properties[key] = {**kept, **constraint}
         component: dict[str, typing.Any] = {"type": "object", "properties": properties,
                                             "required": [*base.get("required", []), field]}
         if "additionalProperties" in base:
@@ -163,6 +207,13 @@ def variants(base: dict, parts: dict[str, tuple[str, dict]]) -> tuple[dict, dict
         component["description"] = f"{base.get('description', '')} This one gives `{field}`.".strip()
         components[name] = component
     out: dict[str, typing.Any] = {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in parts]}
+    # a string property constant in every part tells them apart: the OpenAPI discriminator
+    for key in next(iter(parts.values()))[1]:
+        consts = {name: more.get(key, {}).get("const") for name, (_, more) in parts.items()}
+        if all(isinstance(v, str) for v in consts.values()):
+            out["discriminator"] = {"propertyName": key,
+                                    "mapping": {v: f"#/components/schemas/{name}" for name, v in consts.items()}}
+            break
     if "description" in base:
         out["description"] = base["description"]
     return out, components
@@ -242,9 +293,12 @@ LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
     "/v1/waits": (examples.WAITS_EXAMPLES, examples.WAITS_ERROR_EXAMPLES),
     "/v1/analyze": (examples.ANALYZE_EXAMPLES, examples.ANALYZE_ERROR_EXAMPLES),
     "/v1/score/batch": (examples.BATCH_EXAMPLES, examples.BATCH_ERROR_EXAMPLES),
+    "/v1/sessions/settle": (examples.SESSION_EXAMPLES, examples.SESSION_ERROR_EXAMPLES),
     "/v1/table/next": (examples.NEXT_EXAMPLES, examples.NEXT_ERROR_EXAMPLES),
     "/v1/table/claims": (examples.CLAIMS_EXAMPLES, examples.CLAIMS_ERROR_EXAMPLES),
     "/v1/table/escape": (examples.ESCAPE_EXAMPLES, examples.ESCAPE_ERROR_EXAMPLES),
+    "/v1/replay": (examples.REPLAY_EXAMPLES, examples.REPLAY_ERROR_EXAMPLES),
+    "/v1/replay/batch": (examples.REPLAY_BATCH_EXAMPLES, examples.REPLAY_BATCH_ERROR_EXAMPLES),
 }
 
 
@@ -264,17 +318,27 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         data=b"a=1", content_type="application/x-www-form-urlencoded")
-    limit = MAX_BATCH_BODY_BYTES if path == "/v1/score/batch" else MAX_BODY_BYTES
+    limit = MAX_BATCH_BODY_BYTES if path in ("/v1/score/batch", "/v1/replay/batch") else MAX_BODY_BYTES
     out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
         too_many: dict[str, list[dict[str, object]]] = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
         out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
             json=too_many)
+    if path == "/v1/replay/batch":
+        logs: dict[str, list[dict[str, object]]] = {"logs": [{}] * (MAX_LOGS + 1)}
+        out["batch_too_large"] = (f"{MAX_LOGS + 1} logs (400 invalid_request)", None) + post(json=logs)
     if path == "/v1/table/claims":
         body = examples.CLAIMS_INTERCEPT
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
             json=body, headers={"Accept-Language": "zh"})
+    if path == "/v1/sessions/settle":
+        from app import MAX_SESSION_BODY_BYTES
+
+        out["payload_too_large"] = (f"A body over {_size(MAX_SESSION_BODY_BYTES)}", None) + post(
+            data=b" " * (MAX_SESSION_BODY_BYTES + 1), content_type="application/json")
+        hands = {**examples.SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}
+        out["too_many_hands"] = (f"{MAX_HANDS + 1} hands (400 invalid_request)", None) + post(json=hands)
     return out
 
 
@@ -390,12 +454,65 @@ def live_paths(client) -> dict[str, dict]:
                 "500": INTERNAL,
             },
         }},
+        "/v1/replay": _live_operation(
+            answers["/v1/replay"],
+            summary="Replay a hand's log: check every event, derive the win, score it",
+            description="One hand's log (the deal and every event in play order, ending in `win` or "
+                        "`exhaustive_draw`; at most 400 events) is checked event by event against the rule "
+                        "book. At the win, the `/v1/score` body its context makes (`score_request`: "
+                        "`win.by`/`from`, `kong_replacement`, `kong_fed_by`, `last_tile`, `heavenly`, "
+                        "`earthly`, `discarded_caishen`, `claims_from_winner`, the melds' `from`) is scored "
+                        "as `/v1/score` scores it (`score`); `evidence` names the events that decided each "
+                        "field; `next` is the `/v1/table/next` answer. A log that breaks a rule: 422 "
+                        "`illegal_event` with `event_index`, `reason`, `expected` and `state`; a win "
+                        "`/v1/score` refuses: its code with the win's `event_index`.",
+            request="ReplayRequest", response="ReplayResponse", ok="The hand replayed.",
+            errors={**common, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
+                                   "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
+                                   "`score_request`)."}),
+        "/v1/replay/batch": _live_operation(
+            answers["/v1/replay/batch"],
+            summary="Replay up to 50 logs in one call",
+            description="`{\"logs\": [replay request, …]}`: one result per log, in order, each the "
+                        "`/v1/replay` answer (`replay`) or its problem (`problem`, with the status "
+                        "`/v1/replay` would have answered). A bad log never fails the batch. Bodies up to "
+                        "1 MiB.",
+            request="ReplayBatchRequest", response="ReplayBatchResponse", ok="One result per log.",
+            errors={400: "Not JSON (`malformed_json`), or not `{\"logs\": [object, …]}` with at most 50 logs "
+                         "(`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`).",
+                    415: NOT_JSON_TYPE}),
         "/v1/table/escape": _live_operation(
             answers["/v1/table/escape"],
             summary="The penalty for leaving a game (逃跑)",
             description="24 × the base points, given directly or as a level of `GET /v1/levels` "
                         "(docs/rules.md §8); the others gain nothing from it.",
             request="EscapeRequest", response="EscapeResponse", ok="The penalty.", errors=common),
+        "/v1/sessions/settle": _live_operation(
+            answers["/v1/sessions/settle"],
+            summary="Settle a session: rotation, running totals and the fewest transfers",
+            description="Four `players` in seating order, the `first_dealer` and the `hands` in play order "
+                        f"(at most {MAX_HANDS}): each a `/v1/replay` log (`replay`), a `/v1/score` body "
+                        "(`score`, the winner by its `seat_wind`), a `draw`, a `net` scored elsewhere (by "
+                        "seat, summing to 0) or a `penalty` (`escape`: that seat pays 24 × base points, 8 × "
+                        "base to each other seat). The deal moves after each hand as `/v1/table/next` moves "
+                        "it (docs/rules.md §8, the session's `draw_keeps_dealer`; a `net` or `penalty` moves "
+                        "it like a draw); a hand may leave its `round_wind` out, and one that contradicts the "
+                        "rotation is a 422 `dealer_sequence`. A hand's `rules` and `base_points` default to "
+                        "the session's. The answer: each hand with its dealer, seats, winner, net and running "
+                        "totals, the `totals`, the fewest `transfers` that settle them (exact; ties: the "
+                        "smallest largest transfer, then the first by (from, to) in `players` order), "
+                        "`stats` per player and the `next` hand's table. A hand that fails is its own "
+                        "endpoint's problem with `hand_index` (and, for a replay, `event_index` and "
+                        "`reason`); its field paths are within that hand's body. Bodies up to 1 MiB.",
+            request="SessionRequest", response="SessionSettleResponse", ok="The session settled.",
+            errors={400: "Not JSON (`malformed_json`), or not a session of at most "
+                         f"{MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
+                    413: "The body is over 1 MiB (`payload_too_large`).",
+                    415: NOT_JSON_TYPE,
+                    422: "A hand refused by its endpoint (its code, with `hand_index`), a hand whose "
+                         "`round_wind` contradicts the rotation (`dealer_sequence`), a `net` that does not "
+                         "sum to 0 or a running total past 2^53 − 1 (`invalid_request`)."}),
     }
 
 
@@ -444,7 +561,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
             },
         }},
         "/v1/rules": {"get": {
-            "summary": "The rule book: its version, what rule book 2 changed, every preset",
+            "summary": "The rule book: its version, what rule book 3 changed, every preset",
             "parameters": [LANG],
             "responses": {
                 "200": _json("PresetList", "The rule book's version, its changes and the presets.", {
@@ -559,14 +676,22 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
         "WinBy": (WIN_BY, "How the hand was won: by self-draw (自摸), on a discard, or by robbing "
                                           "a kong (抢杠)."),
         "MeldType": (MELD_TYPES, "A chow (吃), a pung (碰) or a kong (杠)."),
+        "ReplayEventType": (EVENT_TYPES, "The type (`t`) of an event of a hand's log (`/v1/replay`)."),
+        "ReplayReason": (REASONS, "Why `/v1/replay` refused an event (`illegal_event`): the first rule it breaks, in "
+                                  "this order (docs/api.md)."),
+        "ReplayOutcome": (("win", "draw"), "How a replayed hand ended: a win, or an exhaustive draw (荒庄)."),
         "ClaimType": (tuple(CLAIM_TYPES), "A claim on a discard: `win` (胡), `kong` (杠), `pung` (碰) or "
                                           "`chow` (吃)."),
         "ClaimRule": (response_schemas.CLAIM_RULES, "The rule of docs/rules.md §8 that gave the discard to its taker."),
         "SetSource": (response_schemas.SET_SOURCES, "Where a set comes from: the concealed tiles or a meld."),
         "WaitShape": (response_schemas.WAITS, "The wait the winning tile completed (docs/rules.md §4)."),
         "PaymentReason": (response_schemas.PAYMENT_REASONS, "Why a payment is due."),
+        "Position": (response_schemas.POSITIONS, "A player's position at the table, `0` to `3`, as a key of "
+                                                 "`seat_winds`."),
         "Liability": (tuple(v for v in response_schemas.LIABILITY if v is not None),
                       "包 (docs/rules.md §7): a related or a mutual payer."),
+        "SessionHandKind": (response_schemas.SESSION_HAND_KINDS, "How a hand of a session was given."),
+        "SessionOutcome": (response_schemas.SESSION_OUTCOMES, "How a hand of a session ended."),
     }
     for option, (_, allowed) in OPTION_KINDS.items():
         if allowed:
@@ -605,13 +730,66 @@ def _refs_without_type(document: dict) -> None:
             del node["type"]
 
 
+#: Value sets the game fixes (four winds; the tiles are their own components): closed in answers
+#: too.  Every other value set of an answer is open (:func:`name_enums`).
+CLOSED_IN_ANSWERS = frozenset({"Seat"})
+
+
+def _open_name(name: str) -> str:
+    return f"Open{name}"
+
+
+def _refs(node: typing.Any) -> set[str]:
+    return {n["$ref"].rsplit("/", 1)[1] for n in _walk(node)
+            if isinstance(n.get("$ref"), str) and n["$ref"].startswith("#/components/schemas/")}
+
+
+def _reach(document: dict, roots: set[str]) -> set[str]:
+    """The components ``roots`` name and every component they name, transitively."""
+    components = document["components"]["schemas"]
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in components:
+            continue
+        seen.add(name)
+        todo.extend(_refs(components[name]))
+    return seen
+
+
+def answer_components(document: dict) -> set[str]:
+    """The components an answer holds (reached from a response, not from a request body or a
+    parameter).  One component in both would be an enum both open and closed: refused here."""
+    requests: set[str] = set()
+    answers: set[str] = set()
+    for item in document["paths"].values():
+        for operation in item.values():
+            requests |= _refs({k: v for k, v in operation.items() if k in ("requestBody", "parameters")})
+            answers |= _refs(operation.get("responses", {}))
+    requests, answers = _reach(document, requests), _reach(document, answers)
+    if requests & answers:
+        raise SystemExit(f"components in both requests and answers: {sorted(requests & answers)}")
+    return answers
+
+
 def name_enums(document: dict) -> dict[str, dict]:
     """Every inline enum of a named value set (:func:`enum_names`) as a ``$ref`` to its component,
     a one-value enum as a ``const``; returns the components used, in :func:`enum_names` order.
-    An enum with no name stays inline (tests/test_openapi.py fails on it: name it here)."""
+    An enum with no name stays inline (tests/test_openapi.py fails on it: name it here).
+
+    In a request a value set is closed (the component's ``enum``).  In an answer it is open
+    (``Open<Name>``: one of the known values, or any other of that type), as ``ProblemCode`` is, so
+    that a client generated from this document parses the answers of a later version (a new item
+    id, payment reason, preset, rule book, option value); only :data:`CLOSED_IN_ANSWERS` stay closed."""
     by_values = {values: name for name, (values, _) in enum_names().items()}
+    answers = answer_components(document)
     used: set[str] = set()
-    for node in list(_walk(document["paths"])) + list(_walk(document["components"])):
+    opened: set[str] = set()
+    in_answers = [(False, node) for node in _walk(document["paths"])]
+    for component, schema in document["components"]["schemas"].items():
+        in_answers += [(component in answers, node) for node in _walk(schema)]
+    for in_answer, node in in_answers:
         enum = node.get("enum")
         if not isinstance(enum, list) or node.get("x-enum-varnames"):
             continue
@@ -625,6 +803,9 @@ def name_enums(document: dict) -> dict[str, dict]:
         if name is None:
             continue
         used.add(name)
+        if in_answer and name not in CLOSED_IN_ANSWERS:
+            opened.add(name)
+            name = _open_name(name)
         for key in ("enum", "type"):
             node.pop(key, None)
         ref = {"$ref": f"#/components/schemas/{name}"}
@@ -632,10 +813,17 @@ def name_enums(document: dict) -> dict[str, dict]:
             node["oneOf"] = [ref, {"type": "null"}]
         else:
             node.update(ref)
-    out: dict[str, dict[str, typing.Any]] = {
-        name: {"type": "integer" if all(isinstance(v, int) for v in values) else "string",
-               "enum": list(values), "description": description}
-        for name, (values, description) in enum_names().items() if name in used}
+    out: dict[str, dict[str, typing.Any]] = {}
+    for name, (values, description) in enum_names().items():
+        if name not in used:
+            continue
+        kind = "integer" if all(isinstance(v, int) for v in values) else "string"
+        out[name] = {"type": kind, "enum": list(values), "description": description}
+        if name in opened:
+            out[_open_name(name)] = {
+                "description": f"One of `{name}`, or a value a later version adds (an open set, as `ProblemCode` "
+                               f"is: a client must accept a value it does not know).",
+                "anyOf": [{"$ref": f"#/components/schemas/{name}"}, {"type": kind}]}
     if "Rulebook" in out:  # numbers are no identifiers
         out["Rulebook"]["x-enum-varnames"] = [f"RULEBOOK_{v}" for v in out["Rulebook"]["enum"]]
     if "Seat" in out:  # a seat's name is its wind tile's (EAST…)

@@ -1,0 +1,691 @@
+"""Replaying one hand's log (``POST /v1/replay``, docs/api.md): check every event against the rule
+book, derive the winner's ``/v1/score`` body and score it through the same front door,
+:func:`ningbo_score.api.score`.
+
+The log is read by ningbo_score.replay_requests (shape and types: 400).  :class:`Table` then folds
+the events one by one: each is checked in the contract's order of reasons (:data:`REASONS`) against
+the state the events before it left, and applied.  The first event that breaks a rule raises a
+:class:`~ningbo_score.errors.ScoreError` with code ``illegal_event`` (422) and, as members of the
+problem, ``event_index``, ``reason``, ``expected`` (the events legal there, by seat and type) and
+``state`` (live tiles left, each seat's concealed tile count, the last discard).  The work a log
+costs stops at that event.
+
+At the ``win``, what the hand's context decides (``win.by``/``from``, ``kong_replacement``,
+``kong_fed_by``, ``last_tile``, ``heavenly``, ``earthly``, ``discarded_caishen``,
+``claims_from_winner``, every meld's ``from``/``concealed``/``added``, the flowers) is written into
+a ``/v1/score`` body, ``score_request``, and scored by ningbo_score.score: the answer's ``score`` is
+what posting ``score_request`` to ``/v1/score`` answers, byte for byte.  Nothing ``/v1/score``
+checks (the winner's shape, its copies, the win context, the discard restrictions…) is checked
+here again; its refusal comes back with its own code and the win's ``event_index``.
+
+What the contract leaves open is decided here, each marked *interpretation* (docs/api.md lists
+them): the deal is checked before event 0 (a seat dealt other than 13 tiles is ``hand_size``, a
+fifth copy ``too_many_copies``, both at ``event_index`` 0); two reasons the contract's list lacks,
+``not_a_flower`` (setting aside a tile that is no flower) and ``invalid_meld`` (a claim whose tiles
+are no chow/pung/kong of the discard, by ningbo_score.hand's own meld check), sit before
+``claim_priority`` in the order; a win on a discarded caishen is left to ``/v1/score``
+(``caishen_needs_self_draw``, RULES.md §10.10), the claim checks refuse chows, pungs and kongs of it
+(``caishen_claimed``); ``next`` numbers the players 0-3 as this hand's E, S, W, N.
+"""
+from __future__ import annotations
+
+import typing
+
+from . import api
+from .batch import refused_result
+from .errors import ScoreError
+from .fields import load
+from .hand import Meld, _meld_problems
+from .caishen import derive_kinds, substitute_kind
+from .replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST, Event,
+                              ReplayBatchInput, ReplayLog)
+from .rules import Rules, option_values, preset_rules
+from .table import ClaimsInput, NextHandInput, claims, next_hand
+from .tiles import CODES, FLOWER0, SEATS
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+__all__ = ["replay", "replay_loaded", "replay_batch", "read_replay", "REASONS", "MAX_EVENTS", "MAX_LOGS",
+           "DEFAULT_LIVE_TILES"]
+
+#: The stable sub-codes of ``illegal_event``, in the contract's order: where one event breaks
+#: several rules, the first that applies here is reported.  ``not_a_flower`` and
+#: ``invalid_meld`` are ours (*interpretation*); ``log_not_ended`` is the log's, not an event's.
+REASONS: tuple[str, ...] = (
+    "event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",
+    "too_many_copies", "wall_exhausted", "tile_not_held", "caishen_flower_set_aside", "not_a_flower",
+    "chow_not_from_upper_seat", "caishen_claimed", "caishen_in_meld", "invalid_meld", "claim_priority",
+    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "hand_size", "log_not_ended",
+)
+
+_ZH_SEAT = {"E": "东", "S": "南", "W": "西", "N": "北"}
+_N_CODES = len(CODES)
+
+
+def _limit(k: int) -> int:
+    """How many copies of a kind exist (RULES.md §1): 4, or 1 of a flower."""
+    return 1 if k >= FLOWER0 else 4
+
+
+# --- the phases of a hand ------------------------------------------------------------------------
+# What the next event may be, for the seat ``Table.actor``:
+START = "start"              # nothing yet: the dealer's first draw
+ACT = "act"                  # the actor has drawn: discard, set aside a flower, kong, or win by self-draw
+MUST_DISCARD = "must_discard"  # the actor chowed or punged: it discards
+REPLACEMENT = "replacement"  # the actor made a kong or set aside a flower: its replacement draw
+ROB = "rob"                  # the actor added to a pung: its replacement draw, or another seat robs
+DISCARDED = "discarded"      # the actor discarded: a claim of it, or the next seat's draw
+ENDED = "ended"              # a win or an exhaustive draw: nothing may follow
+
+
+class SeatState:
+    """One seat's explicit state: tiles held (counts by kind), melds, flowers, and what the
+    derived fields need (its caishen discards, the claims it made from each seat)."""
+
+    __slots__ = ("held", "count", "melds", "flowers", "caishen_discards", "claims_from")
+
+    def __init__(self, dealt: tuple[int, ...]) -> None:
+        self.held = [0] * _N_CODES
+        for t in dealt:
+            self.held[t] += 1
+        self.count = len(dealt)
+        #: [type, tiles, from seat, concealed, added, event indices]
+        self.melds: list[list[typing.Any]] = []
+        self.flowers: list[int] = []
+        self.caishen_discards: list[int] = []
+        #: seat -> event indices of the melds claimed from that seat's discards (counted as §7 counts)
+        self.claims_from: dict[int, list[int]] = {}
+
+    def take(self, tiles: typing.Iterable[int]) -> None:
+        held = self.held
+        for t in tiles:
+            held[t] -= 1
+            self.count -= 1
+
+    def holds(self, tiles: typing.Iterable[int]) -> bool:
+        need: dict[int, int] = {}
+        for t in tiles:
+            need[t] = need.get(t, 0) + 1
+        held = self.held
+        return all(held[t] >= n for t, n in need.items())
+
+
+class Table:
+    """The state machine of one hand: :meth:`play` folds the log's events, raising the first
+    illegal one; :meth:`answer` builds the 200 body."""
+
+    def __init__(self, log: ReplayLog, lang: str) -> None:
+        self.log = log
+        self.lang = lang
+        rules = log.rules
+        self.rules = rules
+        self.kinds = derive_kinds(rules.caishen_rule, log.indicator, None if log.kinds is None else list(log.kinds))
+        sub = substitute_kind(self.kinds) if rules.white_dragon_substitutes else None
+        self.substitute = sub
+        self.seats = [SeatState(d) for d in log.deal]
+        self.seen = [0] * _N_CODES             # copies in play: the deal, the draws and the indicator
+        self.draws = 0
+        self.phase = START
+        self.actor = 0
+        self.index = 0                         # the event being checked
+        self.last_discard: tuple[int, int, int] | None = None    # (seat, tile, event index)
+        self.kong_added: tuple[int, int, int] | None = None      # (seat, tile, event index) of ROB
+        self.replacing: int | None = None      # the kong or flower event the coming draw replaces
+        self.chain_kong: int | None = None     # the last kong event of the current replacement chain
+        self.chain_source: int | None = None   # the event the last draw replaced (None: a turn draw)
+        self.last_draw: int | None = None
+        self.any_discard = False
+        self.any_claim = False
+        self.first_discard: int | None = None
+        self.outcome: str | None = None
+        self.winner: int | None = None
+        self.win_event: int | None = None
+        #: at the win: (score_request, evidence, the /v1/score answer)
+        self._scored: tuple[dict[str, typing.Any], dict[str, typing.Any], dict[str, typing.Any]] | None = None
+
+    # --- refusing ----------------------------------------------------------------------------
+
+    def fail(self, reason: str, en: str, zh: str, index: int | None = None) -> typing.NoReturn:
+        i = self.index if index is None else index
+        events = self.log.events
+        where = f"events.{i}" if i < len(events) else "events"
+        if i < len(events):
+            ev = events[i]
+            who = "" if ev.seat is None else f" by {SEATS[ev.seat]}"
+            who_zh = "" if ev.seat is None else f"（{_ZH_SEAT[SEATS[ev.seat]]}）"
+            en, zh = f"event {i} ({ev.t}{who}): {en}", f"第 {i} 个事件（{ev.t}{who_zh}）：{zh}"
+        err = ScoreError.one("illegal_event", where, f"{reason}: {en}", f"{reason}：{zh}")
+        err.extra = {"event_index": i, "reason": reason, "expected": self.expected(), "state": self.state()}
+        raise err
+
+    def state(self) -> dict[str, typing.Any]:
+        last = self.last_discard
+        return {
+            "live_tiles": self.log.live_tiles - self.draws,
+            "tiles": {SEATS[s]: st.count for s, st in enumerate(self.seats)},
+            "last_discard": None if last is None else {"seat": SEATS[last[0]], "tile": CODES[last[1]],
+                                                       "event_index": last[2]},
+        }
+
+    def expected(self) -> list[dict[str, str]]:
+        """The events legal at this point, by seat and type (a ``win`` where the turn allows one:
+        whether the hand wins is ``/v1/score``'s answer)."""
+        phase, actor = self.phase, self.actor
+        out: list[dict[str, str]] = []
+
+        def add(seat: int, t: str) -> None:
+            out.append({"seat": SEATS[seat], "t": t})
+
+        if phase == START:
+            add(0, "draw")
+        elif phase in (REPLACEMENT, ROB):
+            add(actor, "draw")
+            if phase == ROB:
+                for s in self._others(actor):
+                    add(s, "win")
+        elif phase == MUST_DISCARD:
+            add(actor, "discard")
+        elif phase == ACT:
+            st = self.seats[actor]
+            add(actor, "discard")
+            held, kinds = st.held, self.kinds
+            if any(held[f] and f not in kinds for f in range(FLOWER0, _N_CODES)):
+                add(actor, "flower")
+            if any(held[k] == 4 and k not in kinds for k in range(FLOWER0)):
+                add(actor, "concealed_kong")
+            if any(m[0] == "pung" and held[m[1][0]] for m in st.melds):
+                add(actor, "added_kong")
+            add(actor, "win")
+        elif phase == DISCARDED:
+            tile = self.last_discard[1] if self.last_discard else 0
+            nxt = (actor + 1) % 4
+            if self.draws < self.log.live_tiles:
+                add(nxt, "draw")
+            else:
+                out.append({"t": "exhaustive_draw"})
+            claimable = tile not in self.kinds and tile < FLOWER0
+            for s in self._others(actor):
+                held = self.seats[s].held
+                if claimable and s == nxt and tile < 27 and self._can_chow(held, tile):
+                    add(s, "chow")
+                if claimable and held[tile] >= 2:
+                    add(s, "pung")
+                if claimable and held[tile] >= 3:
+                    add(s, "kong")
+                if claimable:                  # a discarded caishen or flower is won by nobody (§2)
+                    add(s, "win")
+        return out
+
+    def _can_chow(self, held: list[int], tile: int) -> bool:
+        r = tile % 9
+        kinds = self.kinds
+        for lo in (tile - 2, tile - 1, tile):
+            if lo // 9 != tile // 9 or lo < tile - r or lo + 2 > tile - r + 8:
+                continue
+            others = [k for k in (lo, lo + 1, lo + 2) if k != tile]
+            if all(held[k] and k not in kinds for k in others):
+                return True
+        return False
+
+    @staticmethod
+    def _others(seat: int) -> list[int]:
+        return [(seat + d) % 4 for d in (1, 2, 3)]
+
+    # --- the deal ----------------------------------------------------------------------------
+
+    def check_deal(self) -> None:
+        """Before event 0 (*interpretation*): every seat dealt 13 tiles, no kind past its copies
+        (the indicator counts as one, RULES.md §2)."""
+        seen = self.seen
+        log = self.log
+        if log.indicator is not None:
+            seen[log.indicator] += 1
+        for dealt in log.deal:
+            for t in dealt:
+                seen[t] += 1
+        over = [k for k in range(_N_CODES) if seen[k] > _limit(k)]
+        if over:
+            k = over[0]
+            extra = " (the indicator counts as one)" if log.indicator == k else ""
+            self.fail("too_many_copies", f"the deal holds {seen[k]} copies of {CODES[k]}; at most {_limit(k)} "
+                      f"exist{extra}", f"发牌中有 {seen[k]} 张 {CODES[k]}；最多只有 {_limit(k)} 张", 0)
+        for s, dealt in enumerate(log.deal):
+            if len(dealt) != 13:
+                self.fail("hand_size", f"{SEATS[s]} was dealt {len(dealt)} tiles, not 13",
+                          f"{SEATS[s]} 发到 {len(dealt)} 张牌，应为 13 张", 0)
+
+    # --- the events --------------------------------------------------------------------------
+
+    def play(self) -> None:
+        self.check_deal()
+        for i, ev in enumerate(self.log.events):
+            self.index = i
+            if self.phase == ENDED:
+                self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
+                          "本局已结束：胡牌或荒庄之后不能再有事件")
+            step = _STEPS[ev.t]
+            step(self, i, ev)
+        if self.phase != ENDED:
+            self.index = len(self.log.events)
+            self.fail("log_not_ended", "the log stops before its win or exhaustive_draw",
+                      "记录在胡牌或荒庄之前就结束了")
+
+    def _out_of_turn(self, ev: Event) -> typing.NoReturn:
+        who = SEATS[ev.seat] if ev.seat is not None else "anyone"
+        self.fail("out_of_turn", f"it is not {who}'s turn to {ev.t} here",
+                  f"此时轮不到{'' if ev.seat is None else ' ' + SEATS[ev.seat] + ' '}{ev.t}")
+
+    def _own_turn(self, ev: Event, after_draw: bool) -> None:
+        """The turn checks of an event of the seat's own turn (a discard: ``after_draw`` False, also
+        after a chow or pung; a flower, a kong of its own, a self-drawn win: True)."""
+        phase, actor = self.phase, self.actor
+        if ev.seat == actor and (phase == ACT or (phase == MUST_DISCARD and not after_draw)):
+            return
+        if ev.seat == actor and phase in (REPLACEMENT, ROB):
+            self.fail("missing_replacement_draw", f"{SEATS[actor]} owes its replacement draw first",
+                      f"{SEATS[actor]} 应先摸补牌")
+        self._out_of_turn(ev)
+
+    def _draw(self, i: int, ev: Event) -> None:
+        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
+        phase, actor = self.phase, self.actor
+        if phase == START and seat == 0:
+            source = None
+        elif phase in (REPLACEMENT, ROB) and seat == actor:
+            source = self.replacing
+        elif phase == DISCARDED and seat == (actor + 1) % 4:
+            source = None
+        else:
+            self._out_of_turn(ev)
+        seen = self.seen
+        if seen[tile] + 1 > _limit(tile):
+            extra = " (the indicator counts as one)" if self.log.indicator == tile else ""
+            self.fail("too_many_copies", f"a copy of {CODES[tile]} beyond the {_limit(tile)} that exist{extra}",
+                      f"{CODES[tile]} 超过了 {_limit(tile)} 张")
+        if self.draws >= self.log.live_tiles:
+            self.fail("wall_exhausted", f"all {self.log.live_tiles} live tiles have been drawn",
+                      f"{self.log.live_tiles} 张活牌已摸完")
+        seen[tile] += 1
+        self.draws += 1
+        st = self.seats[seat]
+        st.held[tile] += 1
+        st.count += 1
+        if source is None:
+            self.chain_kong = None
+        self.chain_source = source
+        self.last_draw = i
+        self.replacing = None
+        self.phase, self.actor = ACT, seat
+
+    def _flower(self, i: int, ev: Event) -> None:
+        self._own_turn(ev, True)
+        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
+        st = self.seats[seat]
+        if not st.held[tile]:
+            self._not_held(seat, (tile,))
+        if tile in self.kinds:
+            self.fail("caishen_flower_set_aside", f"{CODES[tile]} is a caishen this hand: no flower, never set aside "
+                      "(RULES.md §2)", f"{CODES[tile]} 本局是财神，不是花牌，不能补花")
+        if tile < FLOWER0:
+            self.fail("not_a_flower", f"{CODES[tile]} is no flower", f"{CODES[tile]} 不是花牌")
+        st.take((tile,))
+        st.flowers.append(tile)
+        self.phase, self.replacing = REPLACEMENT, i
+
+    def _not_held(self, seat: int, tiles: typing.Iterable[int]) -> typing.NoReturn:
+        shown = " ".join(CODES[t] for t in tiles)
+        self.fail("tile_not_held", f"{SEATS[seat]} does not hold {shown}", f"{SEATS[seat]} 手中没有 {shown}")
+
+    def _discard(self, i: int, ev: Event) -> None:
+        self._own_turn(ev, False)
+        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
+        st = self.seats[seat]
+        if not st.held[tile]:
+            self._not_held(seat, (tile,))
+        st.take((tile,))
+        if tile in self.kinds:
+            st.caishen_discards.append(i)
+        if self.first_discard is None:
+            self.first_discard = i
+        self.any_discard = True
+        self.last_discard = (seat, tile, i)
+        self.phase = DISCARDED
+
+    def _on_discard(self, ev: Event) -> tuple[int, int]:
+        """The turn checks of a claim or a win on the last discard: (discarder, tile)."""
+        seat = typing.cast(int, ev.seat)
+        if self.phase != DISCARDED:
+            self.fail("no_discard_to_claim", "the last event is no discard: there is nothing to claim",
+                      "上一个事件不是出牌：没有可以吃碰杠胡的牌")
+        discarder = self.actor
+        if seat == discarder:
+            self.fail("out_of_turn", "a seat can't claim its own discard", "不能吃碰杠胡自己打出的牌")
+        if ev.from_seat is not None and ev.from_seat != discarder:
+            self.fail("no_discard_to_claim", f"the last discard is {SEATS[discarder]}'s, not {SEATS[ev.from_seat]}'s",
+                      f"上一张牌是 {SEATS[discarder]} 打出的，不是 {SEATS[ev.from_seat]}")
+        self._declined_turn(ev, discarder)
+        last = typing.cast("tuple[int, int, int]", self.last_discard)
+        return discarder, last[1]
+
+    def _declined_turn(self, ev: Event, discarder: int) -> None:
+        seen = {ev.seat}
+        for s, _ in ev.declined:
+            if s == discarder or s in seen:
+                self.fail("out_of_turn", f"`declined` names {SEATS[s]}: the discarder, the claimant or a seat twice",
+                          f"`declined` 中的 {SEATS[s]} 是出牌者、吃碰杠胡者或重复的座位")
+            seen.add(s)
+
+    def _priority(self, ev: Event, taker: int, claim: str) -> None:
+        """§8 against ``declined``: win > pung/kong > chow; of several wins the first in play order
+        after the discarder (table.claims decides, the same code as /v1/table/claims)."""
+        discarder = self.actor
+        for s, c in ev.declined:
+            if c == "chow" and s != (discarder + 1) % 4:
+                self.fail("chow_not_from_upper_seat", f"`declined`: {SEATS[s]} can't chow {SEATS[discarder]}'s discard "
+                          "(a chow is only from one's 上家, RULES.md §1)",
+                          f"`declined`：{SEATS[s]} 不能吃 {SEATS[discarder]} 的牌（只能吃上家）")
+        if not ev.declined:
+            return
+        try:
+            got = claims(ClaimsInput(SEATS[discarder], [(SEATS[taker], claim)]
+                                     + [(SEATS[s], c) for s, c in ev.declined]))
+        except ScoreError:       # two pung/kong claims on one discard: there are four of a kind
+            self.fail("claim_priority", "two pung or kong claims on one discard can't both be declared",
+                      "一张牌不能同时有两家碰或杠")
+        won = typing.cast("dict[str, str]", got["taker"])
+        if won["seat"] != SEATS[taker]:
+            if claim == "win" and won["type"] == "win":
+                self.fail("second_win_on_discard", f"{won['seat']} wins first: of several wins on one discard only the "
+                          "first in play order after the discarder stands (RULES.md §8)",
+                          f"{won['seat']} 先胡：一炮只能一家胡，按出牌者之后的顺序（截胡）")
+            self.fail("claim_priority",
+                      f"{won['seat']}'s {won['type']} comes first (win > pung/kong > chow, RULES.md §8)",
+                      f"{won['seat']} 的{won['type']}优先（胡 > 碰/杠 > 吃）")
+
+    def _meld_checks(self, seat: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
+                     claimed: int | None) -> None:
+        """caishen_in_meld, then invalid_meld: the shape of a meld, by ningbo_score.hand's own
+        meld check (the same rule as /v1/score's)."""
+        kinds = self.kinds
+        own = list(tiles)
+        if claimed is not None and claimed in own:
+            own.remove(claimed)
+        if any(t in kinds for t in own):
+            self.fail("caishen_in_meld", "a caishen can't be used in a meld (RULES.md §2)", "财神不能用于副露")
+        face = self.substitute
+        faces = [face if (face is not None and t == 33) else t for t in tiles]
+        meld = Meld(kind, list(tiles), faces, from_seat, from_seat is None and kind == "kong", False,
+                    from_seat is not None)
+        found = [f for f in _meld_problems(meld, seat, (seat + 3) % 4, frozenset()) if f[0] == "invalid_meld"]
+        if claimed is not None and claimed not in tiles:
+            found.insert(0, ("invalid_meld", "tiles", f"the meld does not hold the discard {CODES[claimed]}",
+                             f"副露中没有被吃碰杠的 {CODES[claimed]}"))
+        if found:
+            self.fail("invalid_meld", found[0][2], found[0][3])
+
+    def _claim(self, i: int, ev: Event) -> None:
+        discarder, tile = self._on_discard(ev)
+        seat, kind, tiles = typing.cast(int, ev.seat), ev.t, ev.tiles
+        st = self.seats[seat]
+        own = list(tiles)
+        if tile in own:
+            own.remove(tile)
+        if not st.holds(own):
+            self._not_held(seat, own)
+        if kind == "chow" and seat != (discarder + 1) % 4:
+            self.fail("chow_not_from_upper_seat", f"{SEATS[seat]} chows only from its 上家 "
+                      f"{SEATS[(seat + 3) % 4]}, not {SEATS[discarder]} (RULES.md §1)",
+                      f"{SEATS[seat]} 只能吃上家 {SEATS[(seat + 3) % 4]} 的牌，不能吃 {SEATS[discarder]}")
+        if tile in self.kinds:
+            self.fail("caishen_claimed", f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed "
+                      "(RULES.md §2)", f"{CODES[tile]} 是财神：打出的财神不能吃碰杠")
+        self._meld_checks(seat, kind, tiles, discarder, tile)
+        self._priority(ev, seat, kind)
+        st.take(own)
+        st.melds.append([kind, sorted(tiles), discarder, False, False, [i]])
+        if kind != "chow" or self.rules.chi_counts_for_liability:     # RULES.md §7
+            st.claims_from.setdefault(discarder, []).append(i)
+        self.any_claim = True
+        self.actor = seat
+        if kind == "kong":
+            self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
+        else:
+            self.phase = MUST_DISCARD
+
+    def _concealed_kong(self, i: int, ev: Event) -> None:
+        self._own_turn(ev, True)
+        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
+        st = self.seats[seat]
+        if st.held[tile] < 4:
+            self._not_held(seat, (tile,) * 4)
+        self._meld_checks(seat, "kong", (tile,) * 4, None, None)
+        st.take((tile,) * 4)
+        st.melds.append(["kong", [tile] * 4, None, True, False, [i]])
+        self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
+
+    def _added_kong(self, i: int, ev: Event) -> None:
+        self._own_turn(ev, True)
+        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
+        st = self.seats[seat]
+        if not st.held[tile]:
+            self._not_held(seat, (tile,))
+        if tile in self.kinds:
+            self.fail("caishen_in_meld", "a caishen can't be used in a meld (RULES.md §2)", "财神不能用于副露")
+        sub = self.substitute
+        face = sub if (sub is not None and tile == 33) else tile
+        pung = next((m for m in st.melds if m[0] == "pung" and
+                     (sub if (sub is not None and m[1][0] == 33) else m[1][0]) == face), None)
+        if pung is None:
+            self.fail("added_kong_without_pung", f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
+                      f"{SEATS[seat]} 没有 {CODES[tile]} 的明刻，不能加杠")
+        st.take((tile,))
+        pung[0], pung[4] = "kong", True
+        pung[1] = sorted(pung[1] + [tile])
+        pung[5].append(i)
+        self.phase, self.replacing, self.chain_kong = ROB, i, i
+        self.kong_added = (seat, tile, i)
+
+    def _win(self, i: int, ev: Event) -> None:
+        seat = typing.cast(int, ev.seat)
+        phase, actor = self.phase, self.actor
+        if phase == ACT and seat == actor and self.last_draw == i - 1:
+            if ev.declined:
+                self.fail("no_discard_to_claim", "a self-drawn win has no `declined`: nothing was discarded",
+                          "自摸没有 `declined`：没有人出牌")
+            by, winning, frm = "self_draw", typing.cast(int, self.log.events[i - 1].tile), None
+        elif phase == ROB and seat != actor:
+            self._declined_turn(ev, actor)
+            self._priority(ev, seat, "win")
+            by, winning, frm = "robbing_kong", typing.cast("tuple[int, int, int]", self.kong_added)[1], actor
+        elif phase == REPLACEMENT and seat != actor and self.replacing == self.chain_kong:
+            self.fail("rob_not_on_added_kong", "only an added kong may be robbed (RULES.md §5 抢杠)",
+                      "只有加杠可以被抢")
+        elif phase in (ACT, MUST_DISCARD, START, REPLACEMENT) and seat != actor:
+            self._on_discard(ev)
+            raise AssertionError("unreachable")     # pragma: no cover - _on_discard refused it
+        elif phase == DISCARDED:
+            discarder, winning = self._on_discard(ev)
+            self._priority(ev, seat, "win")
+            by, frm = "discard", discarder
+        else:
+            self._own_turn(ev, True)
+            self._out_of_turn(ev)
+        self.winner, self.win_event = seat, i
+        self.phase, self.outcome = ENDED, "win"
+        self._scored = self._score(i, seat, by, winning, frm)
+
+    def _exhaustive(self, i: int, ev: Event) -> None:
+        if self.phase != DISCARDED or self.draws < self.log.live_tiles:
+            self.fail("out_of_turn", "an exhaustive draw comes after the last live tile's discard, unclaimed",
+                      "荒庄只能在最后一张活牌打出且无人吃碰杠胡之后")
+        self.phase, self.outcome = ENDED, "draw"
+
+    # --- the win -----------------------------------------------------------------------------
+
+    def _score(self, i: int, seat: int, by: str, winning: int,
+               frm: int | None) -> tuple[dict[str, typing.Any], dict[str, typing.Any], dict[str, typing.Any]]:
+        """The winner's /v1/score body, its evidence, and the answer of ningbo_score.score."""
+        log, st = self.log, self.seats[seat]
+        held = list(st.held)
+        if by != "self_draw":
+            held[winning] += 1
+        concealed = [CODES[k] for k in range(_N_CODES) for _ in range(held[k])]
+        evidence: dict[str, typing.Any] = {"win.by": i - 1}
+        win: dict[str, typing.Any] = {"by": by}
+        if frm is not None:
+            win["from"] = SEATS[frm]
+            evidence["win.from"] = i - 1
+        if by == "self_draw":
+            source = self.chain_source
+            if source is not None:                      # a replacement draw, no discard since
+                win["kong_replacement"] = True
+                evidence["win.kong_replacement"] = source
+                kong = self.chain_kong
+                if kong is not None and log.events[kong].t == "kong":
+                    win["kong_fed_by"] = SEATS[self._kong_from(st, kong)]
+                    evidence["win.kong_fed_by"] = kong
+            if self.draws == log.live_tiles:
+                win["last_tile"] = True
+                evidence["win.last_tile"] = i - 1
+            if seat == 0 and not self.any_discard and not st.melds:
+                win["heavenly"] = True
+                evidence["win.heavenly"] = i - 1
+        elif by == "discard" and seat != 0 and frm == 0 and self.first_discard == i - 1 \
+                and not self.any_claim and not st.melds:
+            win["earthly"] = True
+            evidence["win.earthly"] = i - 1
+        if st.caishen_discards:
+            win["discarded_caishen"] = True
+            evidence["win.discarded_caishen"] = list(st.caishen_discards)
+        body: dict[str, typing.Any] = {"rules": _rules_body(self.rules), "seat_wind": SEATS[seat],
+                                       "round_wind": SEATS[log.round_wind]}
+        if log.indicator is not None:
+            body["caishen"] = {"indicator": CODES[log.indicator]}
+        elif log.kinds is not None:
+            body["caishen"] = {"kinds": [CODES[k] for k in log.kinds]}
+        hand: dict[str, typing.Any] = {"concealed": concealed, "winning_tile": CODES[winning]}
+        melds = []
+        for n, (kind, tiles, from_seat, conc, added, made) in enumerate(st.melds):
+            meld: dict[str, typing.Any] = {"type": kind, "tiles": [CODES[t] for t in tiles]}
+            if from_seat is not None:
+                meld["from"] = SEATS[from_seat]
+            if conc:
+                meld["concealed"] = True
+            if added:
+                meld["added"] = True
+            melds.append(meld)
+            evidence[f"hand.melds.{n}"] = list(made)
+        if melds:
+            hand["melds"] = melds
+        if st.flowers:
+            hand["flowers"] = [CODES[f] for f in st.flowers]
+        body["hand"] = hand
+        body["win"] = win
+        claims_from: dict[str, int] = {}
+        for other in self._others(seat):
+            made = self.seats[other].claims_from.get(seat)
+            if made:
+                claims_from[SEATS[other]] = len(made)
+                evidence[f"claims_from_winner.{SEATS[other]}"] = list(made)
+        if claims_from:
+            body["claims_from_winner"] = claims_from
+        if log.base_points is not None:
+            body["base_points"] = log.base_points
+        try:
+            scored = dict(api.score(body, self.lang))
+        except ScoreError as err:
+            err.extra = {"event_index": i, "score_request": body}
+            raise
+        return body, evidence, scored
+
+    def _kong_from(self, st: SeatState, kong: int) -> int:
+        seat: int = next(m[2] for m in st.melds if m[5][0] == kong)
+        return seat
+
+    def answer(self) -> dict[str, typing.Any]:
+        log = self.log
+        out: dict[str, typing.Any] = {"outcome": self.outcome, "events": len(log.events)}
+        if self.outcome == "win":
+            body, evidence, scored = typing.cast("tuple[dict[str, typing.Any], ...]", self._scored)
+            out.update(winner=SEATS[typing.cast(int, self.winner)], score_request=body, score=scored,
+                       evidence=evidence)
+        else:
+            out["evidence"] = {}
+        out["next"] = next_hand(NextHandInput(0, SEATS[log.round_wind], log.dealers_this_round, self.winner,
+                                              self.outcome == "draw", self.rules))
+        return out
+
+
+_STEPS: dict[str, Callable[[Table, int, Event], None]] = {
+    "draw": Table._draw, "flower": Table._flower, "discard": Table._discard, "chow": Table._claim,
+    "pung": Table._claim, "kong": Table._claim, "concealed_kong": Table._concealed_kong,
+    "added_kong": Table._added_kong, "win": Table._win, "exhaustive_draw": Table._exhaustive,
+}
+
+
+def _rules_body(rules: Rules) -> str | dict[str, typing.Any]:
+    """The ``rules`` of the score request: the preset id, or a rules object with the options that
+    differ from the preset and the 台 overrides."""
+    base = preset_rules(rules.preset)
+    if rules is base:
+        return rules.preset
+    out: dict[str, typing.Any] = {"preset": rules.preset}
+    preset_values = option_values(base)
+    for k, v in option_values(rules).items():
+        if v != preset_values[k]:
+            out[k] = v
+    if rules.overrides:
+        out["item_tai"] = dict(rules.overrides)
+    return out
+
+
+
+# --- the front door ------------------------------------------------------------------------------
+
+def read_replay(body: typing.Any) -> ReplayLog:
+    """A ``POST /v1/replay`` body as a :class:`ReplayLog` (the schema's checks only; ScoreError 400)."""
+    log: ReplayLog = load(REPLAY_REQUEST, body)
+    return log
+
+
+def replay_loaded(log: ReplayLog, lang: str = "en") -> dict[str, typing.Any]:
+    """Replay a loaded log (what :func:`read_replay` or the schema gives): the 200 body, or a
+    ScoreError (``illegal_event`` with ``event_index``/``reason``/``expected``/``state`` in its
+    ``extra``, or the win's ``/v1/score`` refusal with ``event_index``)."""
+    table = Table(log, lang)
+    table.play()
+    return table.answer()
+
+
+def replay(body: Mapping[str, object] | ReplayLog, lang: str = "en") -> dict[str, typing.Any]:
+    """Replay one hand: the body of ``POST /v1/replay`` (or its loaded :class:`ReplayLog`) in, the
+    200 body out; ``lang`` ("en" or "zh") is the language of the score's ``reasons`` and of the
+    messages of a refusal."""
+    return replay_loaded(body if isinstance(body, ReplayLog) else read_replay(body), lang)
+
+
+#: a replayed log's ``outcome`` in a batch (a refused one's is the score batch's, ``refused``)
+REPLAYED = "replayed"
+
+
+def replay_batch(request: typing.Any, lang: str = "en",
+                 before_each: Callable[[], None] | None = None) -> dict[str, typing.Any]:
+    """The body of ``POST /v1/replay/batch`` (``{"logs": [...]}``, or its loaded input) in; each log
+    answered alone, as ``/v1/score/batch`` answers: ``{"ok", "failed", "results": [{"index",
+    "outcome": "replayed", "status": 200, "replay": …} | {"index", "outcome": "refused", "status":
+    4xx, "problem": …}]}``."""
+    loaded = request if isinstance(request, ReplayBatchInput) else load(REPLAY_BATCH_REQUEST, request)
+    results: list[dict[str, typing.Any]] = []
+    for i, item in enumerate(loaded.logs):
+        if before_each is not None:
+            before_each()
+        if isinstance(item, ScoreError):
+            results.append(refused_result(i, item, lang))
+            continue
+        try:
+            results.append({"index": i, "outcome": REPLAYED, "status": 200, "replay": replay_loaded(item, lang)})
+        except ScoreError as e:
+            results.append(refused_result(i, e, lang))
+    ok = sum(1 for r in results if r["status"] == 200)
+    return {"ok": ok, "failed": len(results) - ok, "results": results}

@@ -1,0 +1,290 @@
+"""The reader of the bodies of ``POST /v1/replay`` and ``POST /v1/replay/batch`` (docs/api.md):
+marshmallow schemas built on ningbo_score.requests' :class:`~ningbo_score.requests.StrictSchema`
+and fields, so a log's tiles take every form ``/v1/score`` reads and its ``rules`` every preset
+and rules object.  Each body is loaded as the typed input of ningbo_score.replay
+(:class:`ReplayLog`, :class:`ReplayBatchInput`).
+
+Only shape and types are checked here (400 ``invalid_request``); whether the events are legal is
+ningbo_score.replay's (422 ``illegal_event``).  Kept in a module of its own (not appended to
+requests.py) so that the replay's reader stays one block.
+"""
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass
+
+from marshmallow import ValidationError, post_load, validates_schema
+
+from .fields import CHARS_PER_TILE, Each, Integer, List, Msg, Nested, OneOf, PresetOrObject, Range, String, Tile, Tiles
+from .hand import MAX_BASE_POINTS, MAX_CONCEALED
+from .requests import (DEFAULT_RULES, PRESET_IDS, TOO_MANY_MELD_TILES, CaishenSchema, RulesObjectSchema, StrictSchema,
+                       optional, rules_of)
+from .requests import seat as seat_field
+from .rules import Rules
+from .tiles import SEAT_INDEX, tile_index, tile_indices
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Mapping
+
+#: docs/api.md: at most 400 events a log and 50 logs a batch
+MAX_EVENTS = 400
+MAX_LOGS = 50
+#: a seat is dealt 13 tiles; a deal field longer than this is refused before it is read
+MAX_DEAL = 14
+#: 144 tiles, 52 dealt: at most 92 may be drawn (91 when an indicator is out of play)
+MAX_LIVE_TILES = 144 - 52
+DEFAULT_LIVE_TILES = 144 - 52 - 1
+LOG_VERSIONS = (1,)
+EVENT_TYPES = ("draw", "flower", "discard", "chow", "pung", "kong", "concealed_kong", "added_kong", "win",
+               "exhaustive_draw")
+CLAIM_EVENTS = ("chow", "pung", "kong")
+DECLINED_CLAIMS = ("win", "kong", "pung", "chow")   # the order of ClaimType (table.CLAIM_TYPES)
+#: the members each event type has besides ``t`` (required, optional)
+_SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "draw": (("seat", "tile"), ()),
+    "flower": (("seat", "tile"), ()),
+    "discard": (("seat", "tile"), ()),
+    "chow": (("seat", "tiles"), ("from", "declined")),
+    "pung": (("seat", "tiles"), ("from", "declined")),
+    "kong": (("seat", "tiles"), ("from", "declined")),
+    "concealed_kong": (("seat", "tile"), ()),
+    "added_kong": (("seat", "tile"), ()),
+    "win": (("seat",), ("declined",)),
+    "exhaustive_draw": ((), ()),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One event of a log: seats 0-3 (E = 0), tiles as indices (ningbo_score.tiles)."""
+    t: str
+    seat: int | None
+    tile: int | None
+    tiles: tuple[int, ...]
+    from_seat: int | None
+    declined: tuple[tuple[int, str], ...]      # (seat, claim) of the claims that lost
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayLog:
+    """A loaded ``POST /v1/replay`` body: what ningbo_score.replay.replay_loaded takes."""
+    rules: Rules
+    round_wind: int
+    base_points: int | None
+    indicator: int | None
+    kinds: tuple[int, ...] | None
+    live_tiles: int
+    deal: tuple[tuple[int, ...], ...]          # by seat E, S, W, N
+    events: tuple[Event, ...]
+    dealers_this_round: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayBatchInput:
+    """A loaded ``POST /v1/replay/batch`` body: per log, its ReplayLog or the ScoreError (400)
+    refusing it."""
+    logs: list[typing.Any]
+
+
+class DeclinedSchema(StrictSchema):
+    """A claim another seat declared on the same discard and lost (for the priority of §8)."""
+
+    seat = seat_field(required=True, metadata={"description": "The seat that declared it."})
+    claim = String(required=True, validate=OneOf(DECLINED_CLAIMS), metadata={
+        "description": "`win`, `kong`, `pung` or `chow`."})
+
+
+class ReplayEventSchema(StrictSchema):
+    """One event of a hand, in play order; which members it has depends on `t`."""
+
+    #: openapi.yaml (tools/gen_openapi.shapes): one component per event type, with its members
+    OPENAPI_SHAPES: typing.ClassVar[dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]] = {
+        "".join(p.capitalize() for p in t.split("_")) + "Event": ("t", t, need, may)
+        for t, (need, may) in _SHAPES.items()}
+
+    t = String(required=True, validate=OneOf(EVENT_TYPES), metadata={
+        "description": "`draw`, `flower`, `discard`, `chow`, `pung`, `kong` (a claim of the last discard), "
+                       "`concealed_kong`, `added_kong`, `win` or `exhaustive_draw`."})
+    seat = seat_field(required=False, allow_none=True, metadata={
+        "description": "The seat acting (every event but `exhaustive_draw`)."})
+    tile = optional(Tile, metadata={
+        "description": "The tile (`draw`, `flower`, `discard`, `concealed_kong`, `added_kong`)."})
+    tiles = optional(Tiles, max_items=MAX_CONCEALED, over=TOO_MANY_MELD_TILES, metadata={
+        "description": "A claim's meld, the claimed discard included (`chow`, `pung`, `kong`)."})
+    from_ = seat_field(data_key="from", attribute="from", required=False, allow_none=True, metadata={
+        "description": "A claim's discarder (optional; must be the seat of the last discard)."})
+    declined = optional(List, Nested(DeclinedSchema), max_items=3, metadata={
+        "description": "Claims other seats declared on the same discard (or kong) and lost (claims and `win`)."})
+
+    @validates_schema
+    def _members(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
+        t = data.get("t")
+        if t not in _SHAPES:
+            return
+        need, may = _SHAPES[t]
+        for name in need:
+            if data.get(name) is None:
+                raise ValidationError(Msg(f"A {t} event needs `{name}`.", f"{t} 事件必须有 `{name}`。"), name)
+        for name in ("seat", "tile", "tiles", "from", "declined"):
+            if name not in need and name not in may and data.get(name) is not None:
+                raise ValidationError(Msg(f"A {t} event has no `{name}`.", f"{t} 事件没有 `{name}`。"), name)
+
+    @post_load
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> Event:
+        s, f = data.get("seat"), data.get("from")
+        return Event(data["t"], None if s is None else SEAT_INDEX[s], data.get("tile"), tuple(data.get("tiles") or ()),
+                     None if f is None else SEAT_INDEX[f],
+                     tuple((SEAT_INDEX[d["seat"]], d["claim"]) for d in data.get("declined") or ()))
+
+
+#: over MAX_DEAL a deal field is not read (422 wrong_tile_count, as a /v1/score hand of too many tiles)
+TOO_MANY_DEALT = Msg(f"A seat is dealt 13 tiles, not more than {MAX_DEAL}.",
+                     f"每家发 13 张牌，不能超过 {MAX_DEAL} 张。", "wrong_tile_count")
+
+
+_KEYS = frozenset(("t", "seat", "tile", "tiles", "from", "declined"))
+_ALLOWED = {t: frozenset(need + may) for t, (need, may) in _SHAPES.items()}
+_DECLINED_KEYS = frozenset(("seat", "claim"))
+
+
+def _fast_event(e: object) -> Event | None:
+    """An event that is well-formed in the plainest way (every member of its type, of the right
+    type, nothing else, tiles as codes, names or a plain compact string) read directly as the
+    schema would read it; None for anything else, which the schema then reads (and refuses with
+    its messages).  The loop of :class:`Events`; tests/test_replay.py compares the two."""
+    if type(e) is not dict or not e.keys() <= _KEYS:
+        return None
+    t = e.get("t")
+    if type(t) is not str or t not in _ALLOWED:
+        return None
+    allowed = _ALLOWED[t]
+    seat = tile = from_seat = None
+    tiles: tuple[int, ...] = ()
+    declined: tuple[tuple[int, str], ...] = ()
+    problems: list[typing.Any] = []
+    for key, v in e.items():
+        if key == "t" or v is None:
+            continue
+        if key not in allowed:
+            return None
+        if key == "seat" or key == "from":
+            s = SEAT_INDEX.get(v) if type(v) is str else None
+            if s is None:
+                return None
+            if key == "seat":
+                seat = s
+            else:
+                from_seat = s
+        elif key == "tile":
+            tile = tile_index(v, "", problems)
+            if tile is None:
+                return None
+        elif key == "tiles":
+            if not (type(v) is list and len(v) <= MAX_CONCEALED
+                    or type(v) is str and len(v) <= CHARS_PER_TILE * MAX_CONCEALED):
+                return None
+            got = tile_indices(v, "", problems)
+            if problems or len(got) > MAX_CONCEALED:
+                return None
+            tiles = tuple(got)
+        else:                                           # declined
+            if type(v) is not list or len(v) > 3:
+                return None
+            out = []
+            for d in v:
+                if type(d) is not dict or d.keys() != _DECLINED_KEYS:
+                    return None
+                s, c = d["seat"], d["claim"]
+                if type(s) is not str or s not in SEAT_INDEX or type(c) is not str or c not in DECLINED_CLAIMS:
+                    return None
+                out.append((SEAT_INDEX[s], c))
+            declined = tuple(out)
+    for key in _SHAPES[t][0]:
+        if e.get(key) is None:
+            return None
+    return Event(t, seat, tile, tiles, from_seat, declined)
+
+
+class Events(List[Event]):
+    """The log's events: each read by :func:`_fast_event` (about a fifth of the schema's cost,
+    which would be most of a replay's), or, when any is not plain, all by
+    :class:`ReplayEventSchema` (so a bad event gets exactly the schema's problem)."""
+
+    def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
+                     **kwargs: typing.Any) -> list[Event | None]:
+        if type(value) is list and len(value) <= MAX_EVENTS:
+            out: list[Event | None] = []
+            for item in value:
+                ev = _fast_event(item)
+                if ev is None:
+                    break
+                out.append(ev)
+            else:
+                return out
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def _deal_field(wind: str) -> Tiles:
+    return Tiles(required=True, max_items=MAX_DEAL, over=TOO_MANY_DEALT, metadata={
+        "description": f"{wind}'s 13 dealt tiles, flowers included."})
+
+
+class DealSchema(StrictSchema):
+    """Each seat's 13 dealt tiles (the dealer's 14th is its first `draw`)."""
+
+    E = _deal_field("E")
+    S = _deal_field("S")
+    W = _deal_field("W")
+    N = _deal_field("N")
+
+
+class ReplayRequestSchema(StrictSchema):
+    """The body of `POST /v1/replay`: one hand's log."""
+
+    log_version = optional(Integer, validate=OneOf(LOG_VERSIONS), metadata={
+        "description": "The log format: 1.", "default": 1})
+    rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), rules_of, required=False, allow_none=True,
+                           metadata={"description": "A preset id or an object, as in `/v1/score`; default `ningbo`."})
+    round_wind = seat_field(required=True, metadata={"description": "The round wind."})
+    base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS),
+                           metadata={"description": "对局分, as in `/v1/score`.", "default": 1})
+    caishen = optional(Nested, CaishenSchema, metadata={
+        "description": "As in `/v1/score`: the indicator (out of play, one copy) or the kinds; omitted: none."})
+    live_tiles = optional(Integer, validate=Range(min=0, max=MAX_LIVE_TILES), metadata={
+        "description": "How many tiles may be drawn after the deal, replacements included.",
+        "default": DEFAULT_LIVE_TILES})
+    dealers_this_round = optional(Integer, validate=Range(min=1, max=4), metadata={
+        "description": "For the answer's `next` (as in `/v1/table/next`, positions 0-3 being this hand's E, S, "
+                       "W, N): how many players have dealt in this round, this hand's dealer included.",
+        "default": 1})
+    deal = Nested(DealSchema, required=True)
+    events = Events(Nested(ReplayEventSchema), required=True, max_items=MAX_EVENTS, metadata={
+        "description": f"The events in play order, at most {MAX_EVENTS}; the last is `win` or `exhaustive_draw`."})
+
+    @post_load
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ReplayLog:
+        caishen = data.get("caishen") or {}
+        kinds = caishen.get("kinds")
+        live = data.get("live_tiles")
+        deal = data["deal"]
+        return ReplayLog(data.get("rules") or DEFAULT_RULES, SEAT_INDEX[data["round_wind"]], data.get("base_points"),
+                         caishen.get("indicator"), None if kinds is None else tuple(kinds),
+                         DEFAULT_LIVE_TILES if live is None else live,
+                         tuple(tuple(deal[w]) for w in ("E", "S", "W", "N")), tuple(data["events"]),
+                         data.get("dealers_this_round") or 1)
+
+
+class ReplayBatchRequestSchema(StrictSchema):
+    """The body of `POST /v1/replay/batch`: up to 50 logs, each checked on its own."""
+
+    logs = Each(ReplayRequestSchema(), max_items=MAX_LOGS, required=True, metadata={
+        "description": f"Each a `POST /v1/replay` body, checked on its own: a bad one gets its own problem in "
+                       f"`results`. More than {MAX_LOGS}: 400 `invalid_request`, before any log is read."})
+
+    @post_load
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ReplayBatchInput:
+        return ReplayBatchInput(data["logs"])
+
+
+REPLAY_REQUEST = ReplayRequestSchema()
+REPLAY_BATCH_REQUEST = ReplayBatchRequestSchema()

@@ -1,0 +1,106 @@
+"""Small answers on slow networks (issue 25): compressed when the client accepts it and the body
+is worth it (Flask-Compress), ``Vary`` and ``Content-Language`` where the answer depends on the
+request's headers, and ``ETag``/``Cache-Control`` with 304 on what only a release changes."""
+from __future__ import annotations
+
+import gzip
+
+import brotli
+import pytest
+from backports import zstd
+
+from tools import examples
+
+DECODE = {"gzip": gzip.decompress, "br": brotli.decompress, "zstd": zstd.decompress}
+
+#: one request of each kind of answer: (method, path, JSON body or None)
+ANSWERS = [
+    ("POST", "/v1/score", examples.API_MD),
+    ("POST", "/v1/waits", next(iter(examples.WAITS_EXAMPLES.values()))[1]),
+    ("POST", "/v1/analyze", next(iter(examples.ANALYZE_EXAMPLES.values()))[1]),
+    ("POST", "/v1/score/batch", next(iter(examples.BATCH_EXAMPLES.values()))[1]),
+    ("GET", "/v1/rules", None),
+    ("GET", "/v1/rules/ningbo", None),
+    ("GET", "/v1/levels", None),
+    ("GET", "/openapi.yaml", None),
+]
+
+
+@pytest.fixture
+def plain(app):
+    """The app's own test client (the checked one validates bodies, which these are not)."""
+    return app.test_client()
+
+
+def ask(plain, method: str, path: str, body, **headers):
+    return plain.open(path, method=method, json=body, headers=headers)
+
+
+@pytest.mark.parametrize(("method", "path", "body"), ANSWERS, ids=[f"{m} {p}" for m, p, _ in ANSWERS])
+def test_an_answer_is_gzipped_when_the_client_takes_gzip(plain, method, path, body):
+    identity = ask(plain, method, path, body)
+    assert identity.status_code == 200 and "Content-Encoding" not in identity.headers
+    assert len(identity.data) >= 500          # worth compressing (COMPRESS_MIN_SIZE)
+    zipped = ask(plain, method, path, body, **{"Accept-Encoding": "gzip"})
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert int(zipped.headers["Content-Length"]) == len(zipped.data) < len(identity.data) * 0.6
+    assert gzip.decompress(zipped.data) == identity.data
+    assert "Accept-Encoding" in zipped.headers["Vary"] and "Accept-Encoding" in identity.headers["Vary"]
+
+
+@pytest.mark.parametrize(("accept", "coding"), [
+    ("br", "br"), ("zstd", "zstd"), ("gzip;q=0.5, br;q=0.9", "br"),
+    ("gzip, deflate, br, zstd", "gzip"),      # a tie (a browser's header): gzip, the fastest here
+    ("identity", None), ("deflate", None), ("", None),
+])
+def test_the_coding_is_the_one_the_client_prefers(plain, accept, coding):
+    identity = ask(plain, "GET", "/v1/rules", None)
+    got = ask(plain, "GET", "/v1/rules", None, **{"Accept-Encoding": accept})
+    assert got.headers.get("Content-Encoding") == coding
+    assert (DECODE[coding](got.data) if coding else got.data) == identity.data
+
+
+def test_a_small_answer_is_sent_as_it_is(plain):
+    got = plain.get("/healthz", headers={"Accept-Encoding": "gzip"})
+    assert got.status_code == 200 and "Content-Encoding" not in got.headers and got.get_json() == {"status": "ok"}
+
+
+def test_an_answer_in_the_request_s_language_says_so(plain):
+    for lang, header in (("en", None), ("zh", "zh-CN,zh;q=0.9"), ("en", "en-GB,zh;q=0.5")):
+        headers = {"Accept-Language": header} if header else {}
+        scored = plain.post("/v1/score", json=examples.API_MD, headers=headers)
+        refused = plain.post("/v1/score", json=examples.WRONG_TILE_COUNT, headers=headers)
+        missing = plain.get("/v1/rules/nowhere", headers=headers)
+        for answer in (scored, refused, missing):
+            assert answer.headers["Content-Language"] == lang
+            assert {"Accept-Language", "Accept-Encoding"} <= {v.strip() for v in answer.headers["Vary"].split(",")}
+    # the rule book is the same in every language: no Content-Language, no Vary on it
+    rules = plain.get("/v1/rules", headers={"Accept-Language": "zh"})
+    assert "Content-Language" not in rules.headers and "Accept-Language" not in rules.headers["Vary"]
+
+
+@pytest.mark.parametrize("path", ["/v1/rules", "/v1/rules/ningbo", "/v1/rules/ningbo-456", "/openapi.yaml"])
+@pytest.mark.parametrize("coding", [None, "gzip"])
+def test_what_a_release_changes_is_cached_and_revalidated(plain, path, coding):
+    headers = {"Accept-Encoding": coding} if coding else {}
+    first = plain.get(path, headers=headers)
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "public, max-age=300"
+    etag = first.headers["ETag"]
+    assert etag.startswith('"') and etag.endswith(f':{coding}"' if coding else '"')
+    again = plain.get(path, headers={**headers, "If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
+    other = plain.get(path, headers={**headers, "If-None-Match": '"0123"'})
+    assert other.status_code == 200 and other.data == first.data
+    # the same body, the same validator: another worker or a restart answers 304 too
+    assert plain.get(path, headers=headers).headers["ETag"] == etag
+
+
+def test_the_rule_book_s_etag_follows_its_bytes(plain):
+    one, two = plain.get("/v1/rules/ningbo"), plain.get("/v1/rules/ningbo-7baida")
+    assert one.headers["ETag"] != two.headers["ETag"]
+    assert plain.get("/v1/rules/ningbo", headers={"If-None-Match": two.headers["ETag"]}).status_code == 200
+
+
+def test_an_answer_for_one_request_has_no_validator(plain):
+    scored = plain.post("/v1/score", json=examples.API_MD)
+    assert "ETag" not in scored.headers and "Cache-Control" not in scored.headers
