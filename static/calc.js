@@ -154,7 +154,7 @@
       txt_seat: function (s, r) { return '本家 ' + this.seat_names[s] + ' · 圈风 ' + this.seat_names[r]; },
       txt_hand: '手牌', txt_melds: '吃碰杠', txt_flowers: '花', txt_caishen: '财神', txt_items: '台数',
       txt_net: '净得', txt_win_on: '胡',
-      session: '今晚的牌局', ses_intro: '四个人的名字，按座位顺序（第一个先坐庄）。每算好一手就记进来，随时看谁输谁赢。',
+      done: '好了', session: '今晚的牌局', ses_intro: '四个人的名字，按座位顺序（第一个先坐庄）。每算好一手就记进来，随时看谁输谁赢。',
       ses_name: function (i) { return '第 ' + (i + 1) + ' 位'; }, ses_defaults: ['阿大', '阿二', '阿三', '阿四'],
       ses_start: '开始记分', ses_add: '记入这一手', ses_add_n: function (n) { return '记入今晚（第 ' + n + ' 手）'; }, ses_draw: '流局', ses_share: '复制这一晚的链接', ses_new: '重新开始',
       ses_new_confirm: '清掉今晚的记录，重新开始？',
@@ -308,7 +308,7 @@
       txt_seat: function (s, r) { return 'Seat ' + this.seat_names[s] + ' · round ' + this.seat_names[r]; },
       txt_hand: 'Hand', txt_melds: 'Melds', txt_flowers: 'Flowers', txt_caishen: 'Caishen', txt_items: '台',
       txt_net: 'Net', txt_win_on: 'win on',
-      session: 'This evening', ses_intro: 'Four names in seating order (the first deals first). Each hand you score joins the list, with running totals.',
+      done: 'Done', session: 'This evening', ses_intro: 'Four names in seating order (the first deals first). Each hand you score joins the list, with running totals.',
       ses_name: function (i) { return 'Player ' + (i + 1); }, ses_defaults: ['Ann', 'Bo', 'Cy', 'Di'],
       ses_start: 'Start', ses_add: 'Add this hand', ses_add_n: function (n) { return 'Add to the evening (hand ' + n + ')'; }, ses_draw: 'Draw', ses_share: 'Copy the evening’s link', ses_new: 'Start over',
       ses_new_confirm: 'Clear this evening and start over?',
@@ -1313,6 +1313,22 @@
     return cap || Math.max.apply(null, (d.payments || []).map(function (x) { return x.amount; }));
   }
 
+  function openContext(open) {
+    var card = $('win-card');
+    var panel = $('bar-panel');
+    ui.ctxOpen = open;
+    if (open) {
+      panel.appendChild(card);
+      $('ctx-done').textContent = t('done');
+      // as tall as the screen below the bar allows (the header may still be in view)
+      panel.style.maxHeight = Math.max(200, window.innerHeight - $('bar').getBoundingClientRect().bottom - 8) + 'px';
+    } else {
+      $('palette-card').insertAdjacentElement('afterend', card);
+    }
+    panel.hidden = !open;
+    $('bar-context').setAttribute('aria-expanded', String(open));
+  }
+
   /* The win the verdict assumes, in one line of the bar: seat, how, from whom, the flags. */
   function renderContext(st) {
     var parts = [t('ctx_seat', st.seat), t('ctx_round', st.round)];
@@ -2112,8 +2128,14 @@
       $('result').scrollIntoView({ behavior: smooth(), block: 'start' });
       $('h-result').focus({ preventScroll: true });
     });
-    $('bar-context').addEventListener('click', function () {
-      $('win-card').scrollIntoView({ behavior: smooth(), block: 'start' });
+    // the win's controls open right under the bar, beside the hand (the card itself moves there
+    // while open, so there is one set of controls); the page below does not move
+    $('bar-context').addEventListener('click', function () { openContext(!ui.ctxOpen); });
+    $('bar-panel').addEventListener('click', function (e) {
+      if (e.target.id === 'ctx-done') openContext(false);
+    });
+    document.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape' && ui.ctxOpen) { openContext(false); $('bar-context').focus(); }
     });
     if (navigator.share) {
       $('share').hidden = false;

@@ -588,14 +588,27 @@ def test_win_context_beside_the_hand_and_named_in_the_bar(make_page, base_url):
     pal = pg.locator("#palette-card").bounding_box()
     win = pg.locator("#win-card").bounding_box()
     assert 0 <= win["y"] - (pal["y"] + pal["height"]) <= 12, (pal, win)
-    # tapping the line in the bar goes to them
+    # tapping the line in the bar opens them right under it, beside the hand; nothing below moves
+    palette = pg.locator("#palette").bounding_box()
     press(pg, ctx)
-    expect(pg.locator("#seat")).to_be_in_viewport()
+    expect(ctx).to_have_attribute("aria-expanded", "true")
+    bar = pg.locator("#bar").bounding_box()
+    panel = pg.locator("#bar-panel").bounding_box()
+    assert abs(panel["y"] - (bar["y"] + bar["height"])) <= 3, (bar, panel)         # (over the bar's border)
+    assert panel["y"] + panel["height"] <= 844
+    for sel in ("#seat", "#win-card fieldset.by", "#win-from"):
+        expect(pg.locator(sel)).to_be_in_viewport()
+    assert pg.evaluate("scrollY") == 0
     press(pg, pg.get_by_label("Last tile"))
     expect(ctx).to_have_text("South · East round · self-draw · Last tile · West claimed 1 · caishen 5 Dots")
     press(pg, pg.get_by_label("Last tile"))
     press(pg, pg.get_by_role("radio", name="Discard"))
     expect(ctx).to_have_text("South · East round · discard by East · West claimed 1 · caishen 5 Dots")
+    press(pg, pg.get_by_role("button", name="Done"))
+    expect(pg.locator("#bar-panel")).to_be_hidden()
+    assert pg.locator("#palette").bounding_box() == palette
+    win = pg.locator("#win-card").bounding_box()             # back in its place after the palette
+    assert 0 <= win["y"] - (pal["y"] + pal["height"]) <= 12
 
 
 def test_who_pays_what_is_in_the_bar(make_page, base_url):
