@@ -23,7 +23,8 @@ import static_assets  # noqa: E402
 from _chromium import chromium_path  # noqa: E402
 from conftest import threaded_server  # noqa: E402
 
-# (name, actions): ("tile", code), ("mode", name), ("seat", wind), ("by", value), ("claim", wind)
+# (name, actions): ("tile", code), ("mode", name), ("seat", wind), ("by", value), ("claim", wind), and
+# ("ctx", "") / ("done", "") to open and close the win's controls under the bar (the new page only)
 HANDS = [
     ("A 111m 222p 333s EE + NNN, self-draw (seat E)",
      [("tile", c) for c in ["1m", "1m", "1m", "2p", "2p", "2p", "3s", "3s", "3s", "E", "E", "N", "N", "N"]]),
@@ -34,6 +35,13 @@ HANDS = [
     ("C 123m 456m 789p 11s 24s + 3s off North's discard",
      [("by", "discard")] + [("tile", c) for c in ["1m", "2m", "3m", "4m", "5m", "6m", "7p", "8p", "9p", "1s", "1s",
                                                   "2s", "4s", "3s"]]),
+    ("B' the same, the win's controls opened from the bar",
+     [("ctx", ""), ("seat", "S"), ("claim", "W"), ("done", ""), ("mode", "indicator"), ("tile", "5p"), ("tile", "9s"),
+      ("tile", "9s"), ("mode", "run"), ("tile", "6m"), ("tile", "2m"), ("mode", "pung"), ("tile", "C"),
+      ("mode", "ckong"), ("tile", "1s"), ("tile", "2f")]),
+    ("C' the same, the win's controls opened from the bar",
+     [("ctx", ""), ("by", "discard"), ("done", "")] + [("tile", c) for c in ["1m", "2m", "3m", "4m", "5m", "6m", "7p",
+                                                                           "8p", "9p", "1s", "1s", "2s", "4s", "3s"]]),
     ("D 111m 222p 333s EE NN 9s, no win: what to discard",
      [("tile", c) for c in ["1m", "1m", "1m", "2p", "2p", "2p", "3s", "3s", "3s", "E", "E", "N", "N", "9s"]]),
 ]
@@ -57,6 +65,8 @@ def locate(pg, action):
         "seat": lambda: pg.locator(f'#seat button[data-seat="{arg}"]'),
         "by": lambda: pg.locator(f'input[name="by"][value="{arg}"]').locator("xpath=.."),
         "claim": lambda: pg.locator(f'#claims button[data-seat="{arg}"][data-step="1"]'),
+        "ctx": lambda: pg.locator("#bar-context"),       # the win's controls, opened under the bar
+        "done": lambda: pg.locator("#ctx-done"),
     }[kind]()
 
 
