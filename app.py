@@ -676,6 +676,14 @@ def calculator():
     return static_assets.page()
 
 
+def service_worker():
+    """The calculator's service worker (static/sw.js), from the site's root: its scope is the page
+    at ``/`` (a worker under /static/ could only control /static/).  Revalidated on each visit."""
+    resp = send_from_directory(ROOT / "static", "sw.js", mimetype="text/javascript", max_age=0)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
 # --- the route table ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -737,6 +745,7 @@ ROUTES: tuple[Route, ...] = (
     # the service's pages (no operations of openapi.yaml); WhiteNoise serves the calculator's
     # files under /static/ (static_assets.py)
     Route("GET", "/", None, None, None, None, calculator),
+    Route("GET", "/sw.js", None, None, None, None, service_worker),
     Route("GET", "/docs", None, None, None, None, docs),
     Route("GET", "/docs/", None, None, None, None, docs),
     Route("GET", "/docs/swagger-initializer.js", None, None, None, None, docs_init),

@@ -15,10 +15,13 @@
   var HISTORY_KEY = 'nb-calc-history';
   var LANG_KEY = 'nb-calc-lang';
   var HISTORY_MAX = 8;
+  var HAND_KEY = 'nb-calc-hand';
+  var RULES_KEY = 'nb-calc-rules';
+  var RULES_MAX_AGE = 24 * 3600 * 1000;    // /v1/rules changes only with a release
 
   /* Modes of the palette: where a tapped tile goes (one-shot modes return to the hand). */
   var MODES = {
-    hand: { target: 'hand' }, run: { target: 'run' },
+    hand: { target: 'hand' }, win: { target: 'win' }, run: { target: 'run' },
     chow: { target: 'meld', type: 'chow' }, pung: { target: 'meld', type: 'pung' },
     kong: { target: 'meld', type: 'kong', kind: 'exposed' },
     ckong: { target: 'meld', type: 'kong', kind: 'concealed' },
@@ -53,24 +56,24 @@
     zh: {
       title: '宁波麻将 台数计算器', skip: '跳到选牌', copy_link: '复制链接', link_copied: '链接已复制',
       link_copy_failed: '无法自动复制，请复制地址栏中的链接', clear: '清空', undo: '撤销', to_result: '看结果',
-      settings: '规则与座位', preset: '规则', seat: '本家（胡牌者）', round: '圈风', base: '底分',
+      settings: '规则与财神', preset: '规则', seat: '本家（胡牌者）', round: '圈风', base: '底分',
       indicator: '财神翻牌', indicator_none: '无财神', no_indicator: '无', caishen_kinds: '财神：',
       rule_details: '这套规则的选项', rulebook: function (n) { return '按规则书第 ' + n + ' 版计分'; },
       yes: '是', no: '否', none_value: '无',
-      hand: '手牌', details: '副露与花', winning_tile: '胡的牌',
-      melds: '副露（吃碰杠）', melds_empty: '没有副露。选“吃/碰/杠”再点牌。',
+      hand: '手牌', details: '吃碰杠与花', winning_tile: '胡的牌',
+      melds: '吃碰杠的牌', melds_empty: '没有吃碰杠。选“吃/碰/杠”再点牌。',
       flowers: '花牌', flowers_empty: '没有花。点花牌即加入。',
-      palette: '选牌', target: '点牌加入到', m_hand: '手牌', m_run: '顺子入手', m_chow: '吃', m_pung: '碰',
+      palette: '选牌', target: '点牌加入到', m_hand: '手牌', m_win: '胡的牌', m_run: '一串三张', m_chow: '吃', m_pung: '碰',
       m_kong: '明杠', m_ckong: '暗杠', m_akong: '加杠', m_indicator: '财神翻牌',
       meld_from: '从谁那里',
-      quick: '键盘输入（如 123m 456p EE C 2f）', quick_add: '加入',
+      quick: '键盘输入（如 123m 456p EE C 2f）', quick_add: '加入', quick_summary: '用键盘输入', share: '分享',
       win_context: '胡牌情形', win_by: '怎么胡', self_draw: '自摸', discard: '捉冲（别人打出）',
       robbing_kong: '抢杠', win_from: '打出/被抢的人', kong_replacement: '杠上开花',
       kong_fed_by: '杠的牌是谁打的', nobody: '（无）', last_tile: '海底捞月', heavenly: '天胡',
       earthly: '地胡', discarded_caishen: '本局打出过财神', claims: '别家吃碰杠了本家几次（包）',
       claims_less: function (s) { return this.seat_names[s] + '家少一次'; },
       claims_more: function (s) { return this.seat_names[s] + '家多一次'; },
-      result: '结果', foot: '计分按本服务的规则书；页面只调用公开的 API（/v1/score、/v1/waits、/v1/analyze、/v1/rules）。',
+      result: '结果', foot: '计分按本服务的规则书；页面只调用公开的计分接口。',
       history: '最近算过的牌', history_empty: '还没有。算过的牌会留在这个浏览器里。',
       copy_result: '复制结果文字', result_copied: '结果已复制',
       win_mark: '胡', dealer: '庄',
@@ -91,14 +94,17 @@
       left: function (k) { return '还剩 ' + k + ' 张'; },
       used_up: '已用完',
       remove_tile: function (n) { return '移除 ' + n; },
-      win_tile_label: function (n) { return '胡的牌 ' + n + '（点击移除）'; },
-      meld_label: function (i) { return '副露 ' + (i + 1); },
-      remove_meld: function (i) { return '删除副露 ' + (i + 1); },
+      win_tile_label: function (n) { return '胡的牌 ' + n + '（点一下换）'; },
+      win_slot_empty: '胡的牌（点一下，再点一张牌）', slot_mark: '胡',
+      set_win: function (n) { return '设为胡的牌 ' + n; },
+      meld_label: function (i) { return '第 ' + (i + 1) + ' 组'; },
+      remove_meld: function (i) { return '删除第 ' + (i + 1) + ' 组'; },
       meld_kind: '种类', from_label: '从谁那里', k_exposed: '明杠', k_concealed: '暗杠', k_added: '加杠',
       chow: '吃', pung: '碰', kong: '杠',
       chow_hint: '吃：点顺子中最小的一张（一到七），只能吃上家的牌。',
       pung_hint: '碰：点那张牌。', kong_hint: '杠：点那张牌。',
-      run_hint: '顺子入手：点最小的一张，三张一起进手牌。',
+      run_hint: '一串三张：点最小的一张，三张一起进手牌。',
+      win_hint: '点一张牌作为胡的牌（点手牌里的一张也行）。',
       indicator_hint: '点一张牌作为财神翻牌。',
       legend: '数字是还剩几张；灰的已用完。带“财”字的是财神。',
       claims_seat: function (s) { return this.seat_names[s] + '家'; },
@@ -111,7 +117,7 @@
       decomposition: '牌型拆解', wait: '等牌方式',
       waits_kind: { two_sided: '两头', edge: '边张', closed: '夹张', single: '单吊', dual_pung: '对倒' },
       set_kind: { chow: '顺子', pung: '刻子', kong: '杠', pair: '将（对子）' },
-      source: { concealed: '手中', meld: '副露' },
+      source: { concealed: '手里', meld: '吃碰杠', ckong: '暗杠' },
       caishen_as: function (a, b) { return '财神 ' + a + ' 当作 ' + b; },
       caishen_list: '财神的用法：', caishen_badge: '财', caishen_tile: function (n) { return n + '（财神）'; },
       payments: '付款', pay_from: '付', pay_to: '收', pay_amount: '分数', pay_reason: '原因',
@@ -131,12 +137,14 @@
       waits_count: function (n, u) { return '听 ' + n + ' 种牌，未见 ' + u + ' 张'; },
       discard_by: function (s) { return this.seat_names[s] + '家打出'; },
       problem: '问题',
-      v_score: function (d) { return d.tai + ' 台 · ' + (d.eligible ? '可以胡 · 每份 ' + d.points + ' 分' : '不够 ' + d.min_tai + ' 台'); },
+      v_score: function (d, w) {
+        return (w ? '胡' + w + ' · ' : '') + d.tai + ' 台 · ' + (d.eligible ? '够台 · 每份 ' + d.points + ' 分' : '不够 ' + d.min_tai + ' 台');
+      },
       v_waits: function (n, ok) { return n ? '听 ' + n + ' 种牌 · 能胡 ' + ok + ' 种' : '不听牌'; },
       v_no_win: '不是胡牌',
-      analysis: '打哪张', analysis_show: '看看打哪张', col_drop: '打', col_shanten: '向听',
+      analysis: '打哪张', analysis_show: '看看打哪张', col_drop: '打', col_shanten: '离听牌',
       col_improving: '进张', col_eligible: '能胡的听牌',
-      shanten: function (n) { return n < 0 ? '已胡' : n === 0 ? '听牌' : n + ' 向听'; },
+      shanten: function (n) { return n < 0 ? '已胡' : n === 0 ? '听牌' : '还差 ' + n + ' 张听牌'; },
       improving_total: function (u) { return '共 ' + u + ' 张'; },
       eligible_total: function (u) { return '共 ' + u + ' 张'; },
       drop: function (n) { return '打出 ' + n; },
@@ -144,14 +152,61 @@
       busy: '计算中…',
       txt_title: '宁波麻将计分',
       txt_seat: function (s, r) { return '本家 ' + this.seat_names[s] + ' · 圈风 ' + this.seat_names[r]; },
-      txt_hand: '手牌', txt_melds: '副露', txt_flowers: '花', txt_caishen: '财神', txt_items: '台数',
-      txt_net: '净得', txt_win_on: '胡'
+      txt_hand: '手牌', txt_melds: '吃碰杠', txt_flowers: '花', txt_caishen: '财神', txt_items: '台数',
+      txt_net: '净得', txt_win_on: '胡',
+      done: '好了', session: '今晚的牌局', ses_intro: '四个人的名字，按座位顺序（第一个先坐庄）。每算好一手就记进来，随时看谁输谁赢。',
+      ses_name: function (i) { return '第 ' + (i + 1) + ' 位'; }, ses_defaults: ['阿大', '阿二', '阿三', '阿四'],
+      ses_start: '开始记分', ses_add: '记入这一手', ses_add_n: function (n) { return '记入今晚（第 ' + n + ' 手）'; }, ses_draw: '流局', ses_share: '复制这一晚的链接', ses_new: '重新开始',
+      ses_new_confirm: '清掉今晚的记录，重新开始？',
+      ses_next: function (n, dealer, wind) { return '第 ' + n + ' 手 · ' + dealer + ' 坐庄 · ' + this.seat_names[wind] + '风圈'; },
+      ses_col_hand: '手', ses_col_what: '结果',
+      ses_dealer: function (d, w) { return d + ' 坐庄 · ' + this.seat_names[w] + '风圈'; },
+      ses_win: function (h) {
+        return h.winner + ' 胡 ' + h.tai + ' 台' + (h.by === 'self_draw' ? ' 自摸' : h.from ? ' ' + h.from + ' 放冲' : '') +
+          (h.eligible ? '' : '（不够台）');
+      },
+      ses_drawn: '流局', ses_total: '合计', ses_settle: '到现在谁付谁：', ses_pays: function (a, b, n) { return a + ' 付 ' + b + ' ' + n; },
+      ses_even: '谁也不欠谁。', ses_empty: '还没有记哪一手。', ses_kept: '记在这部手机上；刷新也还在。',
+      ses_offline: '离线：已记下的手都留着，连上网再结算。', ses_added: '已记入',
+      ses_seat: function (s, name) { return this.seat_names[s] + ' ' + name; },
+      ses_bad: '这一晚的记录有一手算不了：',
+      ctx_seat: function (s) { return this.seat_names[s] + '家' + (s === 'E' ? '（庄）' : ''); },
+      ctx_round: function (r) { return this.seat_names[r] + '风圈'; },
+      ctx_self: '自摸', ctx_disc: function (s) { return '捉冲 ' + this.seat_names[s] + '家打'; },
+      ctx_rob: function (s) { return '抢' + this.seat_names[s] + '家的杠'; },
+      ctx_claims: function (s, n) { return this.seat_names[s] + '家吃碰 ' + n + ' 次'; },
+      ctx_cs: function (n) { return '财神 ' + n; }, ctx_no_cs: '无财神', ctx_dc: '打过财神',
+      pay_each: function (froms, amt, to, tot) {
+        var self = this;
+        return froms.map(function (s) { return self.seat_names[s]; }).join('、') + (froms.length > 1 ? '各' : '') +
+          '付 ' + amt + ' → ' + this.seat_names[to] + '家收 ' + tot;
+      },
+      pay_list: function (parts, to, tot) { return parts.join('，') + ' → ' + this.seat_names[to] + '家收 ' + tot; },
+      pay_part: function (s, amt) { return this.seat_names[s] + '付 ' + amt; },
+      pay_none: '不够台，没人付', capped: function (cap) { return '（封顶 ' + cap + '）'; },
+      cap_note: function (cap, full) {
+        return '每手封顶 ' + cap + ' 分：按每份分数本来共收 ' + full + '，封顶后只收 ' + cap + '，各家按比例少付。';
+      },
+      bar_waits: function (names) { return '听 ' + names.join('、'); },
+      bar_best: function (n, k) { return '打 ' + n + ' 最好' + (k ? '，听 ' + k + ' 种' : ''); },
+      bar_shanten: function (n) { return n === 0 ? '听牌' : '还差 ' + n + ' 张听牌'; },
+      more_discards: function (k) { return '再看 ' + k + ' 种打法'; },
+      err_500: '计分服务出错了。再试一次。', err_503: '计分服务暂时忙不过来。过一会儿再试。',
+      err_429: function (s) { return '请求太多了。' + (s ? '请等 ' + s + ' 秒再试。' : '请稍等再试。'); },
+      err_status: function (n) { return '计分服务没有回答（' + n + '）。再试一次。'; },
+      v_error: '出错了，可以重试', problem_title: '这手牌有问题',
+      offline_state: '离线', offline_note: '离线：手牌和牌局都留在这部手机上，连上网就能算。',
+      opt_values: {
+        indicator: '翻牌的下一张', indicator_and_next: '翻牌的下两张（7百搭）', single_wait: '只限单吊',
+        any_group: '任何一组', linear: '底分 ×（1 + 台数）', doubling: '4 台起翻倍', add: '加台', five: '算 5 台',
+        full_flush: '清一色', half_flush: '混一色', all_honors: '字一色', all_pungs: '碰碰胡'
+      }
     },
     en: {
       title: 'Ningbo mahjong calculator', skip: 'Skip to the tiles', copy_link: 'Copy link',
       link_copied: 'Link copied', link_copy_failed: 'Could not copy: copy the address bar', clear: 'Clear',
       undo: 'Undo', to_result: 'Result',
-      settings: 'Rules and seats', preset: 'Rules', seat: 'Your seat (winner)', round: 'Round wind',
+      settings: 'Rules and caishen', preset: 'Rules', seat: 'Your seat (winner)', round: 'Round wind',
       base: 'Base points', indicator: 'Caishen indicator', indicator_none: 'No caishen', no_indicator: 'none',
       caishen_kinds: 'Caishen: ', rule_details: 'Options of these rules',
       rulebook: function (n) { return 'Scored by rule book ' + n; }, yes: 'yes', no: 'no', none_value: 'none',
@@ -159,9 +214,9 @@
       melds: 'Melds (chow, pung, kong)', melds_empty: 'No melds. Choose Chow, Pung or a kong, then tap a tile.',
       flowers: 'Flowers', flowers_empty: 'No flowers. Tap a flower to add it.', palette: 'Tiles',
       target: 'A tapped tile goes to', m_hand: 'Hand', m_run: 'Run to hand', m_chow: 'Chow', m_pung: 'Pung',
-      m_kong: 'Kong', m_ckong: 'Concealed kong', m_akong: 'Added kong', m_indicator: 'Caishen indicator',
+      m_win: 'Winning tile', m_kong: 'Kong', m_ckong: 'Concealed kong', m_akong: 'Added kong', m_indicator: 'Caishen indicator',
       meld_from: 'Claimed from',
-      quick: 'Type tiles (e.g. 123m 456p EE C 2f)', quick_add: 'Add', win_context: 'How the hand was won',
+      quick: 'Type tiles (e.g. 123m 456p EE C 2f)', quick_add: 'Add', quick_summary: 'Type tiles', share: 'Share', win_context: 'How the hand was won',
       win_by: 'Won by', self_draw: 'Self-draw', discard: 'Discard', robbing_kong: 'Robbing a kong',
       win_from: 'Discarder / robbed player', kong_replacement: 'Kong bloom',
       kong_fed_by: 'Kong fed by', nobody: '(nobody)', last_tile: 'Last tile',
@@ -192,7 +247,9 @@
       left: function (k) { return k + ' left'; },
       used_up: 'all used',
       remove_tile: function (n) { return 'Remove ' + n; },
-      win_tile_label: function (n) { return 'Winning tile ' + n + ' (tap to remove)'; },
+      win_tile_label: function (n) { return 'Winning tile ' + n + ' (tap to change)'; },
+      win_slot_empty: 'Winning tile (tap here, then a tile)', slot_mark: 'win',
+      set_win: function (n) { return 'Make ' + n + ' the winning tile'; },
       meld_label: function (i) { return 'Meld ' + (i + 1); },
       remove_meld: function (i) { return 'Remove meld ' + (i + 1); },
       meld_kind: 'Kind', from_label: 'From', k_exposed: 'Exposed', k_concealed: 'Concealed', k_added: 'Added',
@@ -200,6 +257,7 @@
       chow_hint: 'Chow: tap its lowest tile (1–7); a chow comes only from the player before you.',
       pung_hint: 'Pung: tap the tile.', kong_hint: 'Kong: tap the tile.',
       run_hint: 'Run to hand: tap its lowest tile; all three go to the hand.',
+      win_hint: 'Tap the tile the hand was won on (a tile of the hand too).',
       indicator_hint: 'Tap the tile turned up as the caishen indicator.',
       legend: 'The number is how many copies are left; grey ones are used up. 财 marks a caishen.',
       claims_seat: function (s) { return this.seat_names[s]; },
@@ -213,7 +271,7 @@
       bonus: 'bonus, not counted toward the minimum', decomposition: 'Decomposition', wait: 'Wait',
       waits_kind: { two_sided: 'two-sided', edge: 'edge', closed: 'closed', single: 'single', dual_pung: 'dual pung' },
       set_kind: { chow: 'chow', pung: 'pung', kong: 'kong', pair: 'pair' },
-      source: { concealed: 'in hand', meld: 'meld' },
+      source: { concealed: 'in hand', meld: 'meld', ckong: 'concealed kong' },
       caishen_as: function (a, b) { return 'caishen ' + a + ' as ' + b; },
       caishen_list: 'Caishen used as: ', caishen_badge: '财', caishen_tile: function (n) { return n + ' (caishen)'; },
       payments: 'Payments', pay_from: 'From', pay_to: 'To', pay_amount: 'Amount', pay_reason: 'Reason',
@@ -233,7 +291,9 @@
       waits_count: function (n, u) { return n + ' kind' + (n === 1 ? '' : 's') + ', ' + u + ' unseen'; },
       discard_by: function (s) { return 'from ' + this.seat_names[s]; },
       problem: 'Problem',
-      v_score: function (d) { return d.tai + ' 台 · ' + (d.eligible ? 'a win · ' + d.points + ' pts a share' : 'below ' + d.min_tai + ' 台'); },
+      v_score: function (d, w) {
+        return (w ? 'On ' + w + ' · ' : '') + d.tai + ' 台 · ' + (d.eligible ? 'win, ' + d.points + ' pts' : 'below ' + d.min_tai + ' 台');
+      },
       v_waits: function (n, ok) { return n ? 'Waiting on ' + n + ' · ' + ok + ' can win' : 'No wait'; },
       v_no_win: 'Not a winning hand',
       analysis: 'What to discard', analysis_show: 'What to discard?', col_drop: 'Discard', col_shanten: 'Shanten',
@@ -247,7 +307,55 @@
       txt_title: 'Ningbo mahjong score',
       txt_seat: function (s, r) { return 'Seat ' + this.seat_names[s] + ' · round ' + this.seat_names[r]; },
       txt_hand: 'Hand', txt_melds: 'Melds', txt_flowers: 'Flowers', txt_caishen: 'Caishen', txt_items: '台',
-      txt_net: 'Net', txt_win_on: 'win on'
+      txt_net: 'Net', txt_win_on: 'win on',
+      done: 'Done', session: 'This evening', ses_intro: 'Four names in seating order (the first deals first). Each hand you score joins the list, with running totals.',
+      ses_name: function (i) { return 'Player ' + (i + 1); }, ses_defaults: ['Ann', 'Bo', 'Cy', 'Di'],
+      ses_start: 'Start', ses_add: 'Add this hand', ses_add_n: function (n) { return 'Add to the evening (hand ' + n + ')'; }, ses_draw: 'Draw', ses_share: 'Copy the evening’s link', ses_new: 'Start over',
+      ses_new_confirm: 'Clear this evening and start over?',
+      ses_next: function (n, dealer, wind) { return 'Hand ' + n + ' · ' + dealer + ' deals · ' + this.seat_names[wind] + ' round'; },
+      ses_col_hand: '#', ses_col_what: 'Hand',
+      ses_dealer: function (d, w) { return d + ' deals · ' + this.seat_names[w] + ' round'; },
+      ses_win: function (h) {
+        return h.winner + ' wins ' + h.tai + ' 台' + (h.by === 'self_draw' ? ', self-draw' : h.from ? ' off ' + h.from : '') +
+          (h.eligible ? '' : ' (below the minimum)');
+      },
+      ses_drawn: 'Draw', ses_total: 'Total', ses_settle: 'Who pays whom so far: ', ses_pays: function (a, b, n) { return a + ' pays ' + b + ' ' + n; },
+      ses_even: 'Nobody owes anybody.', ses_empty: 'No hand yet.', ses_kept: 'Kept on this phone; a reload keeps it.',
+      ses_offline: 'Offline: the hands are kept; they are settled once you are online.', ses_added: 'Added',
+      ses_seat: function (s, name) { return this.seat_names[s] + ' ' + name; },
+      ses_bad: 'A hand of this evening cannot be scored: ',
+      ctx_seat: function (s) { return this.seat_names[s] + (s === 'E' ? ' (dealer)' : ''); },
+      ctx_round: function (r) { return this.seat_names[r] + ' round'; },
+      ctx_self: 'self-draw', ctx_disc: function (s) { return 'discard by ' + this.seat_names[s]; },
+      ctx_rob: function (s) { return 'robbing ' + this.seat_names[s] + '’s kong'; },
+      ctx_claims: function (s, n) { return this.seat_names[s] + ' claimed ' + n; },
+      ctx_cs: function (n) { return 'caishen ' + n; }, ctx_no_cs: 'no caishen', ctx_dc: 'caishen discarded',
+      pay_each: function (froms, amt, to, tot) {
+        var self = this;
+        return froms.map(function (s) { return self.seat_names[s]; }).join(', ') + ' pay' + (froms.length > 1 ? ' ' + amt + ' each' : 's ' + amt) +
+          ' → ' + this.seat_names[to] + ' +' + tot;
+      },
+      pay_list: function (parts, to, tot) { return parts.join(', ') + ' → ' + this.seat_names[to] + ' +' + tot; },
+      pay_part: function (s, amt) { return this.seat_names[s] + ' pays ' + amt; },
+      pay_none: 'Below the minimum: nobody pays', capped: function (cap) { return ' (capped at ' + cap + ')'; },
+      cap_note: function (cap, full) {
+        return 'Hand cap ' + cap + ': the shares come to ' + full + ', the winner collects ' + cap + ', each payer scaled down.';
+      },
+      bar_waits: function (names) { return 'Waits: ' + names.join(', '); },
+      bar_best: function (n, k) { return 'Best discard: ' + n + (k ? ', then ' + k + ' wait' + (k === 1 ? '' : 's') : ''); },
+      bar_shanten: function (n) { return n === 0 ? 'ready' : n + ' tile' + (n === 1 ? '' : 's') + ' from ready'; },
+      more_discards: function (k) { return 'Show ' + k + ' more'; },
+      err_500: 'The scoring service failed. Try again.', err_503: 'The scoring service is busy. Try again shortly.',
+      err_429: function (s) { return 'Too many requests. ' + (s ? 'Wait ' + s + ' s and try again.' : 'Wait a moment and try again.'); },
+      err_status: function (n) { return 'The scoring service gave no answer (' + n + '). Try again.'; },
+      v_error: 'Failed: try again', problem_title: 'This hand has a problem',
+      offline_state: 'Offline', offline_note: 'Offline: the hand and the evening stay on this phone; they are scored once you are online.',
+      opt_values: {
+        indicator: 'the tile after the indicator', indicator_and_next: 'the two tiles after the indicator (7 baida)',
+        single_wait: 'single wait only', any_group: 'any group', linear: 'base × (1 + 台)', doubling: 'doubling from 4 台',
+        add: 'adds 台', five: 'counts as 5 台', full_flush: 'full flush', half_flush: 'half flush', all_honors: 'all honors',
+        all_pungs: 'all pungs'
+      }
     }
   };
 
@@ -407,19 +515,29 @@
 
   function hasHand(st) { return total(st) > 0 || st.melds.length > 0 || st.flowers.length > 0; }
 
-  /* History: one entry per kept change (history.state.i counts them), so Back and Undo (which
-   * is Back) give the previous hand. */
+  /* The URL always holds the current hand, replaced in place: Back leaves the page (one press),
+   * it is no undo.  Undo has its own stack of earlier hands (kept for this tab's session). */
   var lastHash = '';
-  var depth = 0;
+  var UNDO_KEY = 'nb-calc-undo';
+  var UNDO_MAX = 200;
+  var undoStack = (function () {
+    try {
+      var v = JSON.parse(sessionStorage.getItem(UNDO_KEY) || '[]');
+      return Array.isArray(v) ? v.filter(function (x) { return typeof x === 'string'; }) : [];
+    } catch (e) { return []; }
+  }());
+  function saveUndo() {
+    try { sessionStorage.setItem(UNDO_KEY, JSON.stringify(undoStack.slice(-UNDO_MAX))); } catch (e) { /* off */ }
+  }
   function writeURL(push) {
     var h = '#' + encode(state);
-    lastHash = h;
-    if (push && location.hash !== h) {
-      depth += 1;
-      history.pushState({ i: depth }, '', h);
-    } else if (location.hash !== h || !history.state) {
-      history.replaceState({ i: depth }, '', h);
+    if (push && lastHash && lastHash !== h) {
+      undoStack.push(lastHash);
+      saveUndo();
     }
+    lastHash = h;
+    if (location.hash !== h) history.replaceState(null, '', location.pathname + location.search + h);
+    try { localStorage.setItem(HAND_KEY, h); } catch (e) { /* full or off */ }
   }
 
   /* ---- API ---------------------------------------------------------------------------- */
@@ -433,10 +551,14 @@
         return res.text().then(function (text) {
           var data = null;
           try { data = JSON.parse(text); } catch (e) { data = null; }
-          return { status: res.status, ok: res.ok, data: data };
+          return { status: res.status, ok: res.ok, data: data, retryAfter: parseInt(res.headers.get('Retry-After'), 10) || 0 };
         });
       })
-      .catch(function () { return { status: 0, ok: false, data: null, offline: true }; });
+      .then(function (r) { if (offline) setOffline(false); return r; })
+      .catch(function () {
+        setOffline(true);
+        return { status: 0, ok: false, data: null, offline: true };
+      });
   }
 
   function meldJSON(m) {
@@ -490,20 +612,45 @@
     return r;
   }
 
+  /* A message of the API in the page's words: in Chinese, tile codes (1m, E…) become names. */
+  var CODE_RE = /(^|[^A-Za-z0-9])([1-9][mps]|[1-8]f|[ESWNCFP])(?![A-Za-z0-9])/g;
+  function plain(msg) {
+    if (lang !== 'zh') return String(msg);
+    return String(msg).replace(CODE_RE, function (_, pre, c) { return pre + T.name(c, 'zh'); });
+  }
+
   function errorPairs(problem) {
     var out = [];
     if (problem && problem.errors && typeof problem.errors === 'object') {
       Object.keys(problem.errors).forEach(function (p) {
-        [].concat(problem.errors[p]).forEach(function (m) { out.push([p, String(m)]); });
+        [].concat(problem.errors[p]).forEach(function (m) { out.push([p, plain(m)]); });
       });
     }
     return out;
   }
 
+  /* A refused request's title, in the page's language (a title in the other one is not shown). */
+  function problemTitle(problem) {
+    var title = problem && problem.title ? String(problem.title) : '';
+    var cjk = /[\u3400-\u9fff]/.test(title);
+    return title && (lang === 'zh' ? cjk : !cjk) ? title : t('problem_title');
+  }
+
+  /* No answer, or one that is no answer about the hand (429, 5xx): said in the page's words. */
+  function failed(r) { return r.offline || r.status === 429 || r.status >= 500; }
+
+  function failureText(r) {
+    if (r.offline) return t('offline');
+    if (r.status === 429) return t('err_429', r.retryAfter);
+    if (r.status === 503) return t('err_503');
+    if (r.status === 500) return t('err_500');
+    return t('err_status', r.status);
+  }
+
   function firstMessage(problem) {
     var pairs = errorPairs(problem);
     if (pairs.length) return pairs[0][1];
-    return problem ? String(problem.detail || problem.title || '') : '';
+    return problem ? plain(problem.detail || problemTitle(problem)) : '';
   }
 
   function under(path, prefixes) {
@@ -560,6 +707,7 @@
   function copiesMessage(over, st) {
     return api('POST', '/v1/score', copiesProbe(over, st)).then(function (r) {
       if (r.offline) return { offline: true };
+      if (failed(r)) return t('too_many', over.count - copiesOf(over.tile));
       return firstMessage(r.data) || t('too_many', over.count - copiesOf(over.tile));
     });
   }
@@ -586,7 +734,7 @@
         if (opts.paths) {
           return api('POST', '/v1/score', scoreRequest(next)).then(function (r) {
             if (r.offline) return { offline: true };
-            if (r.ok || !r.data) return null;
+            if (r.ok || !r.data || failed(r)) return null;
             var fresh = freshErrors(r.data, opts.paths);
             return fresh.length ? fresh.map(function (pm) { return pm[1]; }) : null;
           });
@@ -611,14 +759,20 @@
     });
   }
 
+  function setBusy(on) {
+    app.setAttribute('data-busy', on ? '1' : '0');
+    $('bar').setAttribute('data-busy', on ? '1' : '0');
+    $('result').setAttribute('aria-busy', on ? 'true' : 'false');
+  }
+
   function run(fn) {
     pending++;
-    app.setAttribute('data-busy', '1');
+    setBusy(true);
     queue = queue.then(fn).catch(function (e) {
       if (window.console) console.error(e);
     }).then(function () {
       pending--;
-      if (!pending) app.setAttribute('data-busy', '0');
+      if (!pending) setBusy(false);
     });
     return queue;
   }
@@ -671,6 +825,15 @@
       '" data-tile="' + c + '" ' + (attrs || '') + '>' + T.svg(c) + (cs ? csBadge() : '') + (extra || '') + '</button>';
   }
 
+  /* A meld's tiles; a concealed kong shows its two end tiles face down, as it lies on the table. */
+  function meldTiles(m, size) {
+    return m.tiles.map(function (c, j) {
+      var down = m.type === 'kong' && m.concealed && (j === 0 || j === 3);
+      return down ? '<span class="tile back ' + size + '" role="img" data-tile="' + c + '" data-down="1" aria-label="' +
+        esc(T.name(c, lang)) + '"></span>' : tileSpan(c, size);
+    }).join('');
+  }
+
   function seatOptions(sel, seats, value, withNone) {
     var html = withNone ? '<option value="">' + esc(t('nobody')) + '</option>' : '';
     seats.forEach(function (s) {
@@ -684,7 +847,8 @@
   function segButtons(el, value, act) {
     el.innerHTML = SEATS.map(function (s) {
       return '<button type="button" data-act="' + act + '" data-seat="' + s + '" aria-pressed="' + (s === value) + '">' +
-        esc(t('seat_opt', s)) + '</button>';
+        esc(act === 'round' ? I18N[lang].seat_names[s] : act === 'seat' && session ? sessionSeatLabel(s) : t('seat_opt', s)) +
+        '</button>';
     }).join('');
   }
 
@@ -708,6 +872,7 @@
     Array.prototype.forEach.call(document.querySelectorAll('[data-i18n]'), function (el) {
       el.textContent = t(el.getAttribute('data-i18n'));
     });
+    if (offline) setOffline(true);
     $('lang-zh').setAttribute('aria-pressed', String(lang === 'zh'));
     $('lang-en').setAttribute('aria-pressed', String(lang === 'en'));
   }
@@ -743,6 +908,8 @@
         label = t('add_run', n);
       } else if (m.target === 'indicator') {
         label = t('set_indicator', n);
+      } else if (m.target === 'win') {
+        label = t('set_win', n);
       } else {
         label = t('add_tile', n);
       }
@@ -795,9 +962,10 @@
     if (v === true) return t('yes');
     if (v === false) return t('no');
     if (v === null || v === undefined) return t('none_value');
-    if (Array.isArray(v)) return v.length ? v.join(', ') : t('none_value');
-    if (typeof v === 'object') return Object.keys(v).length ? JSON.stringify(v) : t('none_value');
-    return String(v);
+    var names = t('opt_values');
+    if (Array.isArray(v)) return v.length ? v.map(function (x) { return names[x] || x; }).join(lang === 'zh' ? '、' : ', ') : t('none_value');
+    if (typeof v === 'object') return Object.keys(v).length ? String(Object.keys(v).length) : t('none_value');
+    return names[v] || String(v);
   }
 
   function renderRules(st) {
@@ -820,8 +988,7 @@
     var ps = $('preset');
     if (presets.length) {
       ps.innerHTML = presets.map(function (p) {
-        var nm = (lang === 'en' ? p.name_en : p.name) || p.name || p.id;
-        return '<option value="' + esc(p.id) + '">' + esc(nm + ' · ' + p.id) + '</option>';
+        return '<option value="' + esc(p.id) + '">' + esc(presetName(p.id)) + '</option>';
       }).join('');
       if (!presetById(st.preset)) {
         ps.insertAdjacentHTML('beforeend', '<option value="' + esc(st.preset) + '">' + esc(st.preset) + '</option>');
@@ -851,37 +1018,36 @@
       return tileButton(c, cs ? 'cs' : '', t('remove_tile', cs ? t('caishen_tile', T.name(c, lang)) : T.name(c, lang)),
         'data-role="hand"');
     }).join('');
-    if (st.win) {
-      html += '<span class="win-gap" aria-hidden="true"></span>' +
-        tileButton(st.win, 'win' + (kinds.indexOf(st.win) >= 0 ? ' cs' : ''),
-          t('win_tile_label', T.name(st.win, lang)), 'data-role="win"');
+    var armed = ui.mode === 'win';
+    if (armed) {
+      html = T.sort(st.hand).map(function (c) {
+        return tileButton(c, kinds.indexOf(c) >= 0 ? 'cs' : '', t('set_win', T.name(c, lang)), 'data-role="hand"');
+      }).join('');
     }
+    // the winning tile has its own slot, always shown: filled by the tile that completes the hand
+    // (the player sees it go there) or chosen (tap the slot, then a tile of the hand or the palette)
+    html += '<span class="win-gap" aria-hidden="true"></span>' + (st.win
+      ? tileButton(st.win, 'win slot' + (kinds.indexOf(st.win) >= 0 ? ' cs' : '') + (armed ? ' armed' : ''),
+        t('win_tile_label', T.name(st.win, lang)), 'id="win-slot" data-role="win" aria-pressed="' + armed + '"',
+        '<span class="slot-mark" aria-hidden="true">' + esc(t('slot_mark')) + '</span>')
+      : '<button type="button" id="win-slot" class="tile slot empty' + (armed ? ' armed' : '') + '" data-role="win" ' +
+        'aria-pressed="' + armed + '" aria-label="' + esc(t('win_slot_empty')) + '"><span class="slot-mark">' +
+        esc(t('slot_mark')) + '</span></button>');
     $('hand').innerHTML = html;
+    $('hand').classList.toggle('armed', armed);
     $('bar-melds').innerHTML = st.melds.map(function (m) {
-      return '<span class="bar-meld">' + m.tiles.map(function (c) { return tileSpan(c, 'xs'); }).join('') + '</span>';
+      return '<span class="bar-meld">' + meldTiles(m, 'xs') + '</span>';
     }).join('') + st.flowers.map(function (c) { return tileSpan(c, 'xs'); }).join('');
-    $('undo').disabled = depth <= 0;
-
-    var wsel = $('win-tile');
-    var distinct = T.sort(concealedOf(st)).filter(function (c, i, a) { return a.indexOf(c) === i; });
-    wsel.innerHTML = distinct.map(function (c) {
-      return '<option value="' + c + '">' + esc(T.name(c, lang)) + '</option>';
-    }).join('');
-    wsel.value = st.win || '';
-    wsel.disabled = !st.win;
-    $('win-tile-field').hidden = !st.win;
+    $('undo').disabled = undoStack.length === 0;
+    renderContext(st);
 
     // melds
     $('melds').innerHTML = st.melds.map(function (m, i) {
       var kind = m.type === 'kong' ? (m.concealed ? 'concealed' : m.added ? 'added' : 'exposed') : '';
       var fromSeats = m.type === 'chow' ? [PREV[st.seat]] : others(st.seat);
       var row = '<li class="meld" data-index="' + i + '"><span class="meld-name">' + esc(t('meld_label', i)) +
-        ' · ' + esc(t(m.type)) + '</span><span class="tiles">' +
-        m.tiles.map(function (c, j) {
-          var down = m.type === 'kong' && m.concealed && (j === 0 || j === 3);
-          return down ? '<span class="tile back" role="img" aria-label="' + esc(T.name(c, lang)) + '"></span>'
-            : tileSpan(c, 'sm');
-        }).join('') + '</span>';
+        ' · ' + esc(m.type === 'kong' ? t('k_' + kind) : t(m.type)) + '</span><span class="tiles">' +
+        meldTiles(m, 'sm') + '</span>';
       if (m.type === 'kong') {
         row += '<label class="field"><span>' + esc(t('meld_kind')) + '</span><select data-act="kind" data-index="' + i +
           '">' + ['exposed', 'concealed', 'added'].map(function (k) {
@@ -918,7 +1084,7 @@
     if (fromSeats.indexOf(ui.meldFrom) < 0) ui.meldFrom = PREV[st.seat];
     seatOptions($('meld-from'), fromSeats, ui.meldFrom);
     $('meld-from-field').hidden = m.target !== 'meld' || m.kind === 'concealed';
-    $('meld-hint').textContent = m.target === 'indicator' ? t('indicator_hint')
+    $('meld-hint').textContent = m.target === 'win' ? t('win_hint') : m.target === 'indicator' ? t('indicator_hint')
       : m.target === 'run' ? t('run_hint') : m.type ? t(m.type + '_hint') : '';
     paletteLabels();
 
@@ -944,6 +1110,7 @@
         s + '" data-step="1"' + (k >= 4 ? ' disabled' : '') + ' aria-label="' + esc(t('claims_more', s)) + '">+</button></span>';
     }).join('');
     renderHistory();
+    renderSession();
   }
 
   /* ---- rendering: results ------------------------------------------------------------- */
@@ -965,23 +1132,26 @@
   function problemHTML(problem, pairs) {
     if (!problem) return '';
     var msgs = (pairs || []).map(function (pm) { return pm[1]; });
-    var html = '<div class="problem"><p class="p-title"><strong>' + esc(problem.title || t('problem')) + '</strong></p>';
+    var html = '<div class="problem"><p class="p-title"><strong>' + esc(problemTitle(problem)) + '</strong></p>';
     if (msgs.length) {
       html += '<ul class="p-msgs">' + msgs.map(function (m) { return '<li>' + esc(m) + '</li>'; }).join('') + '</ul>';
     } else if (problem.detail) {
-      html += '<p class="p-detail">' + esc(problem.detail) + '</p>';
+      html += '<p class="p-detail">' + esc(plain(problem.detail)) + '</p>';
     }
     return html + '</div>';
   }
 
-  function offlineHTML() {
-    return '<div class="problem offline" id="offline"><p>' + esc(t('offline')) + '</p>' +
-      '<button type="button" id="retry" data-act="retry">' + esc(t('retry')) + '</button></div>';
+  function offlineHTML(r) {
+    r = r || { offline: true };
+    return '<div class="problem offline" id="offline" data-status="' + (r.offline ? 0 : r.status) + '"><p>' +
+      esc(failureText(r)) + '</p><button type="button" id="retry" data-act="retry">' + esc(t('retry')) + '</button></div>';
   }
 
-  function showOffline() {
-    $('result-body').innerHTML = offlineHTML();
-    setVerdict(t('offline_verdict'), 'no');
+  function showOffline(r) {
+    r = r || { offline: true };
+    $('result-body').innerHTML = offlineHTML(r);
+    setVerdict(r.offline ? t('offline_verdict') : t('v_error'), 'no');
+    setPay('');
     $('result-copy').hidden = true;
   }
 
@@ -1007,7 +1177,12 @@
     if (!dec) return '';
     var groups = [];
     if (dec.pair) groups.push({ type: 'pair', tiles: dec.pair.slice(), source: 'concealed' });
-    (dec.sets || []).forEach(function (s) { groups.push({ type: s.type, tiles: s.tiles.slice(), source: s.source }); });
+    var ckongs = state.melds.filter(function (m) { return m.type === 'kong' && m.concealed; }).map(function (m) { return m.tiles[0]; });
+    (dec.sets || []).forEach(function (s) {
+      var ck = s.source === 'meld' && s.type === 'kong' && ckongs.indexOf(s.tiles[0]) >= 0;
+      if (ck) ckongs.splice(ckongs.indexOf(s.tiles[0]), 1);
+      groups.push({ type: s.type, tiles: s.tiles.slice(), source: s.source, ckong: ck });
+    });
     var marks = groups.map(function (g) { return g.tiles.map(function () { return null; }); });
 
     // caishen: mark one concealed copy of each assigned face
@@ -1037,7 +1212,9 @@
         esc((t('waits_kind') || {})[dec.wait] || dec.wait) + '</strong></p>';
     }
     html += '<div class="decomp">' + groups.map(function (g, gi) {
-      return '<figure class="group ' + g.source + '"><div class="tiles">' + g.tiles.map(function (c, j) {
+      return '<figure class="group ' + g.source + (g.ckong ? ' ckong' : '') + '"><div class="tiles">' + (g.ckong
+        ? meldTiles({ type: 'kong', concealed: true, tiles: g.tiles }, 'sm')
+        : g.tiles.map(function (c, j) {
         var m = marks[gi][j] || {};
         var cls = 'sm' + (m.cs ? ' cs as' : '') + (m.win ? ' win' : '');
         var label = T.name(c, lang);
@@ -1045,8 +1222,8 @@
         var badge = m.cs ? '<span class="cs-badge" aria-hidden="true">' + esc(t('caishen_badge')) + '</span>' : '';
         return '<span class="tile ' + cls + '" role="img" aria-label="' + esc(label) + '" data-tile="' + c +
           '"' + (m.cs ? ' data-caishen="' + m.cs + '"' : '') + '>' + T.svg(c) + badge + '</span>';
-      }).join('') + '</div><figcaption>' + esc(t('set_kind')[g.type] || g.type) + ' · ' +
-        esc(t('source')[g.source] || g.source) + '</figcaption></figure>';
+      }).join('')) + '</div><figcaption>' + (g.ckong ? esc(t('source').ckong)
+        : esc(t('set_kind')[g.type] || g.type) + ' · ' + esc(t('source')[g.source] || g.source)) + '</figcaption></figure>';
     }).join('') + '</div>';
     if ((dec.caishen || []).length) {
       html += '<p class="cs-list">' + esc(t('caishen_list')) + dec.caishen.map(function (cs) {
@@ -1112,6 +1289,61 @@
   }
 
 
+  function setPay(text, cls) {
+    var el = $('bar-pay');
+    el.textContent = text || '';
+    el.className = 'bar-line bar-pay' + (cls ? ' ' + cls : '');
+  }
+
+  /* Who pays what, in one line: "东、西、北各付 6 → 南家收 18", "西家付 10 → 南家收 10". */
+  function payText(d, winner) {
+    var pays = (d.payments || []).filter(function (p) { return p.to === winner; });
+    if (!d.eligible || !pays.length) return d.eligible ? '' : t('pay_none');
+    var got = (d.net && typeof d.net[winner] === 'number') ? d.net[winner] : sum(pays);
+    var capped = pays.some(function (p) { return p.multiplier !== undefined && p.amount < p.multiplier * d.points; });
+    var same = pays.every(function (p) { return p.amount === pays[0].amount; });
+    var text = same ? t('pay_each', pays.map(function (p) { return p.from; }), pays[0].amount, winner, got)
+      : t('pay_list', pays.map(function (p) { return t('pay_part', p.from, p.amount); }), winner, got);
+    return text + (capped ? t('capped', capOf(d)) : '');
+  }
+
+  function capOf(d) {
+    var p = presetById(state.preset);
+    var cap = p && p.options ? p.options.hand_cap : null;
+    return cap || Math.max.apply(null, (d.payments || []).map(function (x) { return x.amount; }));
+  }
+
+  function openContext(open) {
+    var card = $('win-card');
+    var panel = $('bar-panel');
+    ui.ctxOpen = open;
+    if (open) {
+      panel.appendChild(card);
+      $('ctx-done').textContent = t('done');
+      // as tall as the screen below the bar allows (the header may still be in view)
+      panel.style.maxHeight = Math.max(200, window.innerHeight - $('bar').getBoundingClientRect().bottom - 8) + 'px';
+    } else {
+      $('palette-card').insertAdjacentElement('afterend', card);
+    }
+    panel.hidden = !open;
+    $('bar-context').setAttribute('aria-expanded', String(open));
+  }
+
+  /* The win the verdict assumes, in one line of the bar: seat, how, from whom, the flags. */
+  function renderContext(st) {
+    var parts = [t('ctx_seat', st.seat), t('ctx_round', st.round)];
+    parts.push(st.by === 'self_draw' ? t('ctx_self') : st.by === 'discard' ? t('ctx_disc', st.from) : t('ctx_rob', st.from));
+    if (st.kr) parts.push(t('kong_replacement'));
+    if (st.last) parts.push(t('last_tile'));
+    if (st.heavenly) parts.push(t('heavenly'));
+    if (st.earthly) parts.push(t('earthly'));
+    if (st.dc) parts.push(t('ctx_dc'));
+    SEATS.forEach(function (s) { if (s !== st.seat && st.claims[s]) parts.push(t('ctx_claims', s, st.claims[s])); });
+    parts.push(st.indicator ? t('ctx_cs', caishenKinds(st).map(function (c) { return T.name(c, lang); }).join('') ||
+      T.name(st.indicator, lang)) : t('ctx_no_cs'));
+    $('bar-context').innerHTML = '<span class="ctx">' + esc(parts.join(' · ')) + '</span>';
+  }
+
   function setVerdict(text, cls) {
     var el = $('verdict');
     el.textContent = text;
@@ -1128,6 +1360,16 @@
       esc(ok ? t('eligible') : t('not_eligible')) + '</span>' +
       (ok ? ' <span class="points">' + esc(t('points')) + ' <strong id="points">' + esc(d.points) + '</strong></span>' : '') +
       '</p></div>';
+    var capped = (d.payments || []).filter(function (p) { return p.multiplier !== undefined && p.amount < p.multiplier * d.points; });
+    if (ok && capped.length) {
+      var due = (d.payments || []).filter(function (p) { return p.to === state.seat; })
+        .reduce(function (a, p) { return a + (p.multiplier || 1) * d.points; }, 0);
+      html += '<p class="cap-note" id="cap-note">' + esc(t('cap_note', capOf(d), due)) + '</p>';
+    }
+    if (session) {        // an evening on: the hand joins it from here too
+      html += '<p class="ses-from-result"><button type="button" id="ses-add-result" data-act="ses-add">' +
+        esc(t('ses_add_n', session.hands.length + 1)) + '</button></p>';
+    }
     if (d.reasons && d.reasons.length) {
       html += '<ul class="reasons" id="reasons">' + d.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul>';
     }
@@ -1136,7 +1378,8 @@
     html += '<div id="analysis" class="analysis"><button type="button" id="analysis-show" data-act="analysis">' +
       esc(t('analysis_show')) + '</button></div>';
     $('result-body').innerHTML = html;
-    setVerdict(t('v_score', d), ok ? 'ok' : 'no');
+    setVerdict(t('v_score', d, state.win ? T.name(state.win, lang) : ''), ok ? 'ok' : 'no');
+    setPay(payText(d, state.seat), ok ? '' : 'muted');
   }
 
   /* ---- the waits at full value -------------------------------------------------------- */
@@ -1216,9 +1459,11 @@
             esc(t('col_try')) + '</button></td></tr>';
         }).join('') + '</tbody></table>';
     }
+    if (!waits.length && !d.any_tile) html += '<div id="analysis" class="analysis"></div>';
     $('result-body').innerHTML = html;
     var okCount = waits.filter(waitEligible).length;
     setVerdict(t('v_waits', kinds.length, okCount), okCount ? 'ok' : 'no');
+    setPay(kinds.length ? t('bar_waits', kinds.map(function (c) { return T.name(c, lang); })) : '');
   }
 
   /* ---- what to discard (POST /v1/analyze) --------------------------------------------- */
@@ -1229,10 +1474,19 @@
     }).join('') + '</span>';
   }
 
+  var DISCARDS_SHOWN = 3;
+
   function analysisHTML(d) {
-    var rows = (d.discards || []).map(function (x) {
+    if (!d.discards) {        // 13 tiles, not ready: how far from ready, and the tiles that help
+      return '<h3 id="analysis-title">' + esc(t('analysis')) + ' <small id="analysis-shanten">' +
+        esc(t('shanten', d.shanten)) + '</small></h3><p class="improving">' + esc(t('col_improving')) + ' ' +
+        tileCounts(d.improving || [], 'unseen') + ' <small class="imp-total">' + esc(t('improving_total', d.improving_unseen || 0)) +
+        '</small></p>';
+    }
+    var rows = d.discards.map(function (x, i) {
       var eligible = (x.waits || []).filter(waitEligible).map(function (w) { return { tile: w.tile, unseen: w.unseen }; });
-      return '<tr data-discard="' + esc(x.discard) + '"><th scope="row">' + tileSpan(x.discard, 'sm') + '</th>' +
+      return '<tr data-discard="' + esc(x.discard) + '"' + (i >= DISCARDS_SHOWN ? ' class="more-row" hidden' : '') +
+        '><th scope="row">' + tileSpan(x.discard, 'sm') + '</th>' +
         '<td class="shanten" data-shanten="' + esc(x.shanten) + '">' + esc(t('shanten', x.shanten)) + '</td>' +
         '<td class="improving" data-label="' + esc(t('col_improving')) + '">' + tileCounts(x.improving || [], 'unseen') + ' <small class="imp-total">' +
         esc(t('improving_total', x.improving_unseen || 0)) + '</small></td>' +
@@ -1246,32 +1500,76 @@
       '</small></h3><table class="discards"><thead><tr><th scope="col">' + esc(t('col_drop')) + '</th><th scope="col">' +
       esc(t('col_shanten')) + '</th><th scope="col">' + esc(t('col_improving')) + '</th><th scope="col">' +
       esc(t('col_eligible')) + '</th><th scope="col"><span class="sr">' + esc(t('col_drop')) + '</span></th></tr></thead><tbody>' +
-      rows + '</tbody></table>';
+      rows + '</tbody></table>' + (d.discards.length > DISCARDS_SHOWN
+      ? '<button type="button" id="more-discards" data-act="more-discards">' +
+        esc(t('more_discards', d.discards.length - DISCARDS_SHOWN)) + '</button>' : '');
   }
 
-  function loadAnalysis(st, into) {
+  /* The bar's second line for a hand that is no win (14 tiles) or not ready (13). */
+  function analysisLine(d) {
+    if (!d.discards) return t('bar_shanten', d.shanten);
+    var best = d.discards[0];
+    if (!best) return '';
+    return t('bar_best', T.name(best.discard, lang), best.shanten === 0 ? (best.improving || []).length : 0) +
+      (best.shanten > 0 ? ' · ' + t('bar_shanten', best.shanten) : '');
+  }
+
+  function loadAnalysis(st, into, line) {
     return api('POST', '/v1/analyze', waitsRequest(st, concealedOf(st))).then(function (r) {
       var box = $(into);
       if (!box) return r;
-      if (r.offline) box.innerHTML = offlineHTML();
-      else if (r.ok) box.innerHTML = analysisHTML(r.data);
-      else box.innerHTML = problemHTML(r.data || { title: t('problem') }, errorPairs(r.data));
+      if (failed(r)) box.innerHTML = offlineHTML(r);
+      else if (r.ok) {
+        box.innerHTML = analysisHTML(r.data);
+        if (line) setPay(analysisLine(r.data));
+      }
+      else box.innerHTML = problemHTML(r.data || {}, errorPairs(r.data));
       return r;
     });
   }
 
   /* ---- a result as text (copyable) ---------------------------------------------------- */
+  /* Tiles written short in the page's language: 23678m99s in English, 二三六七八万 九九条 in Chinese. */
+  var SUIT_ZH = { m: '万', p: '饼', s: '条' };
+  function short(tiles) {
+    if (lang !== 'zh') return T.toCompact(tiles);
+    var out = [];
+    var run = '';
+    var suit = '';
+    tiles.forEach(function (c) {
+      if (T.isSuited(c)) {
+        if (suit && suit !== c[1]) { out.push(run + SUIT_ZH[suit]); run = ''; }
+        suit = c[1];
+        run += c[0];
+      } else {
+        if (suit) { out.push(run + SUIT_ZH[suit]); run = ''; suit = ''; }
+        out.push(T.isHonor(c) ? { E: '东', S: '南', W: '西', N: '北', C: '中', F: '发', P: '白' }[c] : T.name(c, 'zh'));
+      }
+    });
+    if (suit) out.push(run + SUIT_ZH[suit]);
+    return out.join(' ');
+  }
+
   function handText(st) {
-    var parts = [t('txt_hand') + ' ' + T.toCompact(T.sort(st.hand)) + (st.win ? ' ' + t('txt_win_on') + ' ' + st.win : '')];
-    if (st.melds.length) parts.push(t('txt_melds') + ' ' + st.melds.map(function (m) { return T.toCompact(m.tiles); }).join(' '));
-    if (st.flowers.length) parts.push(t('txt_flowers') + ' ' + T.toCompact(T.sort(st.flowers)));
-    if (st.indicator) parts.push(t('txt_caishen') + ' ' + caishenKinds(st).join(' '));
+    var parts = [t('txt_hand') + ' ' + short(T.sort(st.hand)) + (st.win ? ' ' + t('txt_win_on') + ' ' +
+      (lang === 'zh' ? T.name(st.win, lang) : st.win) : '')];
+    if (st.melds.length) parts.push(t('txt_melds') + ' ' + st.melds.map(function (m) { return short(m.tiles); }).join(' '));
+    if (st.flowers.length) parts.push(t('txt_flowers') + ' ' + short(T.sort(st.flowers)));
+    if (st.indicator) {
+      parts.push(t('txt_caishen') + ' ' + caishenKinds(st).map(function (c) { return lang === 'zh' ? T.name(c, lang) : c; }).join(' '));
+    }
     return parts.join(' · ');
+  }
+
+  function presetName(id) {
+    var p = presetById(id);
+    if (!p) return id;
+    return lang === 'zh' ? p.name || id : p.name_en || id;
   }
 
   function resultText(st, kind, d) {
     var sep = lang === 'zh' ? '，' : ', ';
-    var lines = [t('txt_title') + ' · ' + st.preset, t('txt_seat', st.seat, st.round), handText(st)];
+    var lines = [t('txt_title') + ' · ' + presetName(st.preset), t('txt_seat', st.seat, st.round), handText(st)];
     if (kind === 'score') {
       lines.push(t('txt_items') + ': ' + (d.items || []).map(function (it) { return itemName(it) + ' ' + it.tai; }).join(sep) +
         ' = ' + d.tai + ' ' + t('tai'));
@@ -1298,6 +1596,8 @@
     lastResult = { kind: kind, data: d };
     $('result-text').textContent = resultText(state, kind, d);
     $('result-copy').hidden = false;
+    var add = $('ses-add');
+    if (add) add.disabled = kind !== 'score';
   }
 
   /* ---- hands scored in this browser (localStorage) ------------------------------------ */
@@ -1311,18 +1611,21 @@
   function remember(st, d) {
     var h = encode(st);
     var list = readHistory().filter(function (x) { return x.h !== h; });
-    var hand = [T.toCompact(T.sort(st.hand)) + (st.win ? ' +' + st.win : '')].concat(st.melds.map(function (m) {
-      return T.toCompact(m.tiles);
-    }), st.flowers.length ? [T.toCompact(T.sort(st.flowers))] : []).join(' ');
-    list.unshift({ h: h, tai: d.tai, eligible: !!d.eligible, hand: hand });
+    list.unshift({ h: h, tai: d.tai, eligible: !!d.eligible });
     try { localStorage.setItem(HISTORY_KEY, JSON.stringify(list.slice(0, HISTORY_MAX))); } catch (e) { /* full or off */ }
+  }
+
+  function handShort(st) {
+    return [short(T.sort(st.hand)) + (st.win ? ' + ' + short([st.win]) : '')].concat(st.melds.map(function (m) {
+      return short(m.tiles);
+    }), st.flowers.length ? [short(T.sort(st.flowers))] : []).join(' · ');
   }
 
   function renderHistory() {
     var list = readHistory();
     $('history').innerHTML = list.map(function (x) {
       return '<li><a href="#' + esc(x.h) + '"><strong>' + esc(x.tai + ' ' + t('tai') + ' ' + (x.eligible ? '✓' : '✗')) +
-        '</strong> <span class="muted">' + esc(x.hand) + '</span></a></li>';
+        '</strong> <span class="muted">' + esc(handShort(decode('#' + x.h))) + '</span></a></li>';
     }).join('');
     $('history-empty').hidden = list.length > 0;
   }
@@ -1339,9 +1642,11 @@
     var body = $('result-body');
     lastResult = null;
     $('result-copy').hidden = true;
+    if ($('ses-add')) $('ses-add').disabled = true;
     if (!hasHand(st)) {
       body.innerHTML = '<p class="muted">' + esc(t('empty')) + '</p>';
       setVerdict(t('empty_verdict'), '');
+      setPay('');
       baseline = null;
       fieldErrors(null);
       return Promise.resolve();
@@ -1354,6 +1659,7 @@
       body.innerHTML = tot > n ? '<p class="need" id="need-more">' + esc(t('too_many', tot - n)) + '</p>'
         : '<p class="need" id="need-more">' + esc(t('need_more', k, n, st.melds.length)) + '</p>';
       setVerdict(tot > n ? t('too_many', tot - n) : t('more', k), 'more');
+      setPay('');
       return Promise.resolve();
     }
     var waitsMode = tot === n - 1;
@@ -1365,9 +1671,9 @@
     });
 
     function showResponse(r) {
-      if (r.offline) {
+      if (failed(r)) {
         baseline = null;
-        showOffline();
+        showOffline(r);
         return null;
       }
       baseline = r.ok ? null : r.data;
@@ -1377,6 +1683,7 @@
       if (r.ok && waitsMode) {
         renderWaits(r.data);
         showResultText('waits', r.data);
+        if ($('analysis')) return loadAnalysis(st, 'analysis', true);
       } else if (r.ok) {
         renderScore(r.data);
         showResultText('score', r.data);
@@ -1385,10 +1692,12 @@
       } else if (noWin) {
         body.innerHTML = problemHTML(r.data, pairs) + '<div id="analysis" class="analysis"></div>';
         setVerdict(t('v_no_win'), 'no');
-        return loadAnalysis(st, 'analysis');
+        setPay('');
+        return loadAnalysis(st, 'analysis', true);
       } else {
-        body.innerHTML = problemHTML(r.data || { title: t('problem') }, pairs);
-        setVerdict((r.data && r.data.title) || t('problem'), 'no');
+        body.innerHTML = problemHTML(r.data || {}, pairs);
+        setVerdict(problemTitle(r.data), 'no');
+        setPay('');
       }
       return null;
     }
@@ -1417,6 +1726,223 @@
         return '<li>' + esc(m) + '</li>';
       }).join('') + '</ul><button type="button" id="link-clear">' + esc(t('link_clear')) + '</button>';
     });
+  }
+
+  /* ---- the evening: a session of hands (POST /v1/sessions/settle) ----------------------- */
+  /* Kept in localStorage ({players, first_dealer, hands}; each hand the page's own link of a
+   * scored hand, or a draw) and in a share link (#ev=…); the server settles it each time it
+   * changes: seats, dealer and round wind of every hand, running totals, who pays whom. */
+  var SESSION_KEY = 'nb-calc-session';
+  var session = null;          // {players: [4 names], first_dealer, hands: [{h} | {draw: true}]}
+  var settled = null;          // the last 200 of /v1/sessions/settle for it (kept with it)
+  var sessionProblem = null;
+
+  function readSession() {
+    try {
+      var v = JSON.parse(localStorage.getItem(SESSION_KEY) || 'null');
+      if (v && Array.isArray(v.players) && v.players.length === 4 && Array.isArray(v.hands)) return v;
+    } catch (e) { /* unreadable: none */ }
+    return null;
+  }
+
+  function saveSession() {
+    try {
+      if (session) localStorage.setItem(SESSION_KEY, JSON.stringify({ players: session.players,
+        first_dealer: session.first_dealer, hands: session.hands, settled: settled }));
+      else localStorage.removeItem(SESSION_KEY);
+    } catch (e) { /* full or off */ }
+  }
+
+  function b64url(text) {
+    return btoa(unescape(encodeURIComponent(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+  function unb64url(text) {
+    return decodeURIComponent(escape(atob(text.replace(/-/g, '+').replace(/_/g, '/'))));
+  }
+
+  function sessionLink() {
+    return location.origin + location.pathname + location.search + '#ev=' +
+      b64url(JSON.stringify({ players: session.players, first_dealer: session.first_dealer, hands: session.hands }));
+  }
+
+  /* A session from a link's #ev=…, or null. */
+  function sessionFromLink(hash) {
+    var q = parseHash(hash);
+    if (!q.ev) return null;
+    try {
+      var v = JSON.parse(unb64url(q.ev));
+      if (v && Array.isArray(v.players) && v.players.length === 4 && Array.isArray(v.hands)) return v;
+    } catch (e) { /* a broken link: no session */ }
+    return null;
+  }
+
+  function settleBody() {
+    return {
+      rules: state.preset, players: session.players, first_dealer: session.first_dealer,
+      hands: session.hands.map(function (x) {
+        if (x.draw) return { draw: true };
+        var body = scoreRequest(decode('#' + x.h));
+        delete body.round_wind;            // the session's rotation fills it in
+        return { score: body };
+      })
+    };
+  }
+
+  /* Where the next hand stands: its dealer, its round wind, and who sits where. */
+  function nextSeats() {
+    var dealer = settled && settled.next ? settled.next.dealer : session.first_dealer;
+    var wind = settled && settled.next ? settled.next.round_wind : 'E';
+    var d = Math.max(0, session.players.indexOf(dealer));
+    var seats = {};
+    SEATS.forEach(function (s, i) { seats[s] = session.players[(d + i) % 4]; });
+    return { dealer: dealer, round: wind, seats: seats };
+  }
+
+  function settle() {
+    if (!session) return Promise.resolve();
+    if (!session.hands.length) {
+      settled = null;
+      sessionProblem = null;
+      saveSession();
+      return Promise.resolve();
+    }
+    return api('POST', '/v1/sessions/settle', settleBody()).then(function (r) {
+      if (failed(r)) {
+        sessionProblem = { offline: !!r.offline, text: r.offline ? t('ses_offline') : failureText(r) };
+      } else if (!r.ok) {
+        sessionProblem = { text: t('ses_bad') + firstMessage(r.data) };
+      } else {
+        sessionProblem = null;
+        settled = r.data;
+      }
+      saveSession();
+    });
+  }
+
+  function renderSession() {
+    var box = $('session-body');
+    if (!session) {
+      var names = t('ses_defaults');
+      box.innerHTML = '<p class="muted">' + esc(t('ses_intro')) + '</p><form id="ses-form" class="ses-form">' +
+        [0, 1, 2, 3].map(function (i) {
+          return '<label class="field"><span>' + esc(t('ses_name', i)) + '</span><input type="text" name="p' + i +
+            '" value="' + esc(names[i]) + '" autocomplete="off" maxlength="24" required></label>';
+        }).join('') + '<button type="submit" id="ses-start">' + esc(t('ses_start')) + '</button></form>';
+      return;
+    }
+    var next = nextSeats();
+    var rows = (settled && settled.hands ? settled.hands : []).map(function (h) {
+      return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td class="ses-what-cell">' +
+        '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner ? t('ses_win', h) : t('ses_drawn')) + '</span>' +
+        '<small class="ses-dealer">' + esc(t('ses_dealer', h.dealer, h.round_wind)) + '</small></td>' +
+        session.players.map(function (p) {
+          var n = h.totals[p];
+          return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '">' + esc(fmtSigned(n)) + '</td>';
+        }).join('') + '</tr>';
+    }).join('');
+    var html = '<p class="ses-next" id="ses-next"><strong>' +
+      esc(t('ses_next', session.hands.length + 1, next.dealer, next.round)) + '</strong></p>';
+    if (sessionProblem) html += '<p class="problem" id="ses-problem">' + esc(sessionProblem.text) + '</p>';
+    html += '<div class="row"><button type="button" id="ses-add" data-act="ses-add"' + (lastResult && lastResult.kind === 'score'
+      ? '' : ' disabled') + '>' + esc(t('ses_add')) + '</button><button type="button" data-act="ses-draw">' +
+      esc(t('ses_draw')) + '</button></div>';
+    if (!session.hands.length) html += '<p class="muted">' + esc(t('ses_empty')) + '</p>';
+    else {
+      html += '<div class="ses-scroll"><table class="ses-table" id="ses-table"><thead><tr><th scope="col" class="num">' +
+        esc(t('ses_col_hand')) + '</th><th scope="col">' + esc(t('ses_col_what')) + '</th>' + session.players.map(function (p) {
+          return '<th scope="col" class="num">' + esc(p) + '</th>';
+        }).join('') + '</tr></thead><tbody>' + rows + '</tbody>';
+      if (settled) {
+        html += '<tfoot><tr><th scope="row" colspan="2">' + esc(t('ses_total')) + '</th>' + session.players.map(function (p) {
+          var n = settled.totals[p];
+          return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '" data-player="' + esc(p) + '">' +
+            esc(fmtSigned(n)) + '</td>';
+        }).join('') + '</tr></tfoot>';
+      }
+      html += '</table></div>';
+      if (settled) {
+        html += '<p class="ses-pays" id="ses-pays"><strong>' + esc(t('ses_settle')) + '</strong>' + (settled.transfers.length
+          ? settled.transfers.map(function (x) {
+            return '<span class="ses-pay">' + esc(t('ses_pays', x.from, x.to, x.amount)) + '</span>';
+          }).join(lang === 'zh' ? '；' : '; ') : esc(t('ses_even'))) + '</p>';
+      }
+    }
+    html += '<p class="muted">' + esc(t('ses_kept')) + '</p><div class="row"><button type="button" data-act="ses-share">' +
+      esc(t('ses_share')) + '</button><button type="button" data-act="ses-new">' + esc(t('ses_new')) + '</button></div>';
+    box.innerHTML = html;
+  }
+
+  /* With an evening on, the seat buttons name who sits there, and the round wind is the session's. */
+  function sessionSeatLabel(s) {
+    if (!session) return null;
+    var next = nextSeats();
+    return t('ses_seat', s, next.seats[s]) + (s === 'E' ? ' · ' + t('dealer') : '');
+  }
+
+  function sessionAdd(entry) {
+    run(function () {
+      session.hands.push(entry);
+      return settle().then(function () {
+        var next = nextSeats();
+        renderSession();
+        if (state.round !== next.round) {
+          return change(function (st) { st.round = next.round; });
+        }
+        renderInputs();
+        return null;
+      });
+    });
+  }
+
+  function bindSession() {
+    var box = $('session-body');
+    box.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var names = [0, 1, 2, 3].map(function (i) { return box.querySelector('input[name="p' + i + '"]').value.trim(); });
+      if (names.some(function (n) { return !n; }) || names.some(function (n, i) { return names.indexOf(n) !== i; })) return;
+      session = { players: names, first_dealer: names[0], hands: [] };
+      settled = null;
+      sessionProblem = null;
+      saveSession();
+      renderSession();
+      renderInputs();
+    });
+    box.addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-act]');
+      if (!b || !session) return;
+      var act = b.getAttribute('data-act');
+      if (act === 'ses-add' && lastResult && lastResult.kind === 'score') {
+        sessionAdd({ h: encode(state) });
+        flash(t('ses_added'));
+      } else if (act === 'ses-draw') {
+        sessionAdd({ draw: true });
+      } else if (act === 'ses-share') {
+        copyText(sessionLink(), t('link_copied'));
+      } else if (act === 'ses-new') {
+        if (!window.confirm(t('ses_new_confirm'))) return;
+        session = null;
+        settled = null;
+        sessionProblem = null;
+        saveSession();
+        renderSession();
+        renderInputs();
+      }
+    });
+  }
+
+  function startSession(hash) {
+    var linked = sessionFromLink(hash);
+    if (linked) {
+      session = { players: linked.players, first_dealer: linked.first_dealer || linked.players[0], hands: linked.hands };
+      settled = null;
+    } else {
+      var kept = readSession();
+      if (kept) {
+        session = { players: kept.players, first_dealer: kept.first_dealer, hands: kept.hands };
+        settled = kept.settled || null;
+      }
+    }
+    return !!linked;
   }
 
   /* ---- actions ------------------------------------------------------------------------ */
@@ -1462,10 +1988,32 @@
     return change(function (st) { st.indicator = c; }, { copies: true, paths: ['caishen', 'hand.melds'], after: backToHand });
   }
 
+  /* The winning-tile slot: the tile tapped goes there (a tile already there is put back). */
+  function setWin(c) {
+    return change(function (st) {
+      if (total(st) >= need(st)) st.win = null;                // a full hand: the new tile replaces it
+      else if (st.win) { st.hand.push(st.win); st.win = null; }
+      if (total(st) === need(st) - 1) st.win = c;
+      else st.hand.push(c);
+    }, { copies: true, full: true, after: backToHand });
+  }
+
+  /* A tile of the hand made the winning tile: it changes places with the one in the slot. */
+  function swapWin(c) {
+    return change(function (st) {
+      var i = st.hand.indexOf(c);
+      if (i < 0) return;
+      st.hand.splice(i, 1);
+      if (st.win) st.hand.push(st.win);
+      st.win = c;
+    }, { paths: ['hand.winning_tile', 'win'], after: backToHand });
+  }
+
   function onPalette(c) {
     var m = mode();
     if (m.target === 'indicator') return setIndicator(c);
     if (T.isFlower(c) && caishenKinds(state).indexOf(c) < 0) return addToHand(c);
+    if (m.target === 'win') return setWin(c);
     if (m.target === 'meld') return addMeld(c);
     if (m.target === 'run') return addTiles(runTiles(c));
     return addToHand(c);
@@ -1503,22 +2051,35 @@
   }
 
   function undo() {
-    if (depth > 0) history.back();
+    if (!undoStack.length) return;
+    var h = undoStack.pop();
+    saveUndo();
+    run(function () {
+      state = decode(h);
+      lastHash = h;
+      notice(null);
+      return commit(false);
+    });
   }
 
-  /* Back, Forward, Undo, and links to a hand opened in this tab (a recent hand, say). */
+  /* A link to a hand opened in this tab (a recent hand, say): a new hand, undoable. */
   function onNavigate() {
     if (location.hash === lastHash) return;
     if (location.hash && location.hash.indexOf('=') < 0) return;     // an in-page anchor, not a hand
-    lastHash = location.hash;           // popstate and hashchange both come for one navigation
-    var ours = history.state && typeof history.state.i === 'number';
-    if (ours) depth = history.state.i;
-    else { depth += 1; history.replaceState({ i: depth }, '', location.hash); }
+    if (sessionFromLink(location.hash)) {                           // an evening's link
+      startSession(location.hash);
+      history.replaceState(null, '', location.pathname + location.search + lastHash);
+      run(function () { return settle().then(function () { renderSession(); renderInputs(); }); });
+      return;
+    }
+    var h = location.hash;
+    if (lastHash) { undoStack.push(lastHash); saveUndo(); }
+    lastHash = h;           // popstate and hashchange both come for one navigation
     run(function () {
-      state = decode(location.hash);
+      state = decode(h);
       notice(null);
       $('link-problem').hidden = true;
-      return (!ours && hasHand(state) ? linkCheck() : Promise.resolve()).then(function () { return commit(false); });
+      return (hasHand(state) ? linkCheck() : Promise.resolve()).then(function () { return commit(false); });
     });
   }
 
@@ -1559,10 +2120,31 @@
         undo();
       }
     });
+    var smooth = function () {
+      return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+    };
     $('to-result').addEventListener('click', function () {
-      $('result').scrollIntoView({ behavior: 'smooth', block: 'start' });
+      // #result has a scroll-margin of the bar's height: its top lands just under the bar
+      $('result').scrollIntoView({ behavior: smooth(), block: 'start' });
       $('h-result').focus({ preventScroll: true });
     });
+    // the win's controls open right under the bar, beside the hand (the card itself moves there
+    // while open, so there is one set of controls); the page below does not move
+    $('bar-context').addEventListener('click', function () { openContext(!ui.ctxOpen); });
+    $('bar-panel').addEventListener('click', function (e) {
+      if (e.target.id === 'ctx-done') openContext(false);
+    });
+    document.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape' && ui.ctxOpen) { openContext(false); $('bar-context').focus(); }
+    });
+    if (navigator.share) {
+      $('share').hidden = false;
+      $('share').addEventListener('click', function () {
+        writeURL(false);
+        navigator.share({ title: document.title, text: lastResult ? resultText(state, lastResult.kind, lastResult.data) : '',
+          url: location.href }).catch(function () { /* dismissed */ });
+      });
+    }
     $('notice').addEventListener('click', function (e) {
       if (e.target.closest('.notice-x')) notice(null);
     });
@@ -1585,25 +2167,23 @@
       if (b && !b.disabled) onPalette(b.getAttribute('data-tile'));
     });
     $('hand').addEventListener('click', function (e) {
-      var b = e.target.closest('button[data-tile]');
-      if (b) removeFromHand(b.getAttribute('data-tile'), b.getAttribute('data-role'));
+      var b = e.target.closest('button');
+      if (!b) return;
+      var role = b.getAttribute('data-role');
+      if (role === 'win') {                       // the slot: choose the winning tile
+        ui.mode = ui.mode === 'win' ? 'hand' : 'win';
+        renderInputs();
+        return;
+      }
+      var c = b.getAttribute('data-tile');
+      if (ui.mode === 'win') swapWin(c);
+      else removeFromHand(c, role);
     });
     $('flowers').addEventListener('click', function (e) {
       var b = e.target.closest('button[data-tile]');
       if (!b) return;
       var c = b.getAttribute('data-tile');
       change(function (st) { st.flowers.splice(st.flowers.indexOf(c), 1); });
-    });
-    $('win-tile').addEventListener('change', function (e) {
-      var c = e.target.value;
-      change(function (st) {
-        if (!st.win || st.win === c) return;
-        var i = st.hand.indexOf(c);
-        if (i < 0) return;
-        st.hand.splice(i, 1);
-        st.hand.push(st.win);
-        st.win = c;
-      }, { paths: ['hand.winning_tile', 'win'] });
     });
 
     $('melds').addEventListener('click', function (e) {
@@ -1699,7 +2279,16 @@
       var act = b.getAttribute('data-act');
       if (act === 'try') addToHand(b.getAttribute('data-tile'));
       else if (act === 'retry') retry();
+      else if (act === 'ses-add' && session && lastResult && lastResult.kind === 'score') {
+        sessionAdd({ h: encode(state) });
+        b.disabled = true;
+        b.textContent = t('ses_added');
+      }
       else if (act === 'analysis') run(function () { return loadAnalysis(state, 'analysis'); });
+      else if (act === 'more-discards') {
+        Array.prototype.forEach.call($('result-body').querySelectorAll('tr.more-row'), function (tr) { tr.hidden = false; });
+        b.remove();
+      }
       else if (act === 'drop') {
         var c = b.getAttribute('data-tile');
         change(function (st) {
@@ -1741,11 +2330,24 @@
     });
   }
 
+  function useRules(data) {
+    presets = data.presets;
+    rulebook = data.rulebook || null;
+  }
+
+  /* GET /v1/rules once a day at most: kept in localStorage with the time it was fetched (the
+   * service worker keeps a copy too, for a page opened offline). */
   function loadRules() {
+    var kept = null;
+    try { kept = JSON.parse(localStorage.getItem(RULES_KEY) || 'null'); } catch (e) { kept = null; }
+    if (kept && kept.data && Array.isArray(kept.data.presets)) {
+      useRules(kept.data);
+      if (Date.now() - kept.at < RULES_MAX_AGE && kept.at <= Date.now()) return Promise.resolve({ ok: true, cached: true });
+    }
     return api('GET', '/v1/rules').then(function (r) {
       if (r.ok && r.data && Array.isArray(r.data.presets)) {
-        presets = r.data.presets;
-        rulebook = r.data.rulebook || null;
+        useRules(r.data);
+        try { localStorage.setItem(RULES_KEY, JSON.stringify({ at: Date.now(), data: r.data })); } catch (e) { /* off */ }
       }
       return r;
     });
@@ -1765,19 +2367,70 @@
     if (window.ResizeObserver) new ResizeObserver(set).observe(bar);
   }
 
+  /* ---- no signal: the service worker (/sw.js) keeps the page; the page says when it is offline */
+  var offline = false;
+  function setOffline(on) {
+    offline = on;
+    var el = $('net-state');
+    el.hidden = !on;
+    el.textContent = t('offline_state');
+    el.title = t('offline_note');
+    var note = $('offline-note');
+    if (on && !note) {
+      $('result').insertAdjacentHTML('afterbegin', '<p class="offline-note" id="offline-note" role="status"></p>');
+      note = $('offline-note');
+    }
+    if (note) {
+      note.hidden = !on;
+      note.textContent = t('offline_note');
+    }
+  }
+
+  function startOffline() {
+    window.addEventListener('offline', function () { setOffline(true); });
+    window.addEventListener('online', function () { setOffline(false); retry(); });
+    if (navigator.onLine === false) setOffline(true);
+    if (!('serviceWorker' in navigator) || location.protocol === 'file:') return;
+    navigator.serviceWorker.register('/sw.js').then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      // the files this page loaded, by their (hashed) URLs: kept for a visit with no signal
+      var keep = Array.prototype.map.call(document.querySelectorAll('script[src], link[href]'), function (el) {
+        return el.src || el.href;
+      });
+      if (reg.active) reg.active.postMessage({ keep: keep });
+    }).catch(function (e) { if (window.console) console.warn('service worker', e); });
+  }
+
   /* ---- start -------------------------------------------------------------------------- */
   function start() {
     buildPalette();
     bind();
+    bindSession();
+    startOffline();
     trackBarHeight();
-    state = decode(location.hash);
-    depth = history.state && typeof history.state.i === 'number' ? history.state.i : 0;
-    var fromLink = hasHand(state);
+    var hash = location.hash;
+    var kept = null;
+    try { kept = localStorage.getItem(HAND_KEY); } catch (e) { kept = null; }
+    // opened without a hand (from the home screen, say): the hand last worked on comes back
+    if ((!hash || hash.indexOf('=') < 0) && kept && kept.indexOf('=') > 0) hash = kept;
+    var q = parseHash(location.search.replace(/^\?/, ''));
+    if (q.lang === 'zh' || q.lang === 'en') lang = q.lang;      // ?lang=zh as well as #lang=zh
+    var linkedSession = startSession(location.hash);
+    if (linkedSession) hash = kept && kept.indexOf('=') > 0 ? kept : '';
+    state = decode(hash);
+    lastHash = '#' + encode(state);
+    var fromLink = hasHand(state) && hash === location.hash;
     renderInputs();
     run(function () {
       return loadRules().then(function () {
         return fromLink ? linkCheck() : null;
-      }).then(function () { return commit(false); });
+      }).then(function () {
+        return session && session.hands.length && (linkedSession || !settled) ? settle() : null;
+      }).then(function () {
+        if (session) state.round = nextSeats().round;     // the evening's round wind
+        return commit(false);
+      });
     });
   }
 

@@ -132,6 +132,16 @@ def more_claims(pg, wind: str) -> None:
     idle(pg)
 
 
+def type_tiles(pg, text: str, label: str = "Type tiles (e.g. 123m 456p EE C 2f)") -> None:
+    """Tiles typed in the keyboard box (folded away under the palette: opened first)."""
+    if not pg.locator("#quick-box").evaluate("d => d.open"):
+        pg.locator("#quick-box summary").click()
+    box = pg.get_by_label(label)
+    box.fill(text)
+    box.press("Enter")
+    idle(pg)
+
+
 def choose(pg, selector: str, value: str) -> None:
     pg.select_option(selector, value)
     idle(pg)
@@ -375,7 +385,8 @@ def test_fifth_copy_is_refused_with_the_api_message(page, base_url):
     zh = api_problem(base_url, {"seat_wind": "E", "round_wind": "E", "win": {"by": "self_draw"},
                                 "hand": {"concealed": "11111m 23456789m 1p", "winning_tile": "1m"}}, "zh")
     assert zh["code"] == "too_many_copies"
-    assert notice(page) == zh["errors"]["hand.concealed"][0]
+    # ... with the tile named, not coded (the API says "1m"; a Chinese player reads 一万)
+    assert notice(page) == zh["errors"]["hand.concealed"][0].replace("1m", "一万")
     assert re.search(r"[\u4e00-\u9fff]", notice(page))
     expect(page.locator("#notice strong")).to_have_text("不可能：")
     mode(page, "hand")
@@ -383,7 +394,7 @@ def test_fifth_copy_is_refused_with_the_api_message(page, base_url):
     # a second copy of a flower (one of each exists)
     tap(page, "3f")
     tap(page, "3f")
-    assert "3f" in notice(page)
+    assert "秋" in notice(page)                    # 3f, named
     assert page.locator("#flowers [data-tile]").count() == 1
 
 
@@ -464,6 +475,7 @@ def test_win_context_is_refused_or_scored(page, base_url):
 
 def test_keyboard_and_labels(page, base_url):
     open_page(page, base_url, "#lang=en")
+    page.locator("#quick-box summary").click()
     # every control has an accessible name: its text, aria-label, or a <label>
     unlabelled = page.evaluate("""() => Array.from(document.querySelectorAll('button, select, input'))
         .filter(el => el.offsetParent !== null)
@@ -512,7 +524,8 @@ def _has_cjk_font() -> bool:
     return bool(out.stdout.strip())
 
 
-@pytest.mark.parametrize("width,height,lang", [(375, 812, "zh"), (1280, 900, "en")])
+@pytest.mark.parametrize("width,height,lang", [(390, 844, "zh"), (390, 844, "en"),
+                                               (1280, 900, "en"), (1280, 900, "zh")])
 def test_screenshots(make_page, base_url, tmp_path, width, height, lang):
     phone = width < 600
     pg = make_page(width=width, height=height, has_touch=phone, is_mobile=phone)
@@ -547,7 +560,7 @@ def test_screenshots(make_page, base_url, tmp_path, width, height, lang):
     if folder is tmp_path:
         warnings.warn("no CJK font (fc-list :lang=zh): screenshots not written to docs/screenshots", stacklevel=2)
     folder.mkdir(parents=True, exist_ok=True)
-    out = folder / f"calculator-{width}.png"
+    out = folder / f"calculator-{width}-{lang}.png"
     # a phone's whole page (it scrolls under the bar); the desktop's window as it is seen
     pg.screenshot(path=str(out), full_page=phone)
     w, h = _png_size(out)

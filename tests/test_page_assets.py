@@ -34,7 +34,9 @@ def test_gzip_where_the_client_names_it(client):
 def test_hashed_names_are_immutable_and_change_with_the_file(client, tmp_path):
     html = client.get("/").get_data(as_text=True)
     refs = re.findall(r'(?:src|href)="/static/([^"]+)"', html)
-    assert len(refs) == 3
+    # the page's own files, and its manifest and icon (the installable page)
+    assert sorted(re.sub(r"\.[0-9a-f]{12}\.", ".", r) for r in refs) == \
+        ["calc.css", "calc.js", "icon.svg", "manifest.webmanifest", "tiles.js"]
     for ref in refs:
         stem, digest, ext = re.fullmatch(r"(\w+)\.([0-9a-f]{12})\.(\w+)", ref).groups()
         data = (static_assets.STATIC_DIR / f"{stem}.{ext}").read_bytes()
