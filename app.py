@@ -401,6 +401,8 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None) -> Flask:
     Compress(app)
     app.after_request(language_headers)
     static_assets.init_app(app)
+    # the docs page's Swagger UI files, gzipped where the client takes it (1.5 MB of scripts)
+    static_assets.serve_directory(app, SWAGGER_UI_DIR, "/docs/static/", max_age=86400)
     observability.init_app(app)
     app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
     trusted = trusted_proxies(app.config.get("FORWARDED_ALLOW_IPS", os.environ.get(FORWARDED_ALLOW_IPS, "")))

@@ -151,6 +151,15 @@ def page() -> Response:
     return Response(body, content_type="text/html; charset=utf-8", headers=headers)
 
 
+def serve_directory(app: Flask, source: Path, prefix: str, max_age: int) -> None:
+    """Serve another fixed directory's files (the API docs' Swagger UI) under ``prefix`` through
+    WhiteNoise too: prepared once (gzip copies beside them), from a set fixed at start, gzipped
+    for a client that takes it; any other name falls through to the app."""
+    root = prepared_dir(source)
+    app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(root), prefix=prefix,  # type: ignore[method-assign]
+                              autorefresh=False, max_age=max_age, allow_all_origins=False, charset="utf-8")
+
+
 def init_app(app: Flask, source: Path | None = None) -> Flask:
     """Serve ``/static/…`` through WhiteNoise (in front of the app) and make the page :func:`page`
     sends.  The app must have no static route of its own (``static_folder=None``)."""

@@ -104,3 +104,15 @@ def test_the_rule_book_s_etag_follows_its_bytes(plain):
 def test_an_answer_for_one_request_has_no_validator(plain):
     scored = plain.post("/v1/score", json=examples.API_MD)
     assert "ETag" not in scored.headers and "Cache-Control" not in scored.headers
+
+
+def test_the_docs_page_files_are_gzipped(client):
+    """/docs's Swagger UI files (the bundle is over 1 MB) go gzipped to a client that takes gzip
+    (WhiteNoise, from copies made once at start), and plain to one that doesn't."""
+    plain = client.get("/docs/static/swagger-ui-bundle.js")
+    assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
+    packed = client.get("/docs/static/swagger-ui-bundle.js", headers={"Accept-Encoding": "gzip"})
+    assert packed.status_code == 200 and packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data) == plain.data
+    assert len(packed.data) < len(plain.data) / 3
+    assert client.get("/docs/static/no-such-file.js").status_code == 404
