@@ -70,8 +70,12 @@ install: $(VENV)/.runtime compile
 install-dev: $(VENV)/.dev compile wheelhouse
 
 # Where to open it first (gunicorn.conf.py then ends the start in one line naming the variable to
-# set if a port is taken: PORT, METRICS_PORT or HOST).
+# set if a port is taken: PORT, METRICS_PORT or HOST).  WEB_CONCURRENCY is checked here first:
+# gunicorn reads it as it loads its own settings, before gunicorn.conf.py, and a non-number
+# there is a traceback.
 run: install
+	@case "$${WEB_CONCURRENCY-1}" in ''|*[!0-9]*) \
+	  echo "WEB_CONCURRENCY must be an integer, not '$${WEB_CONCURRENCY}'" >&2; exit 1;; esac
 	@h='$(HOST)'; case "$$h" in 0.0.0.0|::) h=127.0.0.1;; *:*) h="[$$h]";; esac; \
 	  echo "ningbo-score: the page at http://$$h:$(PORT)/ and the API docs at http://$$h:$(PORT)/docs"
 	exec $(VENV)/bin/gunicorn -c gunicorn.conf.py app:app

@@ -72,7 +72,7 @@ import socket
 import struct
 import time
 import typing
-from functools import partial
+from functools import partial, wraps
 
 import gevent
 import gevent.local
@@ -395,11 +395,13 @@ def _bounded_chunks() -> None:
         return
     parse_size, read_into = reader.parse_chunk_size, reader.read_into
 
+    @wraps(read_into)      # __wrapped__: gunicorn's own, for tests/test_gunicorn_shape.py
     def counted_read_into(self: typing.Any, unreader: typing.Any, buf: bytearray) -> None:
         before = len(buf)
         read_into(self, unreader, buf)
         self.ningbo_read += len(buf) - before
 
+    @wraps(parse_size)
     def parse_chunk_size(self: typing.Any, unreader: typing.Any, data: typing.Any = None) -> typing.Any:
         self.limit_chunk_size_line = MAX_CHUNK_LINE_BYTES
         self.ningbo_chunks = getattr(self, "ningbo_chunks", 0) + 1
@@ -426,6 +428,7 @@ def _no_server_header() -> None:
         return
     default_headers = response.default_headers
 
+    @wraps(default_headers)
     def headers(self: typing.Any) -> list[str]:
         return [h for h in default_headers(self) if not h.startswith("Server:")]
 
@@ -572,8 +575,21 @@ class _ListenerName(typing.NamedTuple):
         return self.name
 
 
+#: why a TLS setting is refused (:meth:`ServingWorker.check_config`)
+TLS_REFUSED = ("TLS is not supported by serving.ServingWorker (certfile/keyfile are set): "
+               "terminate TLS at the proxy and unset them")
+
+
 class ServingWorker(GeventWorker):
     """gunicorn's gevent worker with the bounds of this module's docstring."""
+
+    @classmethod
+    def check_config(cls, cfg: typing.Any, log: typing.Any) -> None:
+        """gunicorn's arbiter calls this at start, before any worker: a TLS setting ends the
+        start in one line.  :meth:`run` serves plain sockets (gunicorn's own run would wrap them
+        in TLS, but the connection bounds here poll and shut down the raw socket)."""
+        if cfg.is_ssl:
+            raise SystemExit(TLS_REFUSED)
 
     def __init__(self, *args: typing.Any, **kwargs: typing.Any) -> None:
         super().__init__(*args, **kwargs)

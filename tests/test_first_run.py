@@ -114,3 +114,16 @@ def test_make_run_on_a_taken_port(tmp_path, held_port):
     assert lines[0] == f"127.0.0.1:{held_port} is in use: set PORT to a free port (e.g. PORT={held_port + 1})"
     # make's own last word ("make[1]: ***" when make runs it from make, as `make test` does)
     assert len(lines) == 2 and re.match(r"make(\[\d+\])?: \*\*\*", lines[1]), err
+
+
+@pytest.mark.parametrize("workers", ["abc", "", "2.5"])
+def test_make_run_with_a_bad_web_concurrency_is_one_line(tmp_path, workers):
+    """gunicorn reads WEB_CONCURRENCY as it loads its own settings (a traceback for a
+    non-number): the Makefile names the variable first, and gunicorn never starts."""
+    proc = make_run(fake_venv(tmp_path / "venv"), HOST="127.0.0.1", PORT=str(free_port()),
+                    METRICS_PORT=str(free_port()), WEB_CONCURRENCY=workers)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode != 0 and out == ""
+    lines = err.splitlines()
+    assert lines[0] == f"WEB_CONCURRENCY must be an integer, not '{workers}'", err
+    assert len(lines) == 2 and re.match(r"make(\[\d+\])?: \*\*\*", lines[1]), err
