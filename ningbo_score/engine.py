@@ -130,8 +130,10 @@ def _evaluate(items: tuple[Item, ...], orders: tuple[int, ...], h_view: ItemView
 
 #: each item's place in the answer: its place in items.py's table
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}
-#: The most answers each item group remembers (functools.lru_cache: bounded by count).
-_CACHE_SIZE = 1 << 14
+#: The most answers each item group remembers (functools.lru_cache: bounded by count).  An entry
+#: is at most about 4.4 KiB (its key holds the rules' 台 overrides: every item overridden), so a
+#: group holds at most about 36 MiB (tests/test_house_bounds.py: 64 MiB a cache).
+_CACHE_SIZE = 1 << 13
 
 
 class ItemGroup:

@@ -99,12 +99,14 @@ class ScoreError(Exception):
     def one(cls, code: str, path: str, en: str, zh: str) -> ScoreError:
         return cls([Problem(code, path, en, zh)])
 
-    def listed(self, lang: str = "en") -> int:
+    def listed(self) -> int:
         """How many of the problems an answer lists: at most :data:`MAX_PROBLEMS`, and only as
-        many as fit :data:`MAX_ERRORS_BYTES` (the first always)."""
+        many as fit :data:`MAX_ERRORS_BYTES` (the first always), in either language (so both list
+        the same paths)."""
         size = 0
         for n, p in enumerate(self.problems[:MAX_PROBLEMS]):
-            size += len(p.path.encode()) + len(p.message(lang).encode()) + 8   # quotes, colon, brackets
+            message = max(len(p.en.encode()), len(p.zh.encode()))
+            size += len(p.path.encode()) + message + 8   # quotes, colon, brackets
             if n and size > MAX_ERRORS_BYTES:
                 return n
         return min(len(self.problems), MAX_PROBLEMS)
@@ -112,7 +114,7 @@ class ScoreError(Exception):
     def errors(self, lang: str = "en") -> dict[str, list[str]]:
         """Messages keyed by field path, in precedence order: the first :meth:`listed`."""
         out: dict[str, list[str]] = {}
-        for p in self.problems[:self.listed(lang)]:
+        for p in self.problems[:self.listed()]:
             out.setdefault(p.path or "$", []).append(p.message(lang))
         return out
 
@@ -137,7 +139,7 @@ class ScoreError(Exception):
             "detail": self.detail(lang),
             "code": self.code,
         }
-        listed = self.listed(lang)
+        listed = self.listed()
         if any(p.path for p in self.problems[:listed]):
             body["errors"] = self.errors(lang)
         if len(self.problems) > listed:

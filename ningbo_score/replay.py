@@ -24,7 +24,7 @@ fifth copy ``too_many_copies``, both at ``event_index`` 0); two reasons the cont
 ``not_a_flower`` (setting aside a tile that is no flower) and ``invalid_meld`` (a claim whose tiles
 are no chow/pung/kong of the discard, by ningbo_score.hand's own meld check), sit before
 ``claim_priority`` in the order; a win on a discarded caishen is left to ``/v1/score``
-(``caishen_needs_self_draw``, RULES.md §10.10), the claim checks refuse chows, pungs and kongs of it
+(``caishen_needs_self_draw``, docs/rules.md §10.10), the claim checks refuse chows, pungs and kongs of it
 (``caishen_claimed``); ``next`` numbers the players 0-3 as this hand's E, S, W, N.
 """
 from __future__ import annotations
@@ -64,7 +64,7 @@ _N_CODES = len(CODES)
 
 
 def _limit(k: int) -> int:
-    """How many copies of a kind exist (RULES.md §1): 4, or 1 of a flower."""
+    """How many copies of a kind exist (docs/rules.md §1): 4, or 1 of a flower."""
     return 1 if k >= FLOWER0 else 4
 
 
@@ -236,7 +236,7 @@ class Table:
 
     def check_deal(self) -> None:
         """Before event 0 (*interpretation*): every seat dealt 13 tiles, no kind past its copies
-        (the indicator counts as one, RULES.md §2)."""
+        (the indicator counts as one, docs/rules.md §2)."""
         seen = self.seen
         log = self.log
         if log.indicator is not None:
@@ -326,7 +326,7 @@ class Table:
             self._not_held(seat, (tile,))
         if tile in self.kinds:
             self.fail("caishen_flower_set_aside", f"{CODES[tile]} is a caishen this hand: no flower, never set aside "
-                      "(RULES.md §2)", f"{CODES[tile]} 本局是财神，不是花牌，不能补花")
+                      "(docs/rules.md §2)", f"{CODES[tile]} 本局是财神，不是花牌，不能补花")
         if tile < FLOWER0:
             self.fail("not_a_flower", f"{CODES[tile]} is no flower", f"{CODES[tile]} 不是花牌")
         st.take((tile,))
@@ -383,7 +383,7 @@ class Table:
         for s, c in ev.declined:
             if c == "chow" and s != (discarder + 1) % 4:
                 self.fail("chow_not_from_upper_seat", f"`declined`: {SEATS[s]} can't chow {SEATS[discarder]}'s discard "
-                          "(a chow is only from one's 上家, RULES.md §1)",
+                          "(a chow is only from one's 上家, docs/rules.md §1)",
                           f"`declined`：{SEATS[s]} 不能吃 {SEATS[discarder]} 的牌（只能吃上家）")
         if not ev.declined:
             return
@@ -397,10 +397,10 @@ class Table:
         if won["seat"] != SEATS[taker]:
             if claim == "win" and won["type"] == "win":
                 self.fail("second_win_on_discard", f"{won['seat']} wins first: of several wins on one discard only the "
-                          "first in play order after the discarder stands (RULES.md §8)",
+                          "first in play order after the discarder stands (docs/rules.md §8)",
                           f"{won['seat']} 先胡：一炮只能一家胡，按出牌者之后的顺序（截胡）")
             self.fail("claim_priority",
-                      f"{won['seat']}'s {won['type']} comes first (win > pung/kong > chow, RULES.md §8)",
+                      f"{won['seat']}'s {won['type']} comes first (win > pung/kong > chow, docs/rules.md §8)",
                       f"{won['seat']} 的{won['type']}优先（胡 > 碰/杠 > 吃）")
 
     def _meld_checks(self, seat: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
@@ -412,7 +412,7 @@ class Table:
         if claimed is not None and claimed in own:
             own.remove(claimed)
         if any(t in kinds for t in own):
-            self.fail("caishen_in_meld", "a caishen can't be used in a meld (RULES.md §2)", "财神不能用于副露")
+            self.fail("caishen_in_meld", "a caishen can't be used in a meld (docs/rules.md §2)", "财神不能用于副露")
         face = self.substitute
         faces = [face if (face is not None and t == 33) else t for t in tiles]
         meld = Meld(kind, tuple(tiles), tuple(faces), from_seat, from_seat is None and kind == "kong", False,
@@ -435,16 +435,16 @@ class Table:
             self._not_held(seat, own)
         if kind == "chow" and seat != (discarder + 1) % 4:
             self.fail("chow_not_from_upper_seat", f"{SEATS[seat]} chows only from its 上家 "
-                      f"{SEATS[(seat + 3) % 4]}, not {SEATS[discarder]} (RULES.md §1)",
+                      f"{SEATS[(seat + 3) % 4]}, not {SEATS[discarder]} (docs/rules.md §1)",
                       f"{SEATS[seat]} 只能吃上家 {SEATS[(seat + 3) % 4]} 的牌，不能吃 {SEATS[discarder]}")
         if tile in self.kinds:
             self.fail("caishen_claimed", f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed "
-                      "(RULES.md §2)", f"{CODES[tile]} 是财神：打出的财神不能吃碰杠")
+                      "(docs/rules.md §2)", f"{CODES[tile]} 是财神：打出的财神不能吃碰杠")
         self._meld_checks(seat, kind, tiles, discarder, tile)
         self._priority(ev, seat, kind)
         st.take(own)
         st.melds.append([kind, sorted(tiles), discarder, False, False, [i]])
-        if kind != "chow" or self.rules.chi_counts_for_liability:     # RULES.md §7
+        if kind != "chow" or self.rules.chi_counts_for_liability:     # docs/rules.md §7
             st.claims_from.setdefault(discarder, []).append(i)
         self.any_claim = True
         self.actor = seat
@@ -471,7 +471,7 @@ class Table:
         if not st.held[tile]:
             self._not_held(seat, (tile,))
         if tile in self.kinds:
-            self.fail("caishen_in_meld", "a caishen can't be used in a meld (RULES.md §2)", "财神不能用于副露")
+            self.fail("caishen_in_meld", "a caishen can't be used in a meld (docs/rules.md §2)", "财神不能用于副露")
         sub = self.substitute
         face = sub if (sub is not None and tile == 33) else tile
         pung = next((m for m in st.melds if m[0] == "pung" and
@@ -499,7 +499,7 @@ class Table:
             self._priority(ev, seat, "win")
             by, winning, frm = "robbing_kong", typing.cast("tuple[int, int, int]", self.kong_added)[1], actor
         elif phase == REPLACEMENT and seat != actor and self.replacing == self.chain_kong:
-            self.fail("rob_not_on_added_kong", "only an added kong may be robbed (RULES.md §5 抢杠)",
+            self.fail("rob_not_on_added_kong", "only an added kong may be robbed (docs/rules.md §5 抢杠)",
                       "只有加杠可以被抢")
         elif phase in (ACT, MUST_DISCARD, START, REPLACEMENT) and seat != actor:
             self._on_discard(ev)

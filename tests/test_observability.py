@@ -257,10 +257,14 @@ def test_metrics_only_on_the_metrics_listener(client, monkeypatch):
         observability.metrics_listener()
 
 
-def test_gunicorn_conf_uses_the_hooks_and_json_logs():
+def test_gunicorn_conf_uses_the_hooks_and_json_logs(monkeypatch):
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     assert conf["on_starting"] is observability.on_starting
-    assert conf["when_ready"] is observability.when_ready      # the metrics listener, in the master
+    # when_ready starts the metrics listener in the master (and HEALTH_PORT's, where set)
+    started = []
+    monkeypatch.setattr(observability, "when_ready", started.append)
+    conf["when_ready"]("the server")
+    assert started == ["the server"]
     assert conf["child_exit"] is observability.child_exit
     assert conf["on_exit"] is observability.on_exit
     assert conf.get("preload_app", False) is False  # prometheus_client must load in the workers
