@@ -37,7 +37,7 @@ import schemas
 import serving
 import static_assets
 from ningbo_score import ScoreError, sessions, table
-from ningbo_score.errors import shown
+from ningbo_score.errors import HTTP_STATUS_CODES, shown
 from ningbo_score.hand import Hand
 
 ROOT = Path(__file__).resolve().parent
@@ -505,9 +505,9 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     if status >= 500:
         return problem("internal_error", "An unexpected error occurred.", "发生了意外错误。"), headers
     zh = _HTTP_NAMES_ZH.get(status, f"HTTP {status}")
-    err_obj = ScoreError.one("invalid_request", "", f"{err.name}: {err.description}", f"请求无效：{zh}。")
-    err_obj.status = status  # keep werkzeug's 4xx status (e.g. 400 for a bad request line)
-    return err_obj, headers
+    # werkzeug's 4xx status kept (e.g. 400 for a bad request line): each has its code in CODES
+    code = HTTP_STATUS_CODES.get(status, "bad_request")
+    return ScoreError.one(code, "", f"{err.name}: {err.description}", f"请求无效：{zh}。"), headers
 
 
 # --- the handlers ------------------------------------------------------------------------------
