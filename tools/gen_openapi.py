@@ -309,7 +309,7 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         response = client.post(path, **kwargs)
         return response.status_code, response.get_json(force=True)
 
-    from app import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES
+    from app import MAX_BODY_BYTES
 
     good, bad = LIVE_EXAMPLES[path]
     out: dict[str, tuple] = {}
@@ -318,7 +318,7 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         data=b"a=1", content_type="application/x-www-form-urlencoded")
-    limit = MAX_BATCH_BODY_BYTES if path in ("/v1/score/batch", "/v1/replay/batch") else MAX_BODY_BYTES
+    limit = next(r.body_limit for r in ROUTES if r.path == path and r.method == "POST") or MAX_BODY_BYTES
     out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
@@ -333,10 +333,6 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
             json=body, headers={"Accept-Language": "zh"})
     if path == "/v1/sessions/settle":
-        from app import MAX_SESSION_BODY_BYTES
-
-        out["payload_too_large"] = (f"A body over {_size(MAX_SESSION_BODY_BYTES)}", None) + post(
-            data=b" " * (MAX_SESSION_BODY_BYTES + 1), content_type="application/json")
         hands = {**examples.SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}
         out["too_many_hands"] = (f"{MAX_HANDS + 1} hands (400 invalid_request)", None) + post(json=hands)
     return out
@@ -871,13 +867,13 @@ def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
     """The operations written above, checked against app.ROUTES (the same routes, no more, no
     fewer: a route with no operation id is a service page, no operation) and given the table's
     operation id, tag and request and 200 response schemas."""
-    in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation_id is not None}
+    in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation is not None}
     written = {(path, method) for path, ops in documented.items() for method in ops}
     if written != set(in_table):
         raise SystemExit(f"openapi paths and app.ROUTES differ: {sorted(written ^ set(in_table))}")
     out: dict[str, dict] = {}
     for (path, method), route in in_table.items():
-        op = {"operationId": route.operation_id, "tags": [route.tag], **documented[path][method]}
+        op = {"operationId": route.operation, "tags": [route.tag], **documented[path][method]}
         if route.request is not None:
             op["requestBody"]["content"]["application/json"]["schema"] = {
                 "$ref": f"#/components/schemas/{component_name(route.request)}"}
