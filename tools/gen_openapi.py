@@ -250,8 +250,9 @@ def _problem(description: str, examples_: dict[str, dict] | None = None) -> dict
     return {"description": description, "content": {"application/problem+json": content}}
 
 
-def _json(schema: str, description: str, examples_: dict[str, dict] | None = None) -> dict:
-    content: dict[str, typing.Any] = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
+def _json(description: str, examples_: dict[str, dict] | None = None) -> dict:
+    """A 200 answer; its schema is its route's ``response`` (:func:`from_the_route_table`)."""
+    content: dict[str, typing.Any] = {"schema": {}}
     if examples_:
         content["examples"] = examples_
     return {"description": description, "content": {"application/json": content}}
@@ -342,16 +343,15 @@ def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
 
 
-def _live_operation(answers: dict[str, tuple], *, request: str, response: str, ok: str,
-                    errors: dict[int, str]) -> dict:
+def _live_operation(answers: dict[str, tuple], *, ok: str, errors: dict[int, str]) -> dict:
     """A documented POST operation whose examples are the app's answers."""
     def by_status(status: int) -> dict[str, dict]:
         return {name: _example(summary_, body, sent) for name, (summary_, sent, code, body) in answers.items()
                 if code == status}
 
     unexpected = {code for _, _, code, _ in answers.values()} - {200, *errors}
-    assert not unexpected, f"{request}: undocumented statuses {unexpected}"
-    responses = {"200": _json(response, ok, by_status(200))}
+    assert not unexpected, f"{ok} undocumented statuses {unexpected}"
+    responses = {"200": _json(ok, by_status(200))}
     for status, text in sorted(errors.items()):
         responses[str(status)] = _problem(text, by_status(status))
     responses["500"] = INTERNAL
@@ -360,7 +360,7 @@ def _live_operation(answers: dict[str, tuple], *, request: str, response: str, o
     return {"post": {
         "parameters": [LANG],
         "requestBody": {"required": True, "content": {"application/json": {
-            "schema": {"$ref": f"#/components/schemas/{request}"}, "examples": request_examples}}},
+            "schema": {}, "examples": request_examples}}},
         "responses": responses,
     }}
 
@@ -378,60 +378,60 @@ def live_paths(client) -> dict[str, dict]:
     return {
         "/v1/waits": _live_operation(
             answers["/v1/waits"],
-            request="WaitsRequest", response="WaitsResponse", ok="The waits.",
+            ok="The waits.",
             errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
         "/v1/analyze": _live_operation(
             answers["/v1/analyze"],
-            request="AnalyzeRequest", response="AnalyzeResponse", ok="The analysis.",
+            ok="The analysis.",
             errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
         "/v1/score/batch": _live_operation(
             answers["/v1/score/batch"],
-            request="BatchRequest", response="BatchResponse", ok="One result per request.",
+            ok="One result per request.",
             errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
                          "200 requests (`invalid_request`).",
                     413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/next": _live_operation(
             answers["/v1/table/next"],
-            request="NextHandRequest", response="NextHandResponse", ok="The next hand's table.",
+            ok="The next hand's table.",
             errors=common),
         "/v1/table/claims": _live_operation(
             answers["/v1/table/claims"],
-            request="TableClaimsRequest", response="ClaimsResponse", ok="The claim that takes it.",
+            ok="The claim that takes it.",
             errors={**common, 422: "Claims that can't happen at a table (`invalid_request`): the discarder "
                                    "claiming its own discard, a seat claiming twice, a chow from a seat other "
                                    "than the discarder's next, two seats both punging or konging."}),
         "/v1/levels": {"get": {
             "parameters": [LANG],
             "responses": {
-                "200": _json("Levels", "The levels.", {"levels": _example(
+                "200": _json("The levels.", {"levels": _example(
                     "The 17 levels of 000 (456游戏, 2010-9-19)", levels.get_json())}),
                 "500": INTERNAL,
             },
         }},
         "/v1/replay": _live_operation(
             answers["/v1/replay"],
-            request="ReplayRequest", response="ReplayResponse", ok="The hand replayed.",
+            ok="The hand replayed.",
             errors={**common, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
                                    "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
                                    "`score_request`)."}),
         "/v1/replay/batch": _live_operation(
             answers["/v1/replay/batch"],
-            request="ReplayBatchRequest", response="ReplayBatchResponse", ok="One result per log.",
+            ok="One result per log.",
             errors={400: "Not JSON (`malformed_json`), or not `{\"logs\": [object, …]}` with at most 50 logs "
                          "(`invalid_request`).",
                     413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/escape": _live_operation(
             answers["/v1/table/escape"],
-            request="EscapeRequest", response="EscapeResponse", ok="The penalty.", errors=common),
+            ok="The penalty.", errors=common),
         "/v1/sessions/settle": _live_operation(
             answers["/v1/sessions/settle"],
-            request="SessionRequest", response="SessionSettleResponse", ok="The session settled.",
+            ok="The session settled.",
             errors={400: "Not JSON (`malformed_json`), or not a session of at most "
                          f"{MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
                     413: "The body is over 1 MiB (`payload_too_large`).",
@@ -465,10 +465,10 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
         "/v1/score": {"post": {
             "parameters": [LANG],
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/ScoreRequest"},
+                "schema": {},
                 "examples": request_examples}}},
             "responses": {
-                "200": _json("ScoreResponse", "The score.", by_status(200)),
+                "200": _json("The score.", by_status(200)),
                 "400": _problem("Not JSON (`malformed_json`), or wrong types, unknown fields or unknown "
                                 "tiles (`invalid_request`).", by_status(400)),
                 "413": _problem("The body is over 64 KiB (`payload_too_large`).", by_status(413)),
@@ -485,7 +485,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
         "/v1/rules": {"get": {
             "parameters": [LANG],
             "responses": {
-                "200": _json("PresetList", "The rule book's version, its changes and the presets.", {
+                "200": _json("The rule book's version, its changes and the presets.", {
                     "presets": _example(
                     "The five presets of docs/rules.md §9", answers["rules"][3])}),
                 "500": INTERNAL,
@@ -498,7 +498,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
                 LANG,
             ],
             "responses": {
-                "200": _json("Preset", "The preset.", {"ningbo": _example(
+                "200": _json("The preset.", {"ningbo": _example(
                     "The default preset", answers["rules_one"][3])}),
                 "404": _problem("No such preset (`not_found`).", {"not_found": _example(
                     "An unknown preset", answers["rules_missing"][3])}),
@@ -507,13 +507,13 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
         }},
         "/healthz": {"get": {
             "responses": {
-                "200": _json("Health", "The service is up.", {"ok": _example("Up", answers["health"][3])}),
+                "200": _json("The service is up.", {"ok": _example("Up", answers["health"][3])}),
                 "500": INTERNAL,
             },
         }},
         "/readyz": {"get": {
             "responses": {
-                "200": _json("Ready", "Ready to serve.", {"ready": _example(
+                "200": _json("Ready to serve.", {"ready": _example(
                     "Ready", {"status": "ready", "checks": {"engine": "ok", "metrics_dir": "ok"}})}),
                 "503": _problem("Not ready (`not_ready`): `errors` names the failing checks."),
                 "500": INTERNAL,
@@ -802,9 +802,9 @@ def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
         if route.request is not None:
             op["requestBody"]["content"]["application/json"]["schema"] = {
                 "$ref": f"#/components/schemas/{component_name(route.request)}"}
-        if route.response is not None:
-            op["responses"]["200"]["content"]["application/json"]["schema"] = {
-                "$ref": f"#/components/schemas/{component_name(route.response)}"}
+        assert route.response is not None, f"{path}: an operation of app.ROUTES needs its response schema"
+        op["responses"]["200"]["content"]["application/json"]["schema"] = {
+            "$ref": f"#/components/schemas/{component_name(route.response)}"}
         out.setdefault(path, {})[method] = op
     return out
 
