@@ -276,8 +276,9 @@ def _answers(client) -> dict[str, typing.Any]:
         None, data=b'{"seat_wind": "E",', content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         None, data=b"seat_wind=E", content_type="application/x-www-form-urlencoded")
-    out["payload_too_large"] = ("A body over 64 KiB", None) + post(
-        None, data=b" " * (64 * 1024 + 1), content_type="application/json")
+    limit = _body_limit("/v1/score")
+    out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
+        None, data=b" " * (limit + 1), content_type="application/json")
     out["invalid_request_zh"] = ("The same, in Chinese (Accept-Language: zh)",
                                  examples.INVALID_REQUEST) + post(examples.INVALID_REQUEST,
                                                                   headers={"Accept-Language": "zh"})
@@ -310,8 +311,6 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         response = client.post(path, **kwargs)
         return response.status_code, response.get_json(force=True)
 
-    from app import MAX_BODY_BYTES
-
     good, bad = LIVE_EXAMPLES[path]
     out: dict[str, tuple] = {}
     for name, (summary, body) in {**good, **bad}.items():
@@ -319,7 +318,7 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         data=b"a=1", content_type="application/x-www-form-urlencoded")
-    limit = next(r.body_limit for r in ROUTES if r.path == path and r.method == "POST") or MAX_BODY_BYTES
+    limit = _body_limit(path)
     out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
@@ -339,12 +338,26 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     return out
 
 
+def _body_limit(path: str) -> int:
+    """The most bytes ``POST path`` takes: its route's ``body_limit``, else the app's."""
+    from app import MAX_BODY_BYTES
+
+    return next(r.body_limit for r in ROUTES if r.path == path and r.method == "POST") or MAX_BODY_BYTES
+
+
+def _too_large(path: str) -> str:
+    return f"The body is over {_size(_body_limit(path))} (`payload_too_large`)."
+
+
 def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
 
 
-def _live_operation(answers: dict[str, tuple], *, ok: str, errors: dict[int, str]) -> dict:
-    """A documented POST operation whose examples are the app's answers."""
+def _live_operation(by_path: dict[str, dict[str, tuple]], path: str, *, ok: str, errors: dict[int, str]) -> dict:
+    """A documented POST operation whose examples are the app's answers (its 413: past its
+    route's body limit)."""
+    answers = by_path[path]
+    errors = {**errors, 413: _too_large(path)}
     def by_status(status: int) -> dict[str, dict]:
         return {name: _example(summary_, body, sent) for name, (summary_, sent, code, body) in answers.items()
                 if code == status}
@@ -366,7 +379,6 @@ def _live_operation(answers: dict[str, tuple], *, ok: str, errors: dict[int, str
 
 
 NOT_JSON = "Not JSON (`malformed_json`), or wrong types, unknown fields or missing fields (`invalid_request`)."
-TOO_LARGE = "The body is over 64 KiB (`payload_too_large`)."
 NOT_JSON_TYPE = "The body is not `application/json` (`unsupported_media_type`)."
 
 
@@ -374,33 +386,32 @@ def live_paths(client) -> dict[str, dict]:
     """The operations of the live table (issue 4): waits, batch scoring and the table helpers."""
     answers = {path: _live_answers(client, path) for path in LIVE_EXAMPLES}
     levels = client.get("/v1/levels")
-    common = {400: NOT_JSON, 413: TOO_LARGE, 415: NOT_JSON_TYPE}
+    common = {400: NOT_JSON, 415: NOT_JSON_TYPE}
     return {
         "/v1/waits": _live_operation(
-            answers["/v1/waits"],
+            answers, "/v1/waits",
             ok="The waits.",
             errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
         "/v1/analyze": _live_operation(
-            answers["/v1/analyze"],
+            answers, "/v1/analyze",
             ok="The analysis.",
             errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
         "/v1/score/batch": _live_operation(
-            answers["/v1/score/batch"],
+            answers, "/v1/score/batch",
             ok="One result per request.",
             errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
                          "200 requests (`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/next": _live_operation(
-            answers["/v1/table/next"],
+            answers, "/v1/table/next",
             ok="The next hand's table.",
             errors=common),
         "/v1/table/claims": _live_operation(
-            answers["/v1/table/claims"],
+            answers, "/v1/table/claims",
             ok="The claim that takes it.",
             errors={**common, 422: "Claims that can't happen at a table (`invalid_request`): the discarder "
                                    "claiming its own discard, a seat claiming twice, a chow from a seat other "
@@ -414,27 +425,25 @@ def live_paths(client) -> dict[str, dict]:
             },
         }},
         "/v1/replay": _live_operation(
-            answers["/v1/replay"],
+            answers, "/v1/replay",
             ok="The hand replayed.",
             errors={**common, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
                                    "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
                                    "`score_request`)."}),
         "/v1/replay/batch": _live_operation(
-            answers["/v1/replay/batch"],
+            answers, "/v1/replay/batch",
             ok="One result per log.",
             errors={400: "Not JSON (`malformed_json`), or not `{\"logs\": [object, …]}` with at most 50 logs "
                          "(`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/escape": _live_operation(
-            answers["/v1/table/escape"],
+            answers, "/v1/table/escape",
             ok="The penalty.", errors=common),
         "/v1/sessions/settle": _live_operation(
-            answers["/v1/sessions/settle"],
+            answers, "/v1/sessions/settle",
             ok="The session settled.",
             errors={400: "Not JSON (`malformed_json`), or not a session of at most "
                          f"{MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE,
                     422: "A hand refused by its endpoint (its code, with `hand_index`), a hand whose "
                          "`round_wind` contradicts the rotation (`dealer_sequence`), a `net` that does not "
@@ -471,7 +480,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
                 "200": _json("The score.", by_status(200)),
                 "400": _problem("Not JSON (`malformed_json`), or wrong types, unknown fields or unknown "
                                 "tiles (`invalid_request`).", by_status(400)),
-                "413": _problem("The body is over 64 KiB (`payload_too_large`).", by_status(413)),
+                "413": _problem(_too_large("/v1/score"), by_status(413)),
                 "415": _problem("The body is not `application/json` (`unsupported_media_type`).",
                                 by_status(415)),
                 "422": _problem("Well-formed but impossible, or not a win (`wrong_tile_count`, "
@@ -795,7 +804,7 @@ def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
         raise SystemExit(f"openapi paths and app.ROUTES differ: {sorted(written ^ set(in_table))}")
     out: dict[str, dict] = {}
     for (path, method), route in in_table.items():
-        op = {"operationId": route.operation, "tags": [route.tag], "summary": route.summary}
+        op: dict[str, typing.Any] = {"operationId": route.operation, "tags": [route.tag], "summary": route.summary}
         if route.description is not None:
             op["description"] = route.description
         op.update(documented[path][method])
