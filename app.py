@@ -1,9 +1,9 @@
 """The HTTP service of docs/api.md: Flask routes over the ``ningbo_score`` library.
 
-Each route is thin: its marshmallow schema (ningbo_score.request_schemas, the one reader of every body)
-loads and checks the body into the library's typed input, the library computes and its result is
-sent as it is.  One table, ``ROUTES``, lists every route with its operation id, schemas and
-handler.  Every error, Flask's own 404/405/413 included, is an RFC 9457
+Each route is declared once, in ``ROUTES`` (:class:`Route`), and one view serves them all
+(:func:`answer`): the route's marshmallow schema (ningbo_score.request_schemas, the one reader of
+every body) loads and checks the body into the library's typed input, the route's call computes
+and its result is sent as it is.  Every error, Flask's own 404/405/413 included, is an RFC 9457
 ``application/problem+json`` body built by ``ScoreError.to_problem``, in English or Chinese after
 the request's ``Accept-Language``.
 
