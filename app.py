@@ -1,9 +1,9 @@
 """The HTTP service of docs/api.md: Flask routes over the ``ningbo_score`` library.
 
-Each route is thin: its marshmallow schema (ningbo_score.request_schemas, the one reader of every body)
-loads and checks the body into the library's typed input, the library computes and its result is
-sent as it is.  One table, ``ROUTES``, lists every route with its operation id, schemas and
-handler.  Every error, Flask's own 404/405/413 included, is an RFC 9457
+Each route is declared once, in ``ROUTES`` (:class:`Route`), and one view serves them all
+(:func:`answer`): the route's marshmallow schema (ningbo_score.request_schemas, the one reader of
+every body) loads and checks the body into the library's typed input, the route's call computes
+and its result is sent as it is.  Every error, Flask's own 404/405/413 included, is an RFC 9457
 ``application/problem+json`` body built by ``ScoreError.to_problem``, in English or Chinese after
 the request's ``Accept-Language``.
 
@@ -37,7 +37,7 @@ import schemas
 import serving
 import static_assets
 from ningbo_score import ScoreError, sessions, table
-from ningbo_score.errors import shown
+from ningbo_score.errors import HTTP_STATUS_CODES, shown
 from ningbo_score.hand import Hand
 
 ROOT = Path(__file__).resolve().parent
@@ -242,10 +242,11 @@ def _read(read: typing.Callable[[typing.Any], bytes | bytearray], arg: typing.An
         raise serving.body_problem(err) from None
 
 
-def json_body(limit: int | None = None) -> typing.Any:
+def json_body(limit: int | None = None, heavy: bool = False) -> typing.Any:
     """The request's JSON body: 413 past the limit (the app's ``MAX_CONTENT_LENGTH`` unless the
     route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed or if an object
-    repeats a key (:func:`repeated_key`)."""
+    repeats a key (:func:`repeated_key`).  A ``heavy`` request (or a large body) then waits for
+    its turn in the worker's work budget (serving.HeavyTurns)."""
     # the request itself, not its proxy: read often here (flask types the proxy as the Request)
     req: Request = request._get_current_object()  # type: ignore[attr-defined]
     if limit is not None:
@@ -273,7 +274,7 @@ def json_body(limit: int | None = None) -> typing.Any:
         serving.send_continue(environ)
         data = _read(_read_body, limit)
     # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
-    serving.heavy_turns.take(environ, len(data), heavy=limit == MAX_BATCH_BODY_BYTES)
+    serving.heavy_turns.take(environ, len(data), heavy=heavy)
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as err:
@@ -505,9 +506,9 @@ def http_problem(err: HTTPException) -> tuple[ScoreError, dict[str, str]]:
     if status >= 500:
         return problem("internal_error", "An unexpected error occurred.", "发生了意外错误。"), headers
     zh = _HTTP_NAMES_ZH.get(status, f"HTTP {status}")
-    err_obj = ScoreError.one("invalid_request", "", f"{err.name}: {err.description}", f"请求无效：{zh}。")
-    err_obj.status = status  # keep werkzeug's 4xx status (e.g. 400 for a bad request line)
-    return err_obj, headers
+    # werkzeug's 4xx status kept (e.g. 400 for a bad request line): each has its code in CODES
+    code = HTTP_STATUS_CODES.get(status, "bad_request")
+    return ScoreError.one(code, "", f"{err.name}: {err.description}", f"请求无效：{zh}。"), headers
 
 
 # --- the handlers ------------------------------------------------------------------------------
@@ -590,34 +591,16 @@ def language_headers(response: Response) -> Response:
     return response
 
 
-def score():
-    return json_response(ningbo_score.score(schemas.load(schemas.score_request, json_body()), language()))
-
-
-def score_batch():
-    # the schema loads each item on its own: a bad one is its own result, never the batch's
-    items = schemas.load(schemas.batch_request, json_body(MAX_BATCH_BODY_BYTES))
-    # other requests run between its hands; a batch whose client has left stops
-    answer = ningbo_score.score_batch(items, language(), serving.between_hands(request.environ))
-    for result in answer["results"]:
-        if "problem" in result:               # refused hands count by code, like refused requests
-            observability.record_problem(result["problem"]["code"])
-    return json_response(answer)
-
-
-def replay():
-    return json_response(ningbo_score.replay.replay_loaded(schemas.load(schemas.replay_request, json_body()),
-                                                           language()))
-
-
-def replay_batch():
-    # each log loaded and checked on its own; other requests run between its logs
-    items = schemas.load(schemas.replay_batch_request, json_body(MAX_BATCH_BODY_BYTES))
-    answer = ningbo_score.replay.replay_batch(items, language(), serving.between_hands(request.environ))
-    for result in answer["results"]:
-        if "problem" in result:
-            observability.record_problem(result["problem"]["code"])
-    return json_response(answer)
+def _count_refused(run: typing.Callable[..., typing.Any]) -> typing.Callable[..., typing.Any]:
+    """A batch's call whose refused items count by code in the metrics, like refused requests
+    (each item is loaded on its own by the schema: a bad one is its own result, never the batch's)."""
+    def call(items: typing.Any, lang: str, before_each: typing.Callable[[], None] | None) -> typing.Any:
+        answer = run(items, lang, before_each)
+        for result in answer["results"]:
+            if "problem" in result:
+                observability.record_problem(result["problem"]["code"])
+        return answer
+    return call
 
 
 #: a hand whose waits or analysis is expensive: this many caishen kinds or caishen tiles in hand
@@ -631,45 +614,8 @@ def heavy_hand(hand: Hand) -> bool:
     return len(kinds) >= HEAVY_CAISHEN_KINDS or sum(t in kinds for t in hand.concealed) >= HEAVY_CAISHEN_TILES
 
 
-def _turns(hand: Hand) -> typing.Callable[[], None] | None:
-    """For an expensive hand: wait for a heavy turn, then yield between its waits (as a batch
-    between its hands); None for any other."""
-    if not heavy_hand(hand):
-        return None
-    serving.heavy_turns.take(request.environ, 0, heavy=True)
-    return serving.between_hands(request.environ)
-
-
-def waits():
-    hand = schemas.load(schemas.waits_request, json_body())
-    return json_response(ningbo_score.waits(hand, language(), _turns(hand)))
-
-
-def analyze():
-    loaded = schemas.load(schemas.analyze_request, json_body())
-    return json_response(ningbo_score.analyze(loaded, language(), _turns(loaded.hand)))
-
-
-def table_next():
-    return json_response(table.next_hand(schemas.load(schemas.next_hand_request, json_body())))
-
-
-def table_claims():
-    return json_response(table.claims(schemas.load(schemas.claims_request, json_body()), language()))
-
-
-def table_escape():
-    return json_response(table.escape(schemas.load(schemas.escape_request, json_body())))
-
-
-def levels():
-    return json_response(table.levels())
-
-
-def sessions_settle():
-    # a session's bodies are up to the batch's limit; other requests run between its hands
-    session = schemas.load(schemas.session_request, json_body(MAX_SESSION_BODY_BYTES))
-    return json_response(sessions.settle(session, language(), serving.between_hands(request.environ)))
+def _heavy_analysis(loaded: typing.Any) -> bool:
+    return heavy_hand(loaded.hand)
 
 
 def calculator():
@@ -690,60 +636,188 @@ def service_worker():
 
 @dataclass(frozen=True)
 class Route:
-    """One route: its path as openapi.yaml writes it (``{preset}``; ``{filename:path}`` for a
-    Flask converter), its operation id and tag in openapi.yaml (None for a page of the service
-    that is no part of the API, so no call of a generated client: the calculator page, the docs
-    page and its assets, openapi.yaml itself, the metrics), the schemas of its request body and of
-    its 200 answer, and its handler.  (The metrics are no route: prometheus_client serves them on
-    a listener of their own, observability.py.)  The Flask endpoint is the operation id, or else the
-    handler's name."""
+    """One route, declared once: its path as openapi.yaml writes it (``{preset}``;
+    ``{filename:path}`` for a Flask converter), its operation id and tag in openapi.yaml (None for
+    a page of the service that is no part of the API, so no call of a generated client: the
+    calculator page, the docs page and its assets, openapi.yaml itself), the schemas of its request
+    body and of its 200 answer, and what it calls.  (The metrics are no route: prometheus_client
+    serves them on a listener of their own, observability.py.)
+
+    A route with a ``request`` schema (:func:`answer`) reads the body within ``body_limit`` bytes
+    (None: the app's ``MAX_CONTENT_LENGTH``), loads it with the schema and calls
+    ``call(loaded, language, before_each)``, sending its result as JSON.  ``heavy``: True for a
+    route whose every request is heavy work (it waits for a heavy turn of the worker and yields
+    between its items, serving.HeavyTurns and serving.between_hands); a predicate on the loaded
+    body for one whose hand decides it (waits, analysis); False for the rest.  A route without a
+    body calls ``call(**path_args)``: a Response is sent as it is, anything else as JSON.  ``doc``:
+    the operation's summary in openapi.yaml, then after a blank line its description.  The Flask
+    endpoint is the operation id, or else the call's name."""
     method: str
     path: str
-    operation_id: str | None
+    operation: str | None
     tag: str | None
     request: Schema | None
     response: Schema | None
-    handler: typing.Callable
+    call: typing.Callable[..., typing.Any]
+    body_limit: int | None = None
+    heavy: bool | typing.Callable[[typing.Any], bool] = False
+    doc: str = ""
 
     def __post_init__(self) -> None:
-        assert (self.operation_id is None) == (self.tag is None), self.path
+        assert (self.operation is None) == (self.tag is None), self.path
+        assert self.request is not None or (self.body_limit is None and self.heavy is False), self.path
 
     @property
     def endpoint(self) -> str:
-        return self.operation_id or self.handler.__name__
+        return self.operation or self.call.__name__
 
     @property
     def flask_path(self) -> str:
         return re.sub(r"\{(\w+)(?::(\w+))?\}", lambda m: f"<{m[2]}:{m[1]}>" if m[2] else f"<{m[1]}>", self.path)
 
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n\n", 1)[0]
 
-#: Every route of the service.  It drives the Flask routes (:func:`register_routes`),
-#: openapi.yaml's operations, their ids, tags and request/response schemas, and which routes are
+    @property
+    def description(self) -> str | None:
+        parts = self.doc.split("\n\n", 1)
+        return parts[1] if len(parts) > 1 else None
+
+
+def answer(route: Route, path_args: dict[str, typing.Any]) -> Response:
+    """The one view of every route (:class:`Route`)."""
+    if route.request is None:
+        result = route.call(**path_args)
+        return result if isinstance(result, Response) else json_response(result)
+    loaded = schemas.load(route.request, json_body(route.body_limit, heavy=route.heavy is True))
+    before_each = None
+    if route.heavy is True:
+        before_each = serving.between_hands(request.environ)      # other requests run between its items
+    elif route.heavy and route.heavy(loaded):
+        # an expensive hand: wait for a heavy turn, then yield between its waits (as a batch)
+        serving.heavy_turns.take(request.environ, 0, heavy=True)
+        before_each = serving.between_hands(request.environ)
+    return json_response(route.call(loaded, language(), before_each))
+
+
+#: Every route of the service, each declared here alone.  It drives the Flask routes
+#: (:func:`register_routes`, one view: :func:`answer`), openapi.yaml's operations, their ids,
+#: tags, summaries, descriptions, request/response schemas and body limits, and which routes are
 #: in it at all (tools/gen_openapi.py), and the response schema each 200 is checked against
 #: (RESPONSE_SCHEMAS, tests/conftest.py).
 ROUTES: tuple[Route, ...] = (
-    Route("POST", "/v1/score", "score", "scoring", schemas.score_request, schemas.score_response, score),
-    Route("GET", "/v1/rules", "listRules", "rules", None, schemas.preset_list, list_rules),
-    Route("GET", "/v1/rules/{preset}", "getRules", "rules", None, schemas.preset_one, get_rules),
-    Route("GET", "/healthz", "health", "ops", None, schemas.health, healthz),
-    Route("GET", "/readyz", "ready", "ops", None, schemas.ready, observability.readyz),
-    Route("POST", "/v1/waits", "waits", "scoring", schemas.waits_request, schemas.waits_response, waits),
+    Route("POST", "/v1/score", "score", "scoring", schemas.score_request, schemas.score_response,
+          lambda hand, lang, _: ningbo_score.score(hand, lang),
+          doc=(
+              "Score a winning hand\n\n"
+              "台 items, points and payments of one hand (docs/api.md). A well-formed hand that is "
+              "impossible or not a win is a 422; one below the minimum 台 is a 200 with `eligible: false` "
+              "and the `reasons`.")),
+    Route("GET", "/v1/rules", "listRules", "rules", None, schemas.preset_list, list_rules,
+          doc="The rule book: its version, what rule book 3 changed, every preset"),
+    Route("GET", "/v1/rules/{preset}", "getRules", "rules", None, schemas.preset_one, get_rules,
+          doc="One preset with its options and item table"),
+    Route("GET", "/healthz", "health", "ops", None, schemas.health, healthz,
+          doc="Liveness"),
+    Route("GET", "/readyz", "ready", "ops", None, schemas.ready, observability.readyz,
+          doc="Readiness: the engine scores docs/api.md's worked example right"),
+    Route("POST", "/v1/waits", "waits", "scoring", schemas.waits_request, schemas.waits_response,
+          lambda hand, lang, turns: ningbo_score.waits(hand, lang, turns), heavy=heavy_hand,
+          doc=(
+              "What a hand waits on (听牌), and what each wait is worth\n\n"
+              "The `/v1/score` request with the hand *before* its winning tile (13 − 3 × melds concealed "
+              "tiles; no `hand.winning_tile`, no `win.by`). Every tile that completes the hand and has a "
+              "copy left, with the `/v1/score` answer for a self-draw of it and for a win on a discard "
+              "from `win.from` (default: the player's 上家), or the problem that refuses that win. A hand "
+              "that waits on nothing is a 200 with `waits: []`. When every tile completes it (caishen), "
+              "`any_tile` is true and tiles with the same outcome share one entry (`same_for`).")),
     Route("POST", "/v1/analyze", "analyze", "scoring", schemas.analyze_request, schemas.analyze_response,
-          analyze),
+          lambda loaded, lang, turns: ningbo_score.analyze(loaded, lang, turns), heavy=_heavy_analysis,
+          doc=(
+              "What to do with a hand that has not won: shanten (向听), improving tiles, discards\n\n"
+              "A `/v1/waits` body whose hand holds 13 − 3 × melds concealed tiles (waiting to draw) or 14 "
+              "− 3 × melds (it has drawn), and `visible`, the tiles seen elsewhere. The shanten (caishen "
+              "stand for any tile; copy limits ignored), every tile that lowers it with its unseen copies, "
+              "and at tenpai each wait with its value by self-draw and by discard as `/v1/waits` gives it. "
+              "14 tiles: one entry per kind that can be discarded, best first. Bad input gets what "
+              "`/v1/waits` gives it.")),
     Route("POST", "/v1/score/batch", "scoreBatch", "scoring", schemas.batch_request, schemas.batch_response,
-          score_batch),
+          _count_refused(lambda items, lang, each: ningbo_score.score_batch(items, lang, each)),
+          body_limit=MAX_BATCH_BODY_BYTES, heavy=True,
+          doc=(
+              "Score up to 200 hands in one call\n\n"
+              "`{\"requests\": [score request, …]}`: one result per request, in order, each the `/v1/score` "
+              "answer (`score`) or its problem (`problem`, with the status `/v1/score` would have "
+              "answered). A bad hand never fails the batch; each item must be a JSON object and is checked "
+              "on its own. Bodies up to 1 MiB.")),
     Route("POST", "/v1/table/next", "nextHand", "table", schemas.next_hand_request, schemas.next_hand_response,
-          table_next),
+          lambda loaded, _lang, _: table.next_hand(loaded),
+          doc=(
+              "Who deals the next hand, every seat wind and the round wind\n\n"
+              "docs/rules.md §8. Players are positions 0–3 in play order. The dealer keeps the deal when "
+              "it wins, and when the hand is drawn where the rules' `draw_keeps_dealer` is on (连庄; `rules` "
+              "as in `/v1/score`, default `ningbo`: on); otherwise the dealer's next position deals, and "
+              "after the round's fourth dealer the deal returns to the round's first dealer and the round "
+              "wind advances (E → S → W → N → E). Send the answer's `dealer`, `round_wind` and "
+              "`dealers_this_round` back with the next hand's `result`.")),
     Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
-          schemas.session_response, sessions_settle),
+          schemas.session_response, lambda hands, lang, each: sessions.settle(hands, lang, each),
+          body_limit=MAX_SESSION_BODY_BYTES, heavy=True,
+          doc=(
+              "Settle a session: rotation, running totals and the fewest transfers\n\n"
+              "Four `players` in seating order, the `first_dealer` and the `hands` in play order (at most "
+              f"{sessions.MAX_HANDS}): each a `/v1/replay` log (`replay`), a `/v1/score` body "
+              "(`score`, the winner by its "
+              "`seat_wind`), a `draw`, a `net` scored elsewhere (by seat, summing to 0) or a `penalty` "
+              "(`escape`: that seat pays 24 × base points, 8 × base to each other seat). The deal moves "
+              "after each hand as `/v1/table/next` moves it (docs/rules.md §8, the session's "
+              "`draw_keeps_dealer`; a `net` or `penalty` moves it like a draw); a hand may leave its "
+              "`round_wind` out, and one that contradicts the rotation is a 422 `dealer_sequence`. A "
+              "hand's `rules` and `base_points` default to the session's. The answer: each hand with its "
+              "dealer, seats, winner, net and running totals, the `totals`, the fewest `transfers` that "
+              "settle them (exact; ties: the smallest largest transfer, then the first by (from, to) in "
+              "`players` order), `stats` per player and the `next` hand's table. A hand that fails is its "
+              "own endpoint's problem with `hand_index` (and, for a replay, `event_index` and `reason`); "
+              "its field paths are within that hand's body. Bodies up to 1 MiB.")),
     Route("POST", "/v1/table/claims", "claims", "table", schemas.claims_request, schemas.claims_response,
-          table_claims),
-    Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, levels),
+          lambda loaded, lang, _: table.claims(loaded, lang),
+          doc=(
+              "Which claim takes a discard\n\n"
+              "docs/rules.md §8: a win beats a pung or kong, which beats a chow; of several wins the first "
+              "in play order after the discarder takes it (截胡; one discard, one winner). A chow is only "
+              "for the discarder's next seat. `reason` follows `Accept-Language`.")),
+    Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, lambda: table.levels(),
+          doc=(
+              "The level table (级别) of the 456 rules\n\n"
+              "Each level's name, the points (积分) it needs and its base points (对局分).")),
     Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
-          table_escape),
-    Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response, replay),
+          lambda loaded, _lang, _: table.escape(loaded),
+          doc=(
+              "The penalty for leaving a game (逃跑)\n\n"
+              "24 × the base points, given directly or as a level of `GET /v1/levels` (docs/rules.md §8); "
+              "the others gain nothing from it.")),
+    Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response,
+          lambda log, lang, _: ningbo_score.replay.replay_loaded(log, lang),
+          doc=(
+              "Replay a hand's log: check every event, derive the win, score it\n\n"
+              "One hand's log (the deal and every event in play order, ending in `win` or "
+              "`exhaustive_draw`; at most 400 events) is checked event by event against the rule book. At "
+              "the win, the `/v1/score` body its context makes (`score_request`: `win.by`/`from`, "
+              "`kong_replacement`, `kong_fed_by`, `last_tile`, `heavenly`, `earthly`, `discarded_caishen`, "
+              "`claims_from_winner`, the melds' `from`) is scored as `/v1/score` scores it (`score`); "
+              "`evidence` names the events that decided each field; `next` is the `/v1/table/next` answer. "
+              "A log that breaks a rule: 422 `illegal_event` with `event_index`, `reason`, `expected` and "
+              "`state`; a win `/v1/score` refuses: its code with the win's `event_index`.")),
     Route("POST", "/v1/replay/batch", "replayBatch", "scoring", schemas.replay_batch_request,
-          schemas.replay_batch_response, replay_batch),
+          schemas.replay_batch_response,
+          _count_refused(lambda logs, lang, each: ningbo_score.replay.replay_batch(logs, lang, each)),
+          body_limit=MAX_BATCH_BODY_BYTES, heavy=True,
+          doc=(
+              "Replay up to 50 logs in one call\n\n"
+              "`{\"logs\": [replay request, …]}`: one result per log, in order, each the `/v1/replay` answer "
+              "(`replay`) or its problem (`problem`, with the status `/v1/replay` would have answered). A "
+              "bad log never fails the batch. Bodies up to 1 MiB.")),
     # the service's pages (no operations of openapi.yaml); WhiteNoise serves the calculator's
     # files under /static/ (static_assets.py)
     Route("GET", "/", None, None, None, None, calculator),
@@ -762,9 +836,18 @@ ROUTES: tuple[Route, ...] = (
 RESPONSE_SCHEMAS: dict[str, Schema] = {r.endpoint: r.response for r in ROUTES if r.response is not None}
 
 
+def _view(route: Route) -> typing.Callable[..., Response]:
+    def view(**path_args: typing.Any) -> Response:
+        return answer(route, path_args)
+    view.__name__ = route.endpoint
+    return view
+
+
 def register_routes(app: Flask) -> None:
+    views: dict[str, typing.Callable[..., Response]] = {}   # one view per endpoint (/docs and /docs/ share one)
     for route in ROUTES:
-        app.add_url_rule(route.flask_path, endpoint=route.endpoint, view_func=route.handler, methods=[route.method])
+        view = views.setdefault(route.endpoint, _view(route))
+        app.add_url_rule(route.flask_path, endpoint=route.endpoint, view_func=view, methods=[route.method])
 
 
 app = create_app()

@@ -91,7 +91,7 @@ from werkzeug.exceptions import BadRequest
 
 import fair_worker
 from ningbo_score import ScoreError
-from ningbo_score.errors import Problem
+from ningbo_score.errors import HTTP_STATUS_CODES, Problem
 
 
 
@@ -169,9 +169,8 @@ class BodyTimeout(ScoreError):
 
     def __init__(self) -> None:
         super().__init__([_problem(
-            "invalid_request", f"The body did not arrive within {BODY_TIMEOUT_S:g} s.",
+            "request_timeout", f"The body did not arrive within {BODY_TIMEOUT_S:g} s.",
             f"请求体未在 {BODY_TIMEOUT_S:g} 秒内送达。")])
-        self.status = 408
 
 
 def body_deadline() -> typing.ContextManager:
@@ -198,10 +197,8 @@ def body_cut_short() -> ScoreError:
 def body_problem(err: BaseException) -> ScoreError:
     """The problem for a body whose reading raised ``err`` (one of :data:`READ_ERRORS`)."""
     if isinstance(err, TimeoutError):
-        timed_out = ScoreError([_problem("invalid_request", f"The body stopped coming for {IO_TIMEOUT_S:g} s.",
-                                         f"请求体中断了 {IO_TIMEOUT_S:g} 秒。")])
-        timed_out.status = 408
-        return timed_out
+        return ScoreError([_problem("request_timeout", f"The body stopped coming for {IO_TIMEOUT_S:g} s.",
+                                    f"请求体中断了 {IO_TIMEOUT_S:g} 秒。")])
     if isinstance(err, (http_errors.NoMoreData, BadRequest)) or (isinstance(err, OSError)
                                                                  and not isinstance(err, http_errors.ParseException)):
         return body_cut_short()
@@ -246,9 +243,8 @@ class ClientGone(ScoreError):
     nginx's 'client closed request'; nobody reads it, the access log and metrics do)."""
 
     def __init__(self) -> None:
-        super().__init__([_problem("invalid_request", "The client closed the connection before the answer.",
+        super().__init__([_problem("client_closed", "The client closed the connection before the answer.",
                                    "客户端在收到回答前关闭了连接。")])
-        self.status = 499
 
 
 def _problem(code: str, en: str, zh: str | None = None) -> Problem:
@@ -519,11 +515,10 @@ def server_problem(exc: BaseException) -> tuple[int, str, str]:
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
     """A complete HTTP/1.1 answer (closing the connection) with an RFC 9457 problem body in the
-    service's shape: code ``invalid_request`` for a 4xx, ``internal_error`` for a 5xx."""
-    code = "internal_error" if status >= 500 else "invalid_request"
-    err = ScoreError([_problem(code, detail)])
-    body = err.to_problem("en")
-    body["status"] = status
+    service's shape: code ``invalid_request`` for a 4xx, ``internal_error`` for a 5xx (the status's
+    own code in errors.CODES, which gives the status)."""
+    code = HTTP_STATUS_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
+    body = ScoreError([_problem(code, detail)]).to_problem("en")
     data = orjson.dumps(body)
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
             f"Content-Length: {len(data)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\r\n")

@@ -14,6 +14,30 @@ from dataclasses import dataclass
 CODES: dict[str, tuple[int, str, str]] = {
     "malformed_json": (400, "Malformed JSON", "JSON 格式错误"),
     "invalid_request": (400, "Invalid request", "请求无效"),
+    # werkzeug's own 4xx other than 404/405/413/415 (reported as invalid_request, with their status)
+    "bad_request": (400, "Invalid request", "请求无效"),
+    "unauthorized": (401, "Invalid request", "请求无效"),
+    "forbidden": (403, "Invalid request", "请求无效"),
+    "not_acceptable": (406, "Invalid request", "请求无效"),
+    "conflict": (409, "Invalid request", "请求无效"),
+    "gone": (410, "Invalid request", "请求无效"),
+    "length_required": (411, "Invalid request", "请求无效"),
+    "precondition_failed": (412, "Invalid request", "请求无效"),
+    "uri_too_long": (414, "Invalid request", "请求无效"),
+    "range_not_satisfiable": (416, "Invalid request", "请求无效"),
+    "expectation_failed": (417, "Invalid request", "请求无效"),
+    "teapot": (418, "Invalid request", "请求无效"),
+    "misdirected_request": (421, "Invalid request", "请求无效"),
+    "unprocessable_content": (422, "Invalid request", "请求无效"),
+    "locked": (423, "Invalid request", "请求无效"),
+    "failed_dependency": (424, "Invalid request", "请求无效"),
+    "precondition_required": (428, "Invalid request", "请求无效"),
+    "too_many_requests": (429, "Invalid request", "请求无效"),
+    "header_fields_too_large": (431, "Invalid request", "请求无效"),
+    "unavailable_for_legal_reasons": (451, "Invalid request", "请求无效"),
+    # the server's own: a body that did not come in time, a client that left before its answer
+    "request_timeout": (408, "Request timeout", "请求超时"),
+    "client_closed": (499, "Client closed request", "客户端关闭了请求"),
     "payload_too_large": (413, "Payload too large", "请求体过大"),
     "unsupported_media_type": (415, "Unsupported media type", "不支持的媒体类型"),
     "caishen_in_meld": (422, "Caishen in a meld", "副露中不能有财神"),
@@ -36,9 +60,20 @@ CODES: dict[str, tuple[int, str, str]] = {
     "not_found": (404, "Not found", "未找到"),
     "method_not_allowed": (405, "Method not allowed", "方法不允许"),
     "internal_error": (500, "Internal error", "内部错误"),
+    "not_implemented": (501, "Internal error", "内部错误"),  # reported as internal_error (gunicorn's 501)
+    "http_version_not_supported": (505, "Internal error", "内部错误"),  # reported as internal_error (gunicorn's 505)
     "not_ready": (503, "Not ready", "未就绪"),
 }
 _RANK = {code: i for i, code in enumerate(CODES)}
+#: the 4xx of werkzeug and gunicorn (other than those with codes of their own): reported as invalid_request
+_HTTP_4XX = (
+    "bad_request", "unauthorized", "forbidden", "not_acceptable", "conflict", "gone", "length_required",
+    "precondition_failed", "uri_too_long", "range_not_satisfiable", "expectation_failed", "teapot",
+    "misdirected_request", "unprocessable_content", "locked", "failed_dependency", "precondition_required",
+    "too_many_requests", "header_fields_too_large", "unavailable_for_legal_reasons")
+#: an HTTP status werkzeug or gunicorn answers by itself -> its code in CODES
+HTTP_STATUS_CODES: dict[int, str] = {CODES[code][0]: code for code in (
+    *_HTTP_4XX, "request_timeout", "internal_error", "not_implemented", "http_version_not_supported")}
 #: The most problems one answer lists (docs/api.md, "Additions for rule book 2"); the readers stop
 #: soon after finding this many (ningbo_score.fields, ningbo_score.request_schemas).
 MAX_PROBLEMS = 50
@@ -62,6 +97,9 @@ _PUBLIC = {
     "caishen_winning_tile": "caishen_needs_self_draw",
     "points_too_large": "invalid_request",
     "unbalanced_net": "invalid_request",
+    **{code: "invalid_request" for code in _HTTP_4XX},
+    "not_implemented": "internal_error",
+    "http_version_not_supported": "internal_error",
 }
 
 

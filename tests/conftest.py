@@ -70,7 +70,7 @@ class Contract:
                     return
 
                 endpoint, _ = app_module.app.url_map.bind("localhost").match(path, method)
-                pages = {r.endpoint for r in app_module.ROUTES if r.operation_id is None}
+                pages = {r.endpoint for r in app_module.ROUTES if r.operation is None}
                 assert endpoint in pages, (method, path, response.status_code, media)
                 return
             # not an operation of the spec (an unknown route, a method a route lacks): a problem

@@ -335,11 +335,11 @@ def test_one_route_table_drives_flask_and_the_spec(openapi_document):
     assert "/v1/rules/<preset>" in {rule for rule, _ in flask_rules}
     spec_ops = {(path, method.upper()): op for path, item in openapi_document["paths"].items()
                 for method, op in item.items()}
-    in_spec = [r for r in app_module.ROUTES if r.operation_id is not None]
+    in_spec = [r for r in app_module.ROUTES if r.operation is not None]
     assert set(spec_ops) == {(r.path, r.method) for r in in_spec}
     for r in in_spec:
         op = spec_ops[(r.path, r.method)]
-        assert op["operationId"] == r.operation_id
+        assert op["operationId"] == r.operation
         assert op["tags"] == [r.tag]
         if r.request is not None:
             assert op["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
@@ -347,7 +347,7 @@ def test_one_route_table_drives_flask_and_the_spec(openapi_document):
         if r.response is not None:
             assert op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
                 "/" + component_name(r.response))
-            assert app_module.RESPONSE_SCHEMAS[r.operation_id] is r.response
+            assert app_module.RESPONSE_SCHEMAS[r.operation] is r.response
 
 
 
@@ -519,7 +519,7 @@ def test_service_pages_are_no_operations(openapi_document, client):
     which is no route of the app: observability.py's own listener)."""
     import app as app_module
 
-    pages = {r.path for r in app_module.ROUTES if r.operation_id is None}
+    pages = {r.path for r in app_module.ROUTES if r.operation is None}
     assert {"/", "/docs", "/docs/", "/openapi.yaml"} <= pages
     assert not set(openapi_document["paths"]) & (pages | {"/metrics"})
     assert {"/healthz", "/readyz"} <= set(openapi_document["paths"])

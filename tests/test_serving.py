@@ -77,11 +77,12 @@ def chunked_head(path: str) -> bytes:
             "Transfer-Encoding: chunked\r\n\r\n").encode()
 
 
-def assert_problem(status: int, headers: dict, body: bytes, expected_status: int) -> dict:
+def assert_problem(status: int, headers: dict, body: bytes, expected_status: int,
+                   code: str = "invalid_request") -> dict:
     assert status == expected_status, (status, body[:300])
     assert headers["content-type"] == "application/problem+json", headers
     problem = json.loads(body)
-    assert problem["status"] == expected_status and problem["code"] == "invalid_request", problem
+    assert problem["status"] == expected_status and problem["code"] == code, problem
     return problem
 
 
@@ -240,7 +241,7 @@ def test_a_body_that_stops_coming_is_408(server):
         s.sendall(b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                   b"Content-Length: 100\r\n\r\n" + b"{" + b" " * 9)   # 10 of 100 bytes, then silence
         started = time.monotonic()
-        problem = assert_problem(*answer(read_all(s)), 408)
+        problem = assert_problem(*answer(read_all(s)), 408, "request_timeout")
         assert time.monotonic() - started < 3.0                    # IO_TIMEOUT = 1 s
     assert "stopped coming" in problem["detail"]
 
@@ -265,7 +266,7 @@ def test_a_body_trickling_past_the_body_deadline_is_408(server):
         s.settimeout(5)
         data += read_all(s)
     took = time.monotonic() - started
-    problem = assert_problem(*answer(data), 408)
+    problem = assert_problem(*answer(data), 408, "request_timeout")
     assert "did not arrive within 2 s" in problem["detail"] and 1.5 <= took < 4.0, took
 
 

@@ -250,8 +250,9 @@ def _problem(description: str, examples_: dict[str, dict] | None = None) -> dict
     return {"description": description, "content": {"application/problem+json": content}}
 
 
-def _json(schema: str, description: str, examples_: dict[str, dict] | None = None) -> dict:
-    content: dict[str, typing.Any] = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
+def _json(description: str, examples_: dict[str, dict] | None = None) -> dict:
+    """A 200 answer; its schema is its route's ``response`` (:func:`from_the_route_table`)."""
+    content: dict[str, typing.Any] = {"schema": {}}
     if examples_:
         content["examples"] = examples_
     return {"description": description, "content": {"application/json": content}}
@@ -275,8 +276,9 @@ def _answers(client) -> dict[str, typing.Any]:
         None, data=b'{"seat_wind": "E",', content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         None, data=b"seat_wind=E", content_type="application/x-www-form-urlencoded")
-    out["payload_too_large"] = ("A body over 64 KiB", None) + post(
-        None, data=b" " * (64 * 1024 + 1), content_type="application/json")
+    limit = _body_limit("/v1/score")
+    out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
+        None, data=b" " * (limit + 1), content_type="application/json")
     out["invalid_request_zh"] = ("The same, in Chinese (Accept-Language: zh)",
                                  examples.INVALID_REQUEST) + post(examples.INVALID_REQUEST,
                                                                   headers={"Accept-Language": "zh"})
@@ -309,8 +311,6 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         response = client.post(path, **kwargs)
         return response.status_code, response.get_json(force=True)
 
-    from app import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES
-
     good, bad = LIVE_EXAMPLES[path]
     out: dict[str, tuple] = {}
     for name, (summary, body) in {**good, **bad}.items():
@@ -318,7 +318,7 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
     out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
     out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
         data=b"a=1", content_type="application/x-www-form-urlencoded")
-    limit = MAX_BATCH_BODY_BYTES if path in ("/v1/score/batch", "/v1/replay/batch") else MAX_BODY_BYTES
+    limit = _body_limit(path)
     out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
         data=b" " * (limit + 1), content_type="application/json")
     if path == "/v1/score/batch":
@@ -333,46 +333,52 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
         out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
             json=body, headers={"Accept-Language": "zh"})
     if path == "/v1/sessions/settle":
-        from app import MAX_SESSION_BODY_BYTES
-
-        out["payload_too_large"] = (f"A body over {_size(MAX_SESSION_BODY_BYTES)}", None) + post(
-            data=b" " * (MAX_SESSION_BODY_BYTES + 1), content_type="application/json")
         hands = {**examples.SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}
         out["too_many_hands"] = (f"{MAX_HANDS + 1} hands (400 invalid_request)", None) + post(json=hands)
     return out
+
+
+def _body_limit(path: str) -> int:
+    """The most bytes ``POST path`` takes: its route's ``body_limit``, else the app's."""
+    from app import MAX_BODY_BYTES
+
+    return next(r.body_limit for r in ROUTES if r.path == path and r.method == "POST") or MAX_BODY_BYTES
+
+
+def _too_large(path: str) -> str:
+    return f"The body is over {_size(_body_limit(path))} (`payload_too_large`)."
 
 
 def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
 
 
-def _live_operation(answers: dict[str, tuple], *, summary: str, description: str,
-                    request: str, response: str, ok: str, errors: dict[int, str]) -> dict:
-    """A documented POST operation whose examples are the app's answers."""
+def _live_operation(by_path: dict[str, dict[str, tuple]], path: str, *, ok: str, errors: dict[int, str]) -> dict:
+    """A documented POST operation whose examples are the app's answers (its 413: past its
+    route's body limit)."""
+    answers = by_path[path]
+    errors = {**errors, 413: _too_large(path)}
     def by_status(status: int) -> dict[str, dict]:
         return {name: _example(summary_, body, sent) for name, (summary_, sent, code, body) in answers.items()
                 if code == status}
 
     unexpected = {code for _, _, code, _ in answers.values()} - {200, *errors}
-    assert not unexpected, f"{summary}: undocumented statuses {unexpected}"
-    responses = {"200": _json(response, ok, by_status(200))}
+    assert not unexpected, f"{ok} undocumented statuses {unexpected}"
+    responses = {"200": _json(ok, by_status(200))}
     for status, text in sorted(errors.items()):
         responses[str(status)] = _problem(text, by_status(status))
     responses["500"] = INTERNAL
     request_examples = {name: _example(summary_, body) for name, (summary_, body, status, _) in answers.items()
                         if body is not None and status != 400 and not name.endswith("_zh")}
     return {"post": {
-        "summary": summary,
-        "description": description,
         "parameters": [LANG],
         "requestBody": {"required": True, "content": {"application/json": {
-            "schema": {"$ref": f"#/components/schemas/{request}"}, "examples": request_examples}}},
+            "schema": {}, "examples": request_examples}}},
         "responses": responses,
     }}
 
 
 NOT_JSON = "Not JSON (`malformed_json`), or wrong types, unknown fields or missing fields (`invalid_request`)."
-TOO_LARGE = "The body is over 64 KiB (`payload_too_large`)."
 NOT_JSON_TYPE = "The body is not `application/json` (`unsupported_media_type`)."
 
 
@@ -380,135 +386,64 @@ def live_paths(client) -> dict[str, dict]:
     """The operations of the live table (issue 4): waits, batch scoring and the table helpers."""
     answers = {path: _live_answers(client, path) for path in LIVE_EXAMPLES}
     levels = client.get("/v1/levels")
-    common = {400: NOT_JSON, 413: TOO_LARGE, 415: NOT_JSON_TYPE}
+    common = {400: NOT_JSON, 415: NOT_JSON_TYPE}
     return {
         "/v1/waits": _live_operation(
-            answers["/v1/waits"],
-            summary="What a hand waits on (听牌), and what each wait is worth",
-            description="The `/v1/score` request with the hand *before* its winning tile (13 − 3 × melds "
-                        "concealed tiles; no `hand.winning_tile`, no `win.by`). Every tile that completes "
-                        "the hand and has a copy left, with the `/v1/score` answer for a self-draw of it "
-                        "and for a win on a discard from `win.from` (default: the player's 上家), or the "
-                        "problem that refuses that win. A hand that waits on nothing is a 200 with "
-                        "`waits: []`. When every tile completes it (caishen), `any_tile` is true and tiles "
-                        "with the same outcome share one entry (`same_for`).",
-            request="WaitsRequest", response="WaitsResponse", ok="The waits.",
+            answers, "/v1/waits",
+            ok="The waits.",
             errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
         "/v1/analyze": _live_operation(
-            answers["/v1/analyze"],
-            summary="What to do with a hand that has not won: shanten (向听), improving tiles, discards",
-            description="A `/v1/waits` body whose hand holds 13 − 3 × melds concealed tiles (waiting to "
-                        "draw) or 14 − 3 × melds (it has drawn), and `visible`, the tiles seen elsewhere. "
-                        "The shanten (caishen stand for any tile; copy limits ignored), every tile that "
-                        "lowers it with its unseen copies, and at tenpai each wait with its value by "
-                        "self-draw and by discard as `/v1/waits` gives it. 14 tiles: one entry per kind "
-                        "that can be discarded, best first. Bad input gets what `/v1/waits` gives it.",
-            request="AnalyzeRequest", response="AnalyzeResponse", ok="The analysis.",
+            answers, "/v1/analyze",
+            ok="The analysis.",
             errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
                                    "`invalid_request`)."}),
         "/v1/score/batch": _live_operation(
-            answers["/v1/score/batch"],
-            summary="Score up to 200 hands in one call",
-            description="`{\"requests\": [score request, …]}`: one result per request, in order, each the "
-                        "`/v1/score` answer (`score`) or its problem (`problem`, with the status "
-                        "`/v1/score` would have answered). A bad hand never fails the batch; each item "
-                        "must be a JSON object and is checked on its own. Bodies up to 1 MiB.",
-            request="BatchRequest", response="BatchResponse", ok="One result per request.",
+            answers, "/v1/score/batch",
+            ok="One result per request.",
             errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
                          "200 requests (`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/next": _live_operation(
-            answers["/v1/table/next"],
-            summary="Who deals the next hand, every seat wind and the round wind",
-            description="docs/rules.md §8. Players are positions 0–3 in play order. The dealer keeps the deal "
-                        "when it wins, and when the hand is drawn where the rules' `draw_keeps_dealer` is on "
-                        "(连庄; `rules` as in `/v1/score`, default `ningbo`: on); otherwise the dealer's "
-                        "next position deals, and after the round's fourth dealer the deal returns to the "
-                        "round's first dealer and the round wind advances (E → S → W → N → E). Send the "
-                        "answer's `dealer`, `round_wind` and `dealers_this_round` back with the next "
-                        "hand's `result`.",
-            request="NextHandRequest", response="NextHandResponse", ok="The next hand's table.",
+            answers, "/v1/table/next",
+            ok="The next hand's table.",
             errors=common),
         "/v1/table/claims": _live_operation(
-            answers["/v1/table/claims"],
-            summary="Which claim takes a discard",
-            description="docs/rules.md §8: a win beats a pung or kong, which beats a chow; of several wins the "
-                        "first in play order after the discarder takes it (截胡; one discard, one winner). "
-                        "A chow is only for the discarder's next seat. `reason` follows "
-                        "`Accept-Language`.",
-            request="TableClaimsRequest", response="ClaimsResponse", ok="The claim that takes it.",
+            answers, "/v1/table/claims",
+            ok="The claim that takes it.",
             errors={**common, 422: "Claims that can't happen at a table (`invalid_request`): the discarder "
                                    "claiming its own discard, a seat claiming twice, a chow from a seat other "
                                    "than the discarder's next, two seats both punging or konging."}),
         "/v1/levels": {"get": {
-            "summary": "The level table (级别) of the 456 rules",
-            "description": "Each level's name, the points (积分) it needs and its base points (对局分).",
             "parameters": [LANG],
             "responses": {
-                "200": _json("Levels", "The levels.", {"levels": _example(
+                "200": _json("The levels.", {"levels": _example(
                     "The 17 levels of 000 (456游戏, 2010-9-19)", levels.get_json())}),
                 "500": INTERNAL,
             },
         }},
         "/v1/replay": _live_operation(
-            answers["/v1/replay"],
-            summary="Replay a hand's log: check every event, derive the win, score it",
-            description="One hand's log (the deal and every event in play order, ending in `win` or "
-                        "`exhaustive_draw`; at most 400 events) is checked event by event against the rule "
-                        "book. At the win, the `/v1/score` body its context makes (`score_request`: "
-                        "`win.by`/`from`, `kong_replacement`, `kong_fed_by`, `last_tile`, `heavenly`, "
-                        "`earthly`, `discarded_caishen`, `claims_from_winner`, the melds' `from`) is scored "
-                        "as `/v1/score` scores it (`score`); `evidence` names the events that decided each "
-                        "field; `next` is the `/v1/table/next` answer. A log that breaks a rule: 422 "
-                        "`illegal_event` with `event_index`, `reason`, `expected` and `state`; a win "
-                        "`/v1/score` refuses: its code with the win's `event_index`.",
-            request="ReplayRequest", response="ReplayResponse", ok="The hand replayed.",
+            answers, "/v1/replay",
+            ok="The hand replayed.",
             errors={**common, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
                                    "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
                                    "`score_request`)."}),
         "/v1/replay/batch": _live_operation(
-            answers["/v1/replay/batch"],
-            summary="Replay up to 50 logs in one call",
-            description="`{\"logs\": [replay request, …]}`: one result per log, in order, each the "
-                        "`/v1/replay` answer (`replay`) or its problem (`problem`, with the status "
-                        "`/v1/replay` would have answered). A bad log never fails the batch. Bodies up to "
-                        "1 MiB.",
-            request="ReplayBatchRequest", response="ReplayBatchResponse", ok="One result per log.",
+            answers, "/v1/replay/batch",
+            ok="One result per log.",
             errors={400: "Not JSON (`malformed_json`), or not `{\"logs\": [object, …]}` with at most 50 logs "
                          "(`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE}),
         "/v1/table/escape": _live_operation(
-            answers["/v1/table/escape"],
-            summary="The penalty for leaving a game (逃跑)",
-            description="24 × the base points, given directly or as a level of `GET /v1/levels` "
-                        "(docs/rules.md §8); the others gain nothing from it.",
-            request="EscapeRequest", response="EscapeResponse", ok="The penalty.", errors=common),
+            answers, "/v1/table/escape",
+            ok="The penalty.", errors=common),
         "/v1/sessions/settle": _live_operation(
-            answers["/v1/sessions/settle"],
-            summary="Settle a session: rotation, running totals and the fewest transfers",
-            description="Four `players` in seating order, the `first_dealer` and the `hands` in play order "
-                        f"(at most {MAX_HANDS}): each a `/v1/replay` log (`replay`), a `/v1/score` body "
-                        "(`score`, the winner by its `seat_wind`), a `draw`, a `net` scored elsewhere (by "
-                        "seat, summing to 0) or a `penalty` (`escape`: that seat pays 24 × base points, 8 × "
-                        "base to each other seat). The deal moves after each hand as `/v1/table/next` moves "
-                        "it (docs/rules.md §8, the session's `draw_keeps_dealer`; a `net` or `penalty` moves "
-                        "it like a draw); a hand may leave its `round_wind` out, and one that contradicts the "
-                        "rotation is a 422 `dealer_sequence`. A hand's `rules` and `base_points` default to "
-                        "the session's. The answer: each hand with its dealer, seats, winner, net and running "
-                        "totals, the `totals`, the fewest `transfers` that settle them (exact; ties: the "
-                        "smallest largest transfer, then the first by (from, to) in `players` order), "
-                        "`stats` per player and the `next` hand's table. A hand that fails is its own "
-                        "endpoint's problem with `hand_index` (and, for a replay, `event_index` and "
-                        "`reason`); its field paths are within that hand's body. Bodies up to 1 MiB.",
-            request="SessionRequest", response="SessionSettleResponse", ok="The session settled.",
+            answers, "/v1/sessions/settle",
+            ok="The session settled.",
             errors={400: "Not JSON (`malformed_json`), or not a session of at most "
                          f"{MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
-                    413: "The body is over 1 MiB (`payload_too_large`).",
                     415: NOT_JSON_TYPE,
                     422: "A hand refused by its endpoint (its code, with `hand_index`), a hand whose "
                          "`round_wind` contradicts the rotation (`dealer_sequence`), a `net` that does not "
@@ -537,19 +472,15 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
                         if answers[name][2] != 400}
     return {
         "/v1/score": {"post": {
-            "summary": "Score a winning hand",
-            "description": "台 items, points and payments of one hand (docs/api.md). A well-formed hand that "
-                           "is impossible or not a win is a 422; one below the minimum 台 is a 200 with "
-                           "`eligible: false` and the `reasons`.",
             "parameters": [LANG],
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/ScoreRequest"},
+                "schema": {},
                 "examples": request_examples}}},
             "responses": {
-                "200": _json("ScoreResponse", "The score.", by_status(200)),
+                "200": _json("The score.", by_status(200)),
                 "400": _problem("Not JSON (`malformed_json`), or wrong types, unknown fields or unknown "
                                 "tiles (`invalid_request`).", by_status(400)),
-                "413": _problem("The body is over 64 KiB (`payload_too_large`).", by_status(413)),
+                "413": _problem(_too_large("/v1/score"), by_status(413)),
                 "415": _problem("The body is not `application/json` (`unsupported_media_type`).",
                                 by_status(415)),
                 "422": _problem("Well-formed but impossible, or not a win (`wrong_tile_count`, "
@@ -561,24 +492,22 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
             },
         }},
         "/v1/rules": {"get": {
-            "summary": "The rule book: its version, what rule book 3 changed, every preset",
             "parameters": [LANG],
             "responses": {
-                "200": _json("PresetList", "The rule book's version, its changes and the presets.", {
+                "200": _json("The rule book's version, its changes and the presets.", {
                     "presets": _example(
                     "The five presets of docs/rules.md §9", answers["rules"][3])}),
                 "500": INTERNAL,
             },
         }},
         "/v1/rules/{preset}": {"get": {
-            "summary": "One preset with its options and item table",
             "parameters": [
                 {"name": "preset", "in": "path", "required": True, "description": "A preset id.",
                  "schema": {"type": "string", "enum": list(schemas.PRESET_IDS)}, "example": "ningbo"},
                 LANG,
             ],
             "responses": {
-                "200": _json("Preset", "The preset.", {"ningbo": _example(
+                "200": _json("The preset.", {"ningbo": _example(
                     "The default preset", answers["rules_one"][3])}),
                 "404": _problem("No such preset (`not_found`).", {"not_found": _example(
                     "An unknown preset", answers["rules_missing"][3])}),
@@ -586,16 +515,14 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
             },
         }},
         "/healthz": {"get": {
-            "summary": "Liveness",
             "responses": {
-                "200": _json("Health", "The service is up.", {"ok": _example("Up", answers["health"][3])}),
+                "200": _json("The service is up.", {"ok": _example("Up", answers["health"][3])}),
                 "500": INTERNAL,
             },
         }},
         "/readyz": {"get": {
-            "summary": "Readiness: the engine scores docs/api.md's worked example right",
             "responses": {
-                "200": _json("Ready", "Ready to serve.", {"ready": _example(
+                "200": _json("Ready to serve.", {"ready": _example(
                     "Ready", {"status": "ready", "checks": {"engine": "ok", "metrics_dir": "ok"}})}),
                 "503": _problem("Not ready (`not_ready`): `errors` names the failing checks."),
                 "500": INTERNAL,
@@ -870,20 +797,23 @@ def component_name(schema) -> str:
 def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
     """The operations written above, checked against app.ROUTES (the same routes, no more, no
     fewer: a route with no operation id is a service page, no operation) and given the table's
-    operation id, tag and request and 200 response schemas."""
-    in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation_id is not None}
+    operation id, tag, summary and description (its ``doc``) and request and 200 response schemas."""
+    in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation is not None}
     written = {(path, method) for path, ops in documented.items() for method in ops}
     if written != set(in_table):
         raise SystemExit(f"openapi paths and app.ROUTES differ: {sorted(written ^ set(in_table))}")
     out: dict[str, dict] = {}
     for (path, method), route in in_table.items():
-        op = {"operationId": route.operation_id, "tags": [route.tag], **documented[path][method]}
+        op: dict[str, typing.Any] = {"operationId": route.operation, "tags": [route.tag], "summary": route.summary}
+        if route.description is not None:
+            op["description"] = route.description
+        op.update(documented[path][method])
         if route.request is not None:
             op["requestBody"]["content"]["application/json"]["schema"] = {
                 "$ref": f"#/components/schemas/{component_name(route.request)}"}
-        if route.response is not None:
-            op["responses"]["200"]["content"]["application/json"]["schema"] = {
-                "$ref": f"#/components/schemas/{component_name(route.response)}"}
+        assert route.response is not None, f"{path}: an operation of app.ROUTES needs its response schema"
+        op["responses"]["200"]["content"]["application/json"]["schema"] = {
+            "$ref": f"#/components/schemas/{component_name(route.response)}"}
         out.setdefault(path, {})[method] = op
     return out
 
