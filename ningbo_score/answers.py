@@ -14,11 +14,11 @@ ItemId = Literal["pai_hu", "ping_hu", "edge_wait", "closed_wait", "single_wait",
     "three_caishen", "full_flush", "half_flush", "all_honors", "dragon_pung", "seat_wind_pung", "round_wind_pung",
     "seat_flower", "flower_set", "all_flowers"]
 PresetId = Literal["ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-taishu", "ningbo-7baida"]
-ProblemCode = Literal["malformed_json", "invalid_request", "request_timeout", "client_closed",
-    "payload_too_large", "unsupported_media_type",
-    "caishen_in_meld", "invalid_meld", "wrong_tile_count", "too_many_copies", "winning_tile_not_in_hand",
-    "dealer_sequence", "inconsistent_win_context", "discard_win_not_allowed", "caishen_needs_self_draw",
-    "not_a_winning_hand", "illegal_event", "not_found", "method_not_allowed", "internal_error", "not_ready"]
+ProblemCode = Literal["malformed_json", "invalid_request", "request_timeout", "client_closed", "payload_too_large",
+    "unsupported_media_type", "caishen_in_meld", "invalid_meld", "wrong_tile_count", "too_many_copies",
+    "winning_tile_not_in_hand", "dealer_sequence", "inconsistent_win_context", "discard_win_not_allowed",
+    "caishen_needs_self_draw", "not_a_winning_hand", "illegal_event", "not_found", "method_not_allowed",
+    "internal_error", "not_ready"]
 
 
 class Options(TypedDict):
