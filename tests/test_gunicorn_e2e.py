@@ -246,8 +246,10 @@ def test_keep_alive_connections_are_shared_between_the_workers(server):
         held = _established_per_worker(proc.pid, port)
         assert len(held) == 2 and sum(held.values()) == 32, held
         # fair_worker.SLACK = 2 over the other worker, and at most one more taken in the same
-        # turn of the event loop: 16 ± 3 at worst
-        assert min(held.values()) >= 13, held
+        # turn of the event loop: 16 ± 3 on a quiet machine.  On a loaded one a worker the kernel
+        # doesn't schedule in time leaves connections to the other (22/10 seen beside a CPU hog);
+        # without fair_worker one worker takes 28-31 of 32, so at least 8 each still tells
+        assert min(held.values()) >= 8, held
     finally:
         for s in socks:
             s.close()
@@ -348,10 +350,11 @@ def test_a_bad_setting_is_one_line_at_start(env, line):
     """issue 26: a bad setting stops the start with one line naming it, not a traceback."""
     import subprocess
 
-    from conftest import ROOT, VENV_BIN
+    from conftest import ROOT, VENV_BIN, free_port
 
     result = subprocess.run([str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", "--check-config", "app:app"],
-                            cwd=ROOT, env={**os.environ, "METRICS_PORT": "0", **env}, capture_output=True,
+                            cwd=ROOT, env={**os.environ, "METRICS_PORT": "0", "PORT": str(free_port()), **env},
+                            capture_output=True,
                             text=True, timeout=60)
     assert result.returncode != 0
     assert result.stderr.strip().splitlines()[-1] == line and "Traceback" not in result.stderr
