@@ -34,7 +34,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -87,18 +86,10 @@ def modules_to_compile(compiled: tuple[str, ...]) -> list[str]:
     unknown = sorted(set(chosen) - set(compiled))
     if unknown:
         raise SystemExit(f"NINGBO_SCORE_COMPILE: not modules of ningbo_score.COMPILED: {', '.join(unknown)}")
+    # each module builds alone, in any order: no .pxd cimports another module's types
+    # (tests/test_build.py checks it)
     wanted = set(chosen or compiled)
-    for name in list(wanted):     # a module's .pxd may cimport another's types: build that one too
-        wanted |= cimported(name)
     return [name for name in compiled if name in wanted]
-
-
-def cimported(name: str) -> set[str]:
-    """The modules of ningbo_score whose declarations a module's ``.pxd`` cimports (a compiled
-    module checks at import that the other one is compiled too)."""
-    pxd = ROOT / "ningbo_score" / f"{name}.pxd"
-    text = pxd.read_text(encoding="utf-8") if pxd.exists() else ""
-    return set(re.findall(r"^from ningbo_score\.(\w+) cimport", text, re.MULTILINE))
 
 
 def no_compiler_reason() -> str | None:
