@@ -900,7 +900,7 @@ def main() -> int:
     ap.add_argument("--venv", default=".venv", help="VENV for make run (default .venv)")
     ap.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY (default 2)")
     ap.add_argument("--gunicorn-args", default="", help="GUNICORN_CMD_ARGS for make run, e.g. "
-                    "'--worker-class serving.ServingWorker'")
+                    "'--worker-class service.serving.ServingWorker'")
     ap.add_argument("--duration", type=float, default=15.0, help="seconds of each scenario (default 15)")
     ap.add_argument("--probe-timeout", type=float, default=5.0)
     ap.add_argument("--no-install", action="store_true",
