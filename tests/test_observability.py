@@ -360,6 +360,31 @@ def test_metrics_count_requests_by_route_method_status_and_problems_by_code(clie
     assert delta(errors, route="unmatched", code="not_found") == 1
 
 
+def test_each_problem_answer_counts_its_code_where_it_is_built(client, monkeypatch):
+    """issue 24: the code is counted where the problem answer is built (service/problems.py), never
+    read back from its body: a 422, a 400, a 404 and a 503 readiness, each under its route."""
+    import ningbo_score
+
+    wrong = copy.deepcopy(API_MD)
+    wrong["hand"]["winning_tile"] = "1p"         # not among the concealed tiles: 422
+    name = "ningbo_score_errors_total"
+    before = samples(scrape().get_data(as_text=True))
+    answers = [client.post("/v1/score", json=wrong),
+               client.post("/v1/score", data='{"rules": 1, "rules": 2}', content_type="application/json"),
+               client.get("/v1/no/such/route")]
+    monkeypatch.setattr(ningbo_score, "score", lambda request: {"tai": 0})
+    answers.append(client.get("/readyz"))
+    after = samples(scrape().get_data(as_text=True))
+    expected = [(422, "/v1/score", "winning_tile_not_in_hand"), (400, "/v1/score", "malformed_json"),
+                (404, "unmatched", "not_found"), (503, "/readyz", "not_ready")]
+    assert [(r.status_code, r.get_json()["code"]) for r in answers] == [(s, c) for s, _, c in expected]
+    for _, route, code in expected:
+        assert value(after, name, route=route, code=code) - value(before, name, route=route, code=code) == 1, code
+    # nothing in the metrics reads a body back
+    source = Path(obs_metrics.__file__).read_text(encoding="utf-8")
+    assert "get_data" not in source and "loads(" not in source
+
+
 def test_record_problem_counts_a_code(app):
     before = samples(scrape().get_data(as_text=True))
     obs_metrics.record_problem("too_many_copies", route="/v1/score/batch")
