@@ -19,7 +19,8 @@ METRICS_HOST               127.0.0.1                 any address
 METRICS_PORT               8011                      0-65535 (0: no metrics listener), ≠ PORT
 HEALTH_PORT                0 (none)                  0-65535, ≠ PORT and METRICS_PORT
 FORWARDED_ALLOW_IPS        none                      addresses or networks, comma-separated; ``*``
-LOG_LEVEL                  info                      gunicorn's log level
+LOG_LEVEL                  info                      gunicorn's: critical, error, warning, info,
+                                                     debug (any case)
 HEADER_TIMEOUT             10                        seconds, more than 0 and less than a day
 IO_TIMEOUT                 10                        the same
 BODY_TIMEOUT               20                        the same
@@ -44,6 +45,9 @@ TIMEOUTS = {"HEADER_TIMEOUT": 10.0, "IO_TIMEOUT": 10.0, "BODY_TIMEOUT": 20.0, "W
 #: (8011: outside 9100-9999, the range Prometheus gives its exporters; 9100 is node_exporter's)
 DEFAULT_METRICS_LISTENER = ("127.0.0.1", 8011)
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+#: gunicorn's log levels (gunicorn.glogging.Logger.LOG_LEVELS; another is a traceback in its
+#: logging configuration)
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
 class SettingsError(ValueError):
@@ -154,13 +158,16 @@ class Settings:
         except ValueError as err:
             bad.append(str(err))
         timeouts = {name: seconds(name) for name in TIMEOUTS}
+        log_level = environ.get("LOG_LEVEL", "").strip() or "info"
+        if log_level.lower() not in LOG_LEVELS:
+            bad.append(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         if bad:
             raise SettingsError("\n".join(bad))
         return cls(
             host=text("HOST", "127.0.0.1"), port=port, web_concurrency=workers, worker_connections=connections,
             metrics_host=text("METRICS_HOST", DEFAULT_METRICS_LISTENER[0]), metrics_port=metrics_port,
             health_port=health_port, forwarded_allow_ips=forwarded, trusted_proxies=trusted,
-            log_level=environ.get("LOG_LEVEL", "info"),
+            log_level=log_level.lower(),
             header_timeout=timeouts["HEADER_TIMEOUT"], io_timeout=timeouts["IO_TIMEOUT"],
             body_timeout=timeouts["BODY_TIMEOUT"], write_timeout=timeouts["WRITE_TIMEOUT"],
             multiproc_dir=environ.get(MULTIPROC_ENV) or None,

@@ -28,7 +28,7 @@ def test_the_defaults():
 def test_every_variable_is_read():
     env = {"HOST": "0.0.0.0", "PORT": "9000", "WEB_CONCURRENCY": "3", "WORKER_CONNECTIONS": "50",
            "METRICS_HOST": "::1", "METRICS_PORT": "9001", "HEALTH_PORT": "9002", "FORWARDED_ALLOW_IPS": "10.0.0.0/8",
-           "LOG_LEVEL": "debug", "HEADER_TIMEOUT": "1", "IO_TIMEOUT": "2.5", "BODY_TIMEOUT": "3", "WRITE_TIMEOUT": "4",
+           "LOG_LEVEL": "DEBUG", "HEADER_TIMEOUT": "1", "IO_TIMEOUT": "2.5", "BODY_TIMEOUT": "3", "WRITE_TIMEOUT": "4",
            "PROMETHEUS_MULTIPROC_DIR": "/tmp/prom", "NINGBO_SCORE_REVISION": " abc123 ", "STATIC_BUILD_DIR": "/tmp/s"}
     s = Settings.from_env(env)
     assert (s.host, s.port, s.web_concurrency, s.worker_connections) == ("0.0.0.0", 9000, 3, 50)
@@ -42,7 +42,7 @@ def test_every_variable_is_read():
 def test_every_bad_variable_is_one_line_naming_it():
     env = {"PORT": "eighty", "WEB_CONCURRENCY": "0", "WORKER_CONNECTIONS": "2.5", "METRICS_PORT": "-1",
            "HEALTH_PORT": "70000", "FORWARDED_ALLOW_IPS": "10.0.0.1/8", "HEADER_TIMEOUT": "soon",
-           "IO_TIMEOUT": "inf", "BODY_TIMEOUT": "0", "WRITE_TIMEOUT": "nan"}
+           "IO_TIMEOUT": "inf", "BODY_TIMEOUT": "0", "WRITE_TIMEOUT": "nan", "LOG_LEVEL": "loud"}
     with pytest.raises(SettingsError) as refused:
         Settings.from_env(env)
     assert str(refused.value).splitlines() == [
@@ -56,6 +56,7 @@ def test_every_bad_variable_is_one_line_naming_it():
         "IO_TIMEOUT must be more than 0 s and less than a day, not 'inf'",
         "BODY_TIMEOUT must be more than 0 s and less than a day, not '0'",
         "WRITE_TIMEOUT must be more than 0 s and less than a day, not 'nan'",
+        "LOG_LEVEL must be one of critical, error, warning, info, debug, not 'loud'",
     ]
     assert isinstance(refused.value, ValueError)
 
