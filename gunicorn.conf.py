@@ -8,7 +8,7 @@ Environment:
   METRICS_HOST     address of the /metrics listener (default 127.0.0.1)
   METRICS_PORT     its port (default 8011; 0: no metrics listener)
   HEALTH_PORT      a port of its own for GET /healthz, answered by the master (default 0: none)
-  LOG_LEVEL        gunicorn's log level (default info)
+  LOG_LEVEL        gunicorn's log level: critical, error, warning, info or debug (default info)
   FORWARDED_ALLOW_IPS  the proxies (addresses or networks, comma-separated; * any) whose
                    X-Forwarded-For and X-Forwarded-Proto are believed (default: none)
   HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT, WRITE_TIMEOUT  the deadlines of service/serving.py, in

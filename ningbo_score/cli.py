@@ -14,7 +14,6 @@ import errno
 import importlib.util
 import json
 import os
-import shutil
 import sys
 import typing
 import unicodedata
