@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The scoring service: gunicorn serving app:app on port 8000.
+# The scoring service: gunicorn serving app:app on port 8000 (`python -m service`: service/__main__.py).
 #   docker build --build-arg VERSION=3.0.0 --build-arg REVISION="$(git rev-parse HEAD)" \
 #     --build-arg SOURCE=https://git.example.com/ningbo-score -t ningbo-score:3.0.0 .
 #   docker run --rm -p 8000:8000 ningbo-score:3.0.0
@@ -56,7 +56,8 @@ RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
 
 # Then the service (what .dockerignore lets through), owned by root and read-only to the
 # service; byte-compiled now since the running user can't write here.  The library's source
-# copy goes: gunicorn puts /app first on sys.path, where it would shadow the compiled install.
+# copy goes: `python -m` (and gunicorn) put /app first on sys.path, where it would shadow the
+# compiled install.
 COPY . .
 RUN rm -r ningbo_score && python -m compileall -q /app
 
@@ -69,4 +70,6 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, sys, urllib.request; r = urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4); sys.exit(0 if r.status == 200 else 1)"]
 
-CMD ["gunicorn", "-c", "gunicorn.conf.py", "app:app"]
+# The settings read first (a bad one, WEB_CONCURRENCY's included, is one line and exit status 2,
+# not gunicorn's traceback), then gunicorn with gunicorn.conf.py in the same process (PID 1).
+CMD ["python", "-m", "service"]

@@ -69,16 +69,14 @@ dist: $(VENV)/.dev $(VENV)/wheelhouse/.complete
 install: $(VENV)/.runtime compile
 install-dev: $(VENV)/.dev compile wheelhouse
 
-# Where to open it first (gunicorn.conf.py then ends the start in one line naming the variable to
-# set if a port is taken: PORT, METRICS_PORT or HOST).  WEB_CONCURRENCY is checked here first:
-# gunicorn reads it as it loads its own settings, before gunicorn.conf.py, and a non-number
-# there is a traceback.
+# Where to open it first, then `python -m service` (service/__main__.py): the settings are read
+# first (a bad one is a line naming it, WEB_CONCURRENCY included, which gunicorn would read
+# itself with a traceback), then gunicorn runs with gunicorn.conf.py, which ends the start in one
+# line naming the variable to set if a port is taken: PORT, METRICS_PORT or HOST.
 run: install
-	@case "$${WEB_CONCURRENCY-1}" in ''|*[!0-9]*) \
-	  echo "WEB_CONCURRENCY must be an integer, not '$${WEB_CONCURRENCY}'" >&2; exit 1;; esac
 	@h='$(HOST)'; case "$$h" in 0.0.0.0|::) h=127.0.0.1;; *:*) h="[$$h]";; esac; \
 	  echo "ningbo-score: the page at http://$$h:$(PORT)/ and the API docs at http://$$h:$(PORT)/docs"
-	exec $(VENV)/bin/gunicorn -c gunicorn.conf.py app:app
+	exec $(VENV)/bin/python -m service
 
 # ruff and mypy as pyproject.toml configures them (mypy strict for ningbo_score/); both must
 # report nothing.

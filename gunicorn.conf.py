@@ -8,10 +8,17 @@ Environment:
   METRICS_HOST     address of the /metrics listener (default 127.0.0.1)
   METRICS_PORT     its port (default 8011; 0: no metrics listener)
   HEALTH_PORT      a port of its own for GET /healthz, answered by the master (default 0: none)
-  LOG_LEVEL        gunicorn's log level (default info)
+  LOG_LEVEL        gunicorn's log level: critical, error, warning, info or debug (default info)
   FORWARDED_ALLOW_IPS  the proxies (addresses or networks, comma-separated; * any) whose
                    X-Forwarded-For and X-Forwarded-Proto are believed (default: none)
-  HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT  the deadlines of serving.py, in seconds (10, 10, 20)
+  HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT, WRITE_TIMEOUT  the deadlines of service/serving.py, in
+                   seconds (10, 10, 20, 10)
+  PROMETHEUS_MULTIPROC_DIR, NINGBO_SCORE_REVISION, STATIC_BUILD_DIR  (service/settings.py)
+
+Every one is read once, by service/settings.py (``Settings.from_env``): a bad one ends the start
+here in one line per bad variable, without a traceback.  ``python -m service`` (the Docker image,
+``make run``, ``ningbo-score serve``) reads them before gunicorn does (gunicorn itself reads
+WEB_CONCURRENCY as it loads its own settings: a traceback for a non-number).
 """
 import copy
 import errno
@@ -19,45 +26,28 @@ import os
 import socket
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the project, for the import below
-import fair_worker  # noqa: E402
-import observability  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the project, for the imports below
+from service import settings as service_settings  # noqa: E402
+from service import fair_worker  # noqa: E402
+from service.observability import logs, metrics  # noqa: E402
 
-
-def _int_env(name: str, default: int, minimum: int = 1, maximum: int | None = None) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
-    if value < minimum:
-        raise SystemExit(f"{name} must be at least {minimum}, not {value}")
-    if maximum is not None and value > maximum:
-        raise SystemExit(f"{name} must be at most {maximum}, not {value}")
-    return value
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+try:
+    _settings = service_settings.Settings.from_env(os.environ)
+except service_settings.SettingsError as err:
+    raise SystemExit(str(err)) from None
+if __name__ == "__config__":
+    service_settings.use(_settings)          # the master's, which the workers inherit
 
 
 def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-_host = os.environ.get("HOST", "").strip() or "127.0.0.1"
-_port = _int_env("PORT", 8000, maximum=65535)
+_host, _port = _settings.host, _settings.port
 bind = [_address(_host, _port)]
 # /metrics on a listener of its own, off the public port and off the workers: prometheus_client's
-# HTTP server in the master (observability.when_ready, below).
-_metrics = observability.metrics_listener()
-if _metrics is not None and _metrics[1] == _port:
-    raise SystemExit(f"METRICS_PORT must differ from PORT ({_port})")
+# HTTP server in the master (metrics.when_ready, below).
+_metrics = _settings.metrics_listener
 
 
 def check_listeners(listeners: list[tuple[str, int, str, str]]) -> None:
@@ -83,10 +73,8 @@ def check_listeners(listeners: list[tuple[str, int, str, str]]) -> None:
 
 
 # Liveness beside the serving port: GET /healthz answered by a thread of the master, which a
-# busy serving port can't starve (serving.start_liveness), on HOST:HEALTH_PORT.
-_health_port = _int_env("HEALTH_PORT", 0, minimum=0, maximum=65535)
-if _health_port and _health_port in (_port, (_metrics or ("", -1))[1]):
-    raise SystemExit(f"HEALTH_PORT must differ from PORT and METRICS_PORT ({_health_port})")
+# busy serving port can't starve (service.serving.start_liveness), on HOST:HEALTH_PORT.
+_health_port = _settings.health_port
 
 
 # Checked when gunicorn reads this file to start (module __config__), once: not again on a
@@ -101,27 +89,27 @@ if __name__ == "__config__" and not os.environ.get("NINGBO_SCORE_LISTENING") and
 
 def when_ready(server):
     """gunicorn's ``when_ready`` (the master, its sockets bound, before the workers): the metrics
-    listener (observability.when_ready) and, where HEALTH_PORT is set, the liveness listener."""
-    observability.when_ready(server)
+    listener (metrics.when_ready) and, where HEALTH_PORT is set, the liveness listener."""
+    metrics.when_ready(server)
     if _health_port:
-        import serving
+        from service import serving
 
         serving.start_liveness(server, _host, _health_port)
 
 
-# Scoring is CPU-bound: one process per core.  Each is a gevent worker (serving.py): every
+# Scoring is CPU-bound: one process per core.  Each is a gevent worker (service/serving.py): every
 # connection is a greenlet, so slow, idle and non-reading clients cost a parked greenlet each,
 # not a thread; header, body and socket deadlines bound how long they are kept; a batch lets the
 # other requests run between its hands.  Connections are shared fairly among the workers
-# (fair_worker.py: kept-alive connections opened in a burst otherwise pile up on one worker).
-workers = _int_env("WEB_CONCURRENCY", _cores())
-worker_class = "serving.FairServingWorker"
+# (service/fair_worker.py: kept-alive connections opened in a burst otherwise pile up on one worker).
+workers = _settings.web_concurrency
+worker_class = "service.serving.FairServingWorker"
 pre_fork = fair_worker.assign_slot
-worker_connections = _int_env("WORKER_CONNECTIONS", 1000)
+worker_connections = _settings.worker_connections
 
 # A request is scored in milliseconds: 30 s without a heartbeat means a stuck worker, which is
 # then restarted.  keepalive: how long a kept-alive connection may wait for its next request's
-# headers (serving.HEADER_TIMEOUT_S for a new connection's first request).
+# headers (HEADER_TIMEOUT for a new connection's first request).
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
@@ -142,31 +130,31 @@ limit_request_line = 4094
 limit_request_fields = 32
 limit_request_field_size = 4094
 
-# Behind a proxy (an ingress): whose X-Forwarded-Proto gunicorn believes; app.py's
+# Behind a proxy (an ingress): whose X-Forwarded-Proto gunicorn believes; service/factory.py's
 # TrustedProxyFix reads the same list for X-Forwarded-For.  None by default (gunicorn's own
 # default would believe any loopback peer).
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")
+forwarded_allow_ips = _settings.forwarded_allow_ips
 
 # No control socket: nothing else on the host talks to the server.
 control_socket_disable = True
 
 # Logs to stdout/stderr (the container or the terminal collects them), one JSON object a line
-# (observability.logconfig_dict).
+# (service/observability/logs.py).
 accesslog = "-"
 errorlog = "-"
-loglevel = os.environ.get("LOG_LEVEL", "info")
+loglevel = _settings.log_level
 capture_output = False
 # The access log goes to stdout, everything else to stderr.
-logconfig_dict = copy.deepcopy(observability.logconfig_dict)
+logconfig_dict = copy.deepcopy(logs.logconfig_dict)
 logconfig_dict["handlers"]["json_stdout"] = {**logconfig_dict["handlers"]["json"], "stream": "ext://sys.stdout"}
 logconfig_dict["loggers"]["gunicorn.access"]["handlers"] = ["json_stdout"]
 logconfig_dict["loggers"]["gunicorn.error"]["level"] = loglevel.upper()
 
 # Prometheus multiprocess bookkeeping for /metrics (PROMETHEUS_MULTIPROC_DIR); the app is
 # loaded in each worker (no preload_app), as prometheus_client's multiprocess mode needs.
-on_starting = observability.on_starting
-child_exit = observability.child_exit
-on_exit = observability.on_exit
+on_starting = metrics.on_starting
+child_exit = metrics.child_exit
+on_exit = metrics.on_exit
 preload_app = False
 
 
@@ -186,7 +174,7 @@ def post_fork(server, worker):
 
     import ningbo_score
 
-    observability.close_metrics_listener()      # the master's socket: not the worker's to serve
+    metrics.close_metrics_listener()            # the master's socket: not the worker's to serve
     ningbo_score.warm_up()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -248,7 +248,7 @@ class Server:
         self.log = open(log, "wb")
         self.log_path = log
         # --no-install: what make run execs once its venv is installed (a shared venv stays as it is)
-        command = ([f"{venv}/bin/gunicorn", "-c", "gunicorn.conf.py", "app:app"] if no_install
+        command = ([f"{venv}/bin/python", "-m", "service"] if no_install
                    else ["make", "-s", "run", f"VENV={venv}"])
         self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
@@ -900,11 +900,11 @@ def main() -> int:
     ap.add_argument("--venv", default=".venv", help="VENV for make run (default .venv)")
     ap.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY (default 2)")
     ap.add_argument("--gunicorn-args", default="", help="GUNICORN_CMD_ARGS for make run, e.g. "
-                    "'--worker-class serving.ServingWorker'")
+                    "'--worker-class service.serving.ServingWorker'")
     ap.add_argument("--duration", type=float, default=15.0, help="seconds of each scenario (default 15)")
     ap.add_argument("--probe-timeout", type=float, default=5.0)
     ap.add_argument("--no-install", action="store_true",
-                    help="run VENV/bin/gunicorn -c gunicorn.conf.py app:app (what make run execs) without "
+                    help="run VENV/bin/python -m service (what make run execs) without "
                          "make's install step")
     ap.add_argument("--only", action="append", choices=("slow", "bad", "heavy", "gone", *NEW_SCENARIOS),
                     help="run only these scenarios (repeatable)")

@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES, create_app  # noqa: E402
+from service import create_app  # noqa: E402
+from service.routes import MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES  # noqa: E402
 from tools import examples  # noqa: E402
 
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import app as app_module  # noqa: E402
-import static_assets  # noqa: E402
+from service import static as static_assets  # noqa: E402
 from _chromium import chromium_path  # noqa: E402
 from conftest import threaded_server  # noqa: E402
 

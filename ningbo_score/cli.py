@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib.util
 import json
 import os
-import shutil
 import sys
 import typing
 import unicodedata
@@ -425,8 +425,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except FileNotFoundError as err:
         print(f"ningbo-score: {err}", file=sys.stderr)
         return UNAVAILABLE
-    gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or shutil.which("gunicorn")
-    if gunicorn is None:
+    if importlib.util.find_spec("gunicorn") is None:
         print("ningbo-score: gunicorn is not installed: pip install --require-hashes -r requirements.txt",
               file=sys.stderr)
         return UNAVAILABLE
@@ -435,8 +434,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if value is not None:
             env[name] = str(value)
     os.chdir(root)
-    # the same command as `make run`, with gunicorn.conf.py reading HOST, PORT, WEB_CONCURRENCY
-    os.execve(gunicorn, [gunicorn, "-c", "gunicorn.conf.py", "app:app"], env)
+    # the same command as `make run` (service/__main__.py: the settings, then gunicorn with
+    # gunicorn.conf.py), reading HOST, PORT, WEB_CONCURRENCY
+    os.execve(sys.executable, [sys.executable, "-m", "service"], env)
 
 
 def add_hand_options(parser: argparse.ArgumentParser, waiting: bool) -> None:

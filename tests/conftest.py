@@ -62,15 +62,16 @@ class Contract:
         media = response.mimetype
         if operation is None:
             if media != "application/problem+json":
-                # a page of the service that is no part of the API: a route of app.ROUTES with no
+                # a page of the service that is no part of the API: a route of service.routes.ROUTES with no
                 # operation id, or /static/ (the calculator page's files, WhiteNoise's)
                 import app as app_module
+                from service import routes
 
                 if path.startswith("/static/"):
                     return
 
                 endpoint, _ = app_module.app.url_map.bind("localhost").match(path, method)
-                pages = {r.endpoint for r in app_module.ROUTES if r.operation is None}
+                pages = {r.endpoint for r in routes.ROUTES if r.operation is None}
                 assert endpoint in pages, (method, path, response.status_code, media)
                 return
             # not an operation of the spec (an unknown route, a method a route lacks): a problem
@@ -103,7 +104,7 @@ def contract(openapi_document) -> Contract:
 
 @pytest.fixture
 def app():
-    from app import create_app
+    from service import create_app
 
     return create_app({"TESTING": False})
 
@@ -120,7 +121,7 @@ class CheckedClient:
         self.contract.check(method, path, response)
         if response.status_code == 200 and response.mimetype == "application/json":
             # the app sends the library's result as it is: its schema's dump must not change it
-            from app import RESPONSE_SCHEMAS
+            from service.routes import RESPONSE_SCHEMAS
 
             endpoint, _ = self.client.application.url_map.bind("localhost").match(path.split("?")[0], method)
             body = response.get_json()

@@ -621,7 +621,7 @@ def test_readme_commands_are_the_two_of_the_makefile():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make run" in readme and "make test" in readme
     targets = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True)
-    assert "gunicorn -c gunicorn.conf.py app:app" in targets.stdout
+    assert targets.stdout.endswith("/bin/python -m service\n")    # service/__main__.py: gunicorn.conf.py, app:app
 
 
 def test_readme_preset_table_is_the_presets():

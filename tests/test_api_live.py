@@ -21,7 +21,7 @@ import re
 import pytest
 from werkzeug.test import EnvironBuilder
 
-import app as app_module
+from service import pages
 import ningbo_score
 from tools import examples
 
@@ -737,7 +737,7 @@ def test_root_serves_the_calculator_page(client):
     assert response.mimetype_params.get("charset") == "utf-8"
     html = response.get_data(as_text=True)
     assert 'id="palette"' in html
-    # the page's own files, served from /static/ under content-hashed URLs (static_assets.py)
+    # the page's own files, served from /static/ under content-hashed URLs (service/static.py)
     assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
     names = [re.sub(r"\.[0-9a-f]{12}\.", ".", asset) for asset in assets]
     assert "/static/calc.js" in names and "/static/calc.css" in names
@@ -759,7 +759,7 @@ def test_live_operations_document_their_errors(openapi_document):
         ("/v1/table/escape", "post"): {"200", "400", "413", "415", "500"},
         ("/v1/levels", "get"): {"200", "500"},
     }
-    assert "/" not in paths  # the calculator page is no operation of the API (no operation id in app.ROUTES)
+    assert "/" not in paths  # the calculator page is no operation of the API (no operation id in service.routes.ROUTES)
     for (path, method), statuses in expected.items():
         operation = paths[path][method]
         assert set(operation["responses"]) == statuses, path
@@ -803,7 +803,7 @@ def test_post_fork_warms_up_then_freezes(monkeypatch):
     import gc
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("gunicorn_conf_under_test", app_module.ROOT / "gunicorn.conf.py")
+    spec = importlib.util.spec_from_file_location("gunicorn_conf_under_test", pages.ROOT / "gunicorn.conf.py")
     conf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conf)
     calls = []
@@ -813,4 +813,4 @@ def test_post_fork_warms_up_then_freezes(monkeypatch):
     assert calls == ["warm_up", "freeze"]
     assert conf.preload_app is False
     assert (conf.on_starting, conf.child_exit, conf.on_exit) == (
-        conf.observability.on_starting, conf.observability.child_exit, conf.observability.on_exit)
+        conf.metrics.on_starting, conf.metrics.child_exit, conf.metrics.on_exit)

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from app import create_app
+from service import create_app
 from tools import examples
 
 LIMIT = 64 * 1024

@@ -8,7 +8,7 @@ import typing
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from app import create_app
+from service import create_app
 
 # A request that JSON Schema finds valid can still be impossible at a table (13 tiles, a fifth
 # copy, a chow of 1m 5p 9s, no 4 sets and a pair; for /v1/waits the same; for /v1/table/claims

@@ -167,7 +167,7 @@ def test_probes_use_healthz_and_readyz_on_the_serving_port(container):
 
 
 def test_metrics_are_scraped_on_their_own_listener(deployment, container):
-    # /metrics is answered on METRICS_HOST:METRICS_PORT only (observability.py), so the scrape
+    # /metrics is answered on METRICS_HOST:METRICS_PORT only (service/observability/metrics.py), so the scrape
     # annotations name that port, bound on the pod's address; the Service's public port routes
     # to the serving port and its `metrics` port (the ServiceMonitor's) to the metrics listener
     env = env_of(container)
@@ -182,7 +182,7 @@ def test_metrics_are_scraped_on_their_own_listener(deployment, container):
 
 
 def test_the_app_serves_the_probe_paths():
-    from app import create_app
+    from service import create_app
 
     client = create_app().test_client()
     assert client.get("/healthz").status_code == 200
@@ -317,16 +317,17 @@ def test_service_monitor_scrapes_the_metrics_of_the_service(deployment):
 
 
 def test_the_service_serves_metrics_where_the_monitor_looks(container, monkeypatch):
-    import observability
-    from app import create_app
     from werkzeug.test import Client
 
+    from service import create_app
+    from service.observability import metrics as obs_metrics
+    from service.settings import Settings
+
     env = env_of(container)
-    monkeypatch.setenv("METRICS_HOST", env["METRICS_HOST"])
-    monkeypatch.setenv("METRICS_PORT", env["METRICS_PORT"])
-    assert observability.metrics_listener() == ("0.0.0.0", int(env["METRICS_PORT"]))
+    settings = Settings.from_env({"METRICS_HOST": env["METRICS_HOST"], "METRICS_PORT": env["METRICS_PORT"]})
+    assert settings.metrics_listener == ("0.0.0.0", int(env["METRICS_PORT"]))
     path = by_kind("ServiceMonitor")["spec"]["endpoints"][0]["path"]
-    answer = Client(observability.metrics_app()).get(path)
+    answer = Client(obs_metrics.metrics_app()).get(path)
     assert answer.status_code == 200 and answer.mimetype == "text/plain"
     # and not on the public port
     assert create_app().test_client().get(path).status_code == 404
@@ -383,13 +384,13 @@ def test_the_overlay_sets_what_a_default_kube_prometheus_stack_selects_on(overla
     assert policy["spec"]["ingress"][1]["from"] == [
         {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}]
     env = env_of(_one(overlay_output, "Deployment")["spec"]["template"]["spec"]["containers"][0])
-    from app import trusted_proxies
+    from service.settings import trusted_proxies
 
     assert trusted_proxies(env["FORWARDED_ALLOW_IPS"])        # a valid list the app takes
 
 
 def test_the_ingress_has_the_body_limits_of_the_app(overlay_output):
-    import app
+    from service import routes
 
     def size(value: str) -> int:
         return int(value[:-1]) * {"k": 1024, "m": 1024 * 1024}[value[-1]]
@@ -401,7 +402,7 @@ def test_the_ingress_has_the_body_limits_of_the_app(overlay_output):
                 assert path["backend"]["service"] == {"name": "ningbo-score", "port": {"name": "http"}}
                 annotations = ingress["metadata"]["annotations"]
                 limits[path["path"]] = size(annotations["nginx.ingress.kubernetes.io/proxy-body-size"])
-    assert limits == {"/": app.MAX_BODY_BYTES, "/v1/score/batch": app.MAX_BATCH_BODY_BYTES}
+    assert limits == {"/": routes.MAX_BODY_BYTES, "/v1/score/batch": routes.MAX_BATCH_BODY_BYTES}
 
 
 def test_the_alerts_watch_series_the_service_exports():
@@ -411,11 +412,11 @@ def test_the_alerts_watch_series_the_service_exports():
                            "NingboScoreNoReadyPod"}
     assert 'status=~"5.."' in alerts["NingboScoreErrorRatioHigh"]
     assert "histogram_quantile(0.99" in alerts["NingboScoreLatencyHigh"]
-    # every series named is one observability.py exports (or kube-state-metrics' readiness)
-    import observability
+    # every series named is one service/observability/metrics.py exports (or kube-state-metrics' readiness)
+    from service.observability import metrics as obs_metrics
     from werkzeug.test import Client
 
-    exported = Client(observability.metrics_app()).get("/metrics").get_data(as_text=True)
+    exported = Client(obs_metrics.metrics_app()).get("/metrics").get_data(as_text=True)
     for expr in alerts.values():
         for series in re.findall(r"\b(ningbo_score_\w+|kube_\w+)\{", expr):
             assert series.startswith("kube_pod_status_ready") or f"\n{series}" in exported, series

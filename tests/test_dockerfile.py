@@ -86,9 +86,9 @@ def test_dockerfile_shape():
     assert ("EXPOSE", "8000") in steps
     env = " ".join(a for k, a in steps if k == "ENV")
     assert "HOST=0.0.0.0" in env and "PORT=8000" in env
-    # exec-form CMD with the project's gunicorn config
+    # exec-form CMD: the service's launcher (the settings, then gunicorn with gunicorn.conf.py)
     cmd = json.loads(steps[kinds.index("CMD")][1])
-    assert cmd == ["gunicorn", "-c", "gunicorn.conf.py", "app:app"]
+    assert cmd == ["python", "-m", "service"]
     # a HEALTHCHECK without curl or wget
     health = healthcheck_command()
     assert health[0] == "python" and not {"curl", "wget"} & set(" ".join(health).split())
@@ -174,8 +174,9 @@ def context(tmp_path_factory) -> tuple[Path, list[str]]:
 
 def test_build_context_is_the_service_only(context):
     _, files = context
-    for needed in ("app.py", "gunicorn.conf.py", "fair_worker.py", "serving.py", "pyproject.toml", "setup.py",
-                   "LICENSE", "requirements-build.txt", "openapi.yaml", "observability.py", "requirements.txt",
+    for needed in ("app.py", "gunicorn.conf.py", "service/__main__.py", "service/fair_worker.py", "service/serving.py",
+                   "pyproject.toml", "setup.py", "LICENSE", "requirements-build.txt", "openapi.yaml",
+                   "service/observability/metrics.py", "service/settings.py", "requirements.txt",
                    "schemas/__init__.py", "ningbo_score/__init__.py"):
         assert needed in files, needed
     for top in {f.split("/")[0] for f in files}:
@@ -190,8 +191,7 @@ def test_service_runs_from_the_build_context_and_the_healthcheck_passes(context,
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "METRICS_PORT": str(free_port()),
            "WEB_CONCURRENCY": "1", "PYTHONDONTWRITEBYTECODE": "1", "HOME": str(tmp_path)}
     env.pop("PYTHONPATH", None)
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    proc = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", "app:app"], cwd=target, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "service"], cwd=target, env=env,  # the image's CMD
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     health = healthcheck_command()
     health[0] = sys.executable
@@ -232,7 +232,7 @@ def test_oci_labels_say_version_revision_source_and_licence():
     assert labels["org.opencontainers.image.revision"] == "${REVISION}" and "REVISION" in args
     assert labels["org.opencontainers.image.source"] == "${SOURCE}" and "SOURCE" in args
     assert labels["org.opencontainers.image.licenses"] == "MIT" and "MIT License" in (ROOT / "LICENSE").read_text()
-    # the service reports the same revision (observability.revision, ningbo_score_build_info)
+    # the service reports the same revision (obs_metrics.revision, ningbo_score_build_info)
     env = " ".join(a for k, a in final if k == "ENV")
     assert "NINGBO_SCORE_REVISION=${REVISION}" in env
 

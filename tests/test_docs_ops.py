@@ -1,5 +1,5 @@
 """docs/operations.md, docs/api.md and the README against what the service runs with: the limits
-table against gunicorn.conf.py and app.py, the /readyz body against the API description, no
+table against gunicorn.conf.py and service/routes.py, the /readyz body against the API description, no
 `GET /metrics` on the public port (a 404 there), one Docker tag: the version's."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import runpy
 import pytest
 import yaml
 
-import app
 import ningbo_score
+from service import create_app, routes
 from conftest import ROOT
 
 OPERATIONS = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
@@ -53,8 +53,8 @@ def test_the_worker_limits_are_gunicorn_s(conf):
 
 def test_the_body_limits_are_the_app_s():
     value, where = limits_table()["request body"]
-    assert where == "app"
-    assert value.startswith(f"{app.MAX_BODY_BYTES // 1024} KiB ({app.MAX_BATCH_BODY_BYTES // 2**20} MiB "
+    assert where == "service/routes.py"
+    assert value.startswith(f"{routes.MAX_BODY_BYTES // 1024} KiB ({routes.MAX_BATCH_BODY_BYTES // 2**20} MiB "
                             "for `/v1/score/batch`)")
 
 
@@ -66,7 +66,7 @@ def test_the_readyz_body_is_the_api_s():
 
 
 def test_metrics_are_not_documented_on_the_public_port():
-    assert app.create_app().test_client().get("/metrics").status_code == 404
+    assert create_app().test_client().get("/metrics").status_code == 404
     api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     assert "`GET /metrics`" not in api and "/metrics` is a 404 here" in api
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""The first run on a new machine (gunicorn.conf.py, observability.py, the Makefile's `run`): the
+"""The first run on a new machine (gunicorn.conf.py, service/settings.py, the Makefile's `run`): the
 default metrics port is no well-known exporter's; a port that is taken, or an address that is not
 this machine's, ends the start at once in one line naming the variable to set, without a
 traceback; `make run` says where to open the page and the docs.  Every port here is one the test
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import observability
+from service.settings import DEFAULT_METRICS_LISTENER, Settings
 from conftest import ROOT, free_port, wait_until_up
 
 GUNICORN = Path(sys.executable).parent / "gunicorn"
@@ -28,8 +28,8 @@ def test_the_default_metrics_port_is_no_exporter_s(monkeypatch):
     monkeypatch.delenv("METRICS_HOST", raising=False)
     monkeypatch.delenv("METRICS_PORT", raising=False)
     monkeypatch.delenv("PORT", raising=False)
-    host, port = observability.metrics_listener()
-    assert (host, port) == observability.DEFAULT_METRICS_LISTENER == ("127.0.0.1", 8011)
+    host, port = Settings.from_env({}).metrics_listener
+    assert (host, port) == DEFAULT_METRICS_LISTENER == ("127.0.0.1", 8011)
     assert not 9100 <= port <= 9999
     # gunicorn binds the public port only; the metrics listener (prometheus_client's server in the
     # master) is another port
@@ -73,10 +73,13 @@ def test_an_address_not_of_this_machine_names_host():
 
 
 def fake_venv(where: Path) -> Path:
-    """A venv for the Makefile whose install steps are done: this one's python and gunicorn."""
+    """A venv for the Makefile whose install steps are done: this one's python (a script that
+    runs it: a link to it would not find its venv) and gunicorn."""
     (where / "bin").mkdir(parents=True)
-    for name in ("python", "gunicorn"):
-        (where / "bin" / name).symlink_to(Path(sys.executable).parent / name)
+    (where / "bin" / "gunicorn").symlink_to(Path(sys.executable).parent / "gunicorn")
+    python = where / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
     for stamp in (".runtime", ".build", ".package"):
         (where / stamp).touch()
     return where
@@ -119,11 +122,11 @@ def test_make_run_on_a_taken_port(tmp_path, held_port):
 @pytest.mark.parametrize("workers", ["abc", "", "2.5"])
 def test_make_run_with_a_bad_web_concurrency_is_one_line(tmp_path, workers):
     """gunicorn reads WEB_CONCURRENCY as it loads its own settings (a traceback for a
-    non-number): the Makefile names the variable first, and gunicorn never starts."""
+    non-number): `python -m service` names the variable first, and gunicorn never starts."""
     proc = make_run(fake_venv(tmp_path / "venv"), HOST="127.0.0.1", PORT=str(free_port()),
                     METRICS_PORT=str(free_port()), WEB_CONCURRENCY=workers)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode != 0 and out == ""
+    assert proc.returncode != 0 and out.startswith("ningbo-score: the page at ") and out.count("\n") == 1
     lines = err.splitlines()
     assert lines[0] == f"WEB_CONCURRENCY must be an integer, not '{workers}'", err
     assert len(lines) == 2 and re.match(r"make(\[\d+\])?: \*\*\*", lines[1]), err

@@ -61,7 +61,7 @@ HTTP_CODES: dict[str, set[int]] = {
     "method_not_allowed": {405},
     "illegal_event": {422},                 # a replay log that breaks a rule (POST /v1/replay)
     "dealer_sequence": {422},          # POST /v1/sessions/settle: a hand out of the rotation
-    "request_timeout": {408},          # a body that did not come in time (the server's, serving.py)
+    "request_timeout": {408},          # a body that did not come in time (the server's, service/serving.py)
     "client_closed": {499},            # a client that left before its answer (logged, never read)
 }
 
@@ -347,7 +347,7 @@ def _budget(method: str, path: str) -> int:
 
 @pytest.fixture(scope="module")
 def st_schema():
-    from app import create_app
+    from service import create_app
 
     schema = schemathesis.openapi.from_path(str(ROOT / "openapi.yaml"))
     schema.app = create_app()

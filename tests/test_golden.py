@@ -22,7 +22,7 @@ CASES = [json.loads(line) for line in gzip.open(GOLDEN, "rt", encoding="utf-8") 
 
 @pytest.fixture(scope="module")
 def golden_client():
-    from app import create_app
+    from service import create_app
 
     logging.disable(logging.INFO)
     try:

@@ -166,7 +166,7 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
     conf = runpy.run_path(str(root / "gunicorn.conf.py"))
     # the public listener only: /metrics is prometheus_client's server in the master (when_ready)
     assert conf["bind"] == ["0.0.0.0:9123"] and conf["workers"] == 3
-    assert conf["worker_class"] == "serving.FairServingWorker" and conf["worker_connections"] == 1000
+    assert conf["worker_class"] == "service.serving.FairServingWorker" and conf["worker_connections"] == 1000
     assert conf["control_socket_disable"] is True and conf["accesslog"] == "-"
     assert conf["max_requests"] > 0 and 0 < conf["max_requests_jitter"] < conf["max_requests"]
     assert conf["timeout"] > 0 and conf["keepalive"] > 0
@@ -189,7 +189,7 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch):
         runpy.run_path(str(root / "gunicorn.conf.py"))
 
 
-# --- connections shared fairly among the workers (fair_worker.py, serving.FairServingWorker) -------
+# --- connections shared fairly among the workers (service/fair_worker.py, serving.FairServingWorker) -------
 
 def _established_per_worker(server_pid: int, port: int) -> dict[int, int]:
     """Connections to ``port`` each worker holds, from /proc (the server's side of each socket)."""
@@ -256,7 +256,7 @@ def test_keep_alive_connections_are_shared_between_the_workers(server):
 
 
 def test_fair_to_accept():
-    import fair_worker
+    from service import fair_worker
 
     # [slots in use, live, held, live, held, ...]
     table = [3, 1, 10, 1, 12, 0, 0]

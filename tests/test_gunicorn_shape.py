@@ -1,11 +1,11 @@
-"""gunicorn's shape, as serving.py was written for it (issue 24).
+"""gunicorn's shape, as service/serving.py was written for it (issue 24).
 
 serving.ServingWorker overrides methods of gunicorn's GeventWorker and its bases (``run`` is a
 rewrite of GeventWorker.run), calls AsyncWorker.handle past GeventWorker's, and patches
 gunicorn's chunked reader and response headers.  gunicorn is pinned to 27.0.1 by the lock file
 only: here each of those gunicorn functions is recorded as of 27.0.1 (its signature and a hash
-of its source), so an upgrade that changes one fails here, naming what to re-read in serving.py.
-After re-reading (and adapting serving.py), record the new values and the new version.
+of its source), so an upgrade that changes one fails here, naming what to re-read in service/serving.py.
+After re-reading (and adapting service/serving.py), record the new values and the new version.
 """
 from __future__ import annotations
 
@@ -23,15 +23,15 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.workers.ggevent import GeventWorker
 
-import fair_worker
-import serving
+from service import fair_worker
+from service import serving
 from conftest import ROOT, free_port
 
 WRITTEN_FOR = "27.0.1"
 
 #: "module:Class.function": (signature, first 16 hex digits of the sha256 of its source), as of
 #: gunicorn 27.0.1.  First every definition, along GeventWorker's MRO, of a method that
-#: ServingWorker, FairServingWorker or fair_worker.FairShare overrides; then what serving.py
+#: ServingWorker, FairServingWorker or fair_worker.FairShare overrides; then what service/serving.py
 #: calls past them, patches, or reads the internals of.
 SHAPE = {
     # overridden
@@ -70,7 +70,7 @@ SHAPE = {
 
 
 def function(qualified: str) -> types.FunctionType:
-    """gunicorn's own function (past serving.py's patches, which keep it as ``__wrapped__``)."""
+    """gunicorn's own function (past service/serving.py's patches, which keep it as ``__wrapped__``)."""
     module, path = qualified.split(":")
     owner, name = path.split(".")
     found = vars(getattr(importlib.import_module(module), owner))[name]
@@ -88,11 +88,11 @@ def test_gunicorn_is_the_version_of_the_lock_file():
     pinned = re.search(r"^gunicorn==(\S+)", (ROOT / "requirements.txt").read_text(), re.M)
     assert pinned and pinned[1] == gunicorn.__version__ == WRITTEN_FOR, (
         f"gunicorn {gunicorn.__version__} is installed, requirements.txt pins {pinned and pinned[1]}, and "
-        f"serving.py was written for {WRITTEN_FOR}: re-read serving.py against it (this file's SHAPE)")
+        f"service/serving.py was written for {WRITTEN_FOR}: re-read service/serving.py against it (this file's SHAPE)")
 
 
 def test_every_override_is_recorded():
-    """A method serving.py overrides is in SHAPE, each of its definitions along GeventWorker's
+    """A method service/serving.py overrides is in SHAPE, each of its definitions along GeventWorker's
     MRO, so a new override can't go unrecorded."""
     overridden = {name for cls in (serving.ServingWorker, serving.FairServingWorker, fair_worker.FairShare)
                   for name, value in vars(cls).items() if callable(value)}
@@ -107,8 +107,8 @@ def test_every_override_is_recorded():
 @pytest.mark.parametrize("qualified", sorted(SHAPE))
 def test_gunicorn_s_shape_is_unchanged(qualified):
     assert shape(qualified) == SHAPE[qualified], (
-        f"serving.py overrides or relies on {qualified}, written for gunicorn {WRITTEN_FOR}: "
-        f"it changed in gunicorn {gunicorn.__version__}; re-read it (and serving.py), then record "
+        f"service/serving.py overrides or relies on {qualified}, written for gunicorn {WRITTEN_FOR}: "
+        f"it changed in gunicorn {gunicorn.__version__}; re-read it (and service/serving.py), then record "
         f"{shape(qualified)} here")
 
 

@@ -34,6 +34,8 @@ from marshmallow import fields as mfields
 
 import app as app_module
 import ningbo_score
+import service
+from service import routes
 from ningbo_score import fields as nf
 from tools import examples
 
@@ -42,7 +44,7 @@ TIME_BOUND_S = 3.0
 ENTRY_BUDGET = 8 * 1024            # bytes of one cache entry (key and value)
 CACHE_BUDGET = 64 * 1024 * 1024    # bytes of one cache at its bound
 
-POST_ROUTES = [r for r in app_module.ROUTES if r.request is not None]
+POST_ROUTES = [r for r in routes.ROUTES if r.request is not None]
 
 
 def example(path: str) -> dict:
@@ -145,7 +147,7 @@ def mutations(route) -> typing.Iterator[tuple[str, dict]]:
 
 
 def limit_of(route) -> int:
-    return app_module.MAX_BATCH_BODY_BYTES if route.path == "/v1/score/batch" else app_module.MAX_BODY_BYTES
+    return routes.MAX_BATCH_BODY_BYTES if route.path == "/v1/score/batch" else routes.MAX_BODY_BYTES
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +196,8 @@ FINITE: dict[tuple[str, str], int] = {
 
 
 def modules() -> list[typing.Any]:
-    names = ["app", "serving", "static_assets", "observability", "schemas", "fair_worker"]
+    names = ["app", "schemas"]
+    names += [m.name for m in pkgutil.walk_packages(service.__path__, "service.") if m.name != "service.__main__"]
     names += [f"ningbo_score.{m.name}" for m in pkgutil.iter_modules(ningbo_score.__path__) if m.name != "__main__"]
     return [importlib.import_module(n) for n in names]
 

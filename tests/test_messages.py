@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-import app as app_module
+from service import bodies
 import ningbo_score
 from tools import examples
 
@@ -22,7 +22,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
     ("zh;q=0", "en"), ("fr, *;q=0.1", "en"), ("", "en"), ("zh-CN;q=x", "en"),
 ])
 def test_language_by_q_value_of_the_primary_tag(header, lang):
-    assert app_module.language_of(header) == lang
+    assert bodies.language_of(header) == lang
 
 
 def test_mobile_headers_get_chinese_answers(client):

@@ -17,6 +17,7 @@ from marshmallow import fields as mfields
 
 import app as app_module
 import ningbo_score
+from service import bodies, problems, routes
 from ningbo_score import fields as nfields
 from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS
 from ningbo_score.tiles import CODES
@@ -41,7 +42,7 @@ STARTS: dict[str, typing.Any] = {
     "/v1/table/claims": examples.CLAIMS_PUNG_OVER_CHOW,
     "/v1/table/escape": {"base_points": 2},
 }
-ROUTES = {r.path: r.request for r in app_module.ROUTES if r.request is not None}
+ROUTES = {r.path: r.request for r in routes.ROUTES if r.request is not None}
 
 
 def _schemas(schema, seen):
@@ -255,7 +256,7 @@ def test_the_service_s_other_refusals_in_both_languages(client):
 
 @pytest.mark.parametrize("header", ["zh_CN", "zh_TW,en;q=0.5", "zh-CN"])
 def test_a_locale_spelled_with_an_underscore_is_chinese(client, header):
-    assert app_module.language_of(header) == "zh"
+    assert bodies.language_of(header) == "zh"
     answer = client.score({}, headers={"Accept-Language": header}).get_json()
     assert answer["title"] == "请求无效" and answer["errors"]["hand"] == ["缺少必填字段。"]
 
@@ -266,7 +267,7 @@ def test_werkzeug_s_other_client_errors_in_chinese():
     with app_module.app.test_request_context("/v1/score", headers=ZH):
         for status, exc in default_exceptions.items():
             if 400 <= status < 500:
-                err, _ = app_module.http_problem(exc())
+                err, _ = problems.http_problem(exc())
                 problem = err.to_problem("zh")
                 words = english_words(problem["detail"], "/v1/score")
                 assert CJK.search(problem["detail"]) and not words, (status, problem)

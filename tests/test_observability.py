@@ -1,4 +1,4 @@
-"""Observability and browser-facing hardening (observability.py): request IDs, JSON logs,
+"""Observability and browser-facing hardening (service/observability/): request IDs, JSON logs,
 Prometheus metrics (one process and across gunicorn workers), /readyz, CORS on /v1/*, security
 headers on every response, and a Content-Security-Policy the two pages of the app live with."""
 from __future__ import annotations
@@ -24,8 +24,13 @@ from urllib.parse import urlsplit
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-import observability
-from app import create_app
+from service import create_app
+from service import observability
+from service import settings as service_settings
+from service.observability import ids as obs_ids
+from service.observability import logs as obs_logs
+from service.observability import metrics as obs_metrics
+from service.settings import Settings, SettingsError
 from conftest import threaded_server
 from tools import examples
 
@@ -42,10 +47,10 @@ def app():
 
 
 def scrape(**headers: str):
-    """A scrape of what the metrics listener answers (observability.metrics_app, in-process)."""
+    """A scrape of what the metrics listener answers (obs_metrics.metrics_app, in-process)."""
     from werkzeug.test import Client
 
-    return Client(observability.metrics_app()).get("/metrics", headers=headers)
+    return Client(obs_metrics.metrics_app()).get("/metrics", headers=headers)
 
 
 @pytest.fixture
@@ -86,13 +91,13 @@ def test_generated_ids_differ_across_forked_workers():
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: one id to the parent, then out without running pytest's teardown
-        os.write(write, observability.new_request_id().encode())
+        os.write(write, obs_ids.new_request_id().encode())
         os._exit(0)
     os.waitpid(pid, 0)
     child = os.read(read, 64).decode()
     os.close(read)
     os.close(write)
-    assert HEX32.fullmatch(child) and child != observability.new_request_id()
+    assert HEX32.fullmatch(child) and child != obs_ids.new_request_id()
 
 
 def test_request_id_on_every_kind_of_response(client):
@@ -122,11 +127,11 @@ def test_request_id_is_on_flask_g(app):
 @pytest.fixture
 def json_log():
     """The root logger's JSON handler, writing into a buffer: the same formatter and filter as
-    under gunicorn (observability.logconfig_dict)."""
+    under gunicorn (obs_logs.logconfig_dict)."""
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
-    handler.setFormatter(observability.JsonFormatter())
-    handler.addFilter(observability.RequestIdFilter())
+    handler.setFormatter(obs_logs.JsonFormatter())
+    handler.addFilter(obs_logs.RequestIdFilter())
     root = logging.getLogger()
     root.addHandler(handler)
     try:
@@ -170,8 +175,8 @@ def test_gunicorn_access_record_becomes_structured_json():
              "D": 1534, "a": 'curl/8 "x"'.replace('"', '\\"'), "{x-request-id}o": "abc-123",
              "r": "POST /v1/score HTTP/1.1"}
     record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, '%(h)s "%(r)s" %(s)s', atoms, None)
-    observability.RequestIdFilter().filter(record)
-    line = json.loads(observability.JsonFormatter().format(record))
+    obs_logs.RequestIdFilter().filter(record)
+    line = json.loads(obs_logs.JsonFormatter().format(record))
     assert line["request_id"] == "abc-123"
     assert (line["method"], line["path"], line["status"], line["bytes"]) == ("POST", "/v1/score", 200, 512)
     assert line["duration_ms"] == 1.534 and line["user_agent"] == 'curl/8 "x"'
@@ -196,7 +201,7 @@ TRACEPARENT = f"00-{TRACE_ID}-00f067aa0ba902b7-01"
     ("", None), (None, None), ("garbage", None),
 ])
 def test_trace_id_of_a_traceparent(value, expected):
-    assert observability.trace_id_of(value) == expected
+    assert obs_ids.trace_id_of(value) == expected
 
 
 def test_trace_id_is_logged_on_the_request_lines(json_log):
@@ -215,12 +220,12 @@ def test_gunicorn_access_record_has_the_trace_id():
     atoms = {"h": "127.0.0.1", "m": "GET", "U": "/healthz", "q": "", "s": "200", "B": 15, "D": 800,
              "a": "-", "{x-request-id}o": "abc", "{traceparent}i": TRACEPARENT, "r": "GET /healthz HTTP/1.1"}
     record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "%(r)s", atoms, None)
-    observability.RequestIdFilter().filter(record)
-    assert json.loads(observability.JsonFormatter().format(record))["trace_id"] == TRACE_ID
+    obs_logs.RequestIdFilter().filter(record)
+    assert json.loads(obs_logs.JsonFormatter().format(record))["trace_id"] == TRACE_ID
     atoms["{traceparent}i"] = "-"                                  # gunicorn's atom for no header
     record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "%(r)s", atoms, None)
-    observability.RequestIdFilter().filter(record)
-    assert json.loads(observability.JsonFormatter().format(record))["trace_id"] is None
+    obs_logs.RequestIdFilter().filter(record)
+    assert json.loads(obs_logs.JsonFormatter().format(record))["trace_id"] is None
 
 
 def test_build_info_metric(client, monkeypatch):
@@ -229,15 +234,14 @@ def test_build_info_metric(client, monkeypatch):
     text = scrape().get_data(as_text=True)
     version = getattr(ningbo_score, "__version__", None) or "3.0.0"
     compiled = "true" if ningbo_score.USING_COMPILED else "false"
-    assert value(samples(text), "ningbo_score_build_info", version=version, revision=observability.revision(),
+    assert value(samples(text), "ningbo_score_build_info", version=version, revision=obs_metrics.revision(Settings()),
                  compiled=compiled) == 1
     # the checkout's commit (40 hex digits), or the image's build argument
-    assert re.fullmatch(r"[0-9a-f]{40}", observability.revision())
-    monkeypatch.setenv("NINGBO_SCORE_REVISION", "0123abc")
-    assert observability.revision() == "0123abc"
+    assert re.fullmatch(r"[0-9a-f]{40}", obs_metrics.revision(Settings()))
+    assert obs_metrics.revision(Settings.from_env({"NINGBO_SCORE_REVISION": "0123abc"})) == "0123abc"
     monkeypatch.delattr(ningbo_score, "__version__", raising=False)
     monkeypatch.setattr(ningbo_score, "USING_COMPILED", True)
-    assert observability.build_info() == ("3.0.0", "true")
+    assert obs_metrics.build_info() == ("3.0.0", "true")
 
 
 def test_metrics_only_on_the_metrics_listener(client, monkeypatch):
@@ -248,33 +252,30 @@ def test_metrics_only_on_the_metrics_listener(client, monkeypatch):
     r = scrape()
     assert r.status_code == 200 and "ningbo_score_http_requests_total" in r.get_data(as_text=True)
     # configurable (METRICS_PORT), and off altogether with 0
-    monkeypatch.setenv("METRICS_PORT", "9555")
-    assert observability.metrics_listener() == ("127.0.0.1", 9555)
-    monkeypatch.setenv("METRICS_PORT", "0")
-    assert observability.metrics_listener() is None
-    monkeypatch.setenv("METRICS_PORT", "http")
-    with pytest.raises(SystemExit):
-        observability.metrics_listener()
+    assert Settings.from_env({"METRICS_PORT": "9555"}).metrics_listener == ("127.0.0.1", 9555)
+    assert Settings.from_env({"METRICS_PORT": "0"}).metrics_listener is None
+    with pytest.raises(SettingsError, match=r"^METRICS_PORT must be a port number \(0: none\), not 'http'$"):
+        Settings.from_env({"METRICS_PORT": "http"})
 
 
 def test_gunicorn_conf_uses_the_hooks_and_json_logs(monkeypatch):
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert conf["on_starting"] is observability.on_starting
+    assert conf["on_starting"] is obs_metrics.on_starting
     # when_ready starts the metrics listener in the master (and HEALTH_PORT's, where set)
     started = []
-    monkeypatch.setattr(observability, "when_ready", started.append)
+    monkeypatch.setattr(obs_metrics, "when_ready", started.append)
     conf["when_ready"]("the server")
     assert started == ["the server"]
-    assert conf["child_exit"] is observability.child_exit
-    assert conf["on_exit"] is observability.on_exit
+    assert conf["child_exit"] is obs_metrics.child_exit
+    assert conf["on_exit"] is obs_metrics.on_exit
     assert conf.get("preload_app", False) is False  # prometheus_client must load in the workers
     logs = conf["logconfig_dict"]
     json_formatters = {name for name, f in logs["formatters"].items()
-                       if f.get("()") == "observability.JsonFormatter"}
+                       if f.get("()") == "service.observability.logs.JsonFormatter"}
     for logger in ("gunicorn.error", "gunicorn.access"):
         for handler in logs["loggers"][logger]["handlers"]:
             assert logs["handlers"][handler]["formatter"] in json_formatters, (logger, handler)
-            assert any(logs["filters"][f].get("()") == "observability.RequestIdFilter"
+            assert any(logs["filters"][f].get("()") == "service.observability.logs.RequestIdFilter"
                        for f in logs["handlers"][handler].get("filters", [])), (logger, handler)
     for handler in logs["root"]["handlers"]:
         assert logs["handlers"][handler]["formatter"] in json_formatters
@@ -286,16 +287,18 @@ def test_on_starting_prepares_the_metrics_directory(tmp_path, monkeypatch):
     target.mkdir()
     (target / "counter_123.db").write_bytes(b"old")
     (target / "keep.txt").write_text("not ours")
-    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(target))
-    observability.on_starting(None)
+    monkeypatch.setattr(service_settings, "_current", Settings(multiproc_dir=str(target)))
+    obs_metrics.on_starting(None)
     assert sorted(p.name for p in target.iterdir()) == ["keep.txt"]
-    # unset: a private directory is made and named in the environment (the workers inherit it),
-    # and on_exit removes it
-    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR")
-    observability.on_starting(None)
+    # unset: a private directory is made and named in the environment and in the settings (the
+    # workers inherit both), and on_exit removes it
+    monkeypatch.setattr(service_settings, "_current", Settings())
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    obs_metrics.on_starting(None)
     made = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    assert service_settings.current().multiproc_dir == str(made)
     assert made.is_dir() and made.name.startswith("ningbo-score-prometheus-")
-    observability.on_exit(None)
+    obs_metrics.on_exit(None)
     assert not made.exists()
     monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR")
 
@@ -357,10 +360,35 @@ def test_metrics_count_requests_by_route_method_status_and_problems_by_code(clie
     assert delta(errors, route="unmatched", code="not_found") == 1
 
 
+def test_each_problem_answer_counts_its_code_where_it_is_built(client, monkeypatch):
+    """issue 24: the code is counted where the problem answer is built (service/problems.py), never
+    read back from its body: a 422, a 400, a 404 and a 503 readiness, each under its route."""
+    import ningbo_score
+
+    wrong = copy.deepcopy(API_MD)
+    wrong["hand"]["winning_tile"] = "1p"         # not among the concealed tiles: 422
+    name = "ningbo_score_errors_total"
+    before = samples(scrape().get_data(as_text=True))
+    answers = [client.post("/v1/score", json=wrong),
+               client.post("/v1/score", data='{"rules": 1, "rules": 2}', content_type="application/json"),
+               client.get("/v1/no/such/route")]
+    monkeypatch.setattr(ningbo_score, "score", lambda request: {"tai": 0})
+    answers.append(client.get("/readyz"))
+    after = samples(scrape().get_data(as_text=True))
+    expected = [(422, "/v1/score", "winning_tile_not_in_hand"), (400, "/v1/score", "malformed_json"),
+                (404, "unmatched", "not_found"), (503, "/readyz", "not_ready")]
+    assert [(r.status_code, r.get_json()["code"]) for r in answers] == [(s, c) for s, _, c in expected]
+    for _, route, code in expected:
+        assert value(after, name, route=route, code=code) - value(before, name, route=route, code=code) == 1, code
+    # nothing in the metrics reads a body back
+    source = Path(obs_metrics.__file__).read_text(encoding="utf-8")
+    assert "get_data" not in source and "loads(" not in source
+
+
 def test_record_problem_counts_a_code(app):
     before = samples(scrape().get_data(as_text=True))
-    observability.record_problem("too_many_copies", route="/v1/score/batch")
-    observability.record_problem("not a code!", route="/v1/score/batch")
+    obs_metrics.record_problem("too_many_copies", route="/v1/score/batch")
+    obs_metrics.record_problem("not a code!", route="/v1/score/batch")
     after = samples(scrape().get_data(as_text=True))
     name = "ningbo_score_errors_total"
     assert value(after, name, route="/v1/score/batch", code="too_many_copies") - \
@@ -404,8 +432,9 @@ def test_readyz_not_ready_when_the_engine_answers_wrong(client, monkeypatch):
     assert r.status_code == 503 and r.get_json()["code"] == "not_ready"
 
 
-def test_readyz_not_ready_when_the_metrics_dir_is_missing(client, monkeypatch, tmp_path):
-    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "missing"))
+def test_readyz_not_ready_when_the_metrics_dir_is_missing(tmp_path):
+    # the readiness check only: prometheus_client keeps the mode it was imported in
+    client = create_app(settings=Settings(multiproc_dir=str(tmp_path / "missing"))).test_client()
     r = client.get("/readyz")
     assert r.status_code == 503
     assert "not a writable directory" in r.get_json()["errors"]["metrics_dir"][0]
@@ -478,7 +507,10 @@ def test_cors_is_plain_flask_cors():
     # nothing wraps flask-cors's after_request function or hides state in the environ
     funcs = create_app().after_request_funcs[None]
     assert any(f.__name__ == "cors_after_request" for f in funcs)
-    assert not hasattr(observability, "RememberedCors") and not hasattr(observability, "ENV_CORS")
+    from service.observability import headers
+
+    assert not any(hasattr(module, name) for module in (observability, headers, obs_metrics)
+                   for name in ("RememberedCors", "ENV_CORS"))
 
 
 # --- security headers ---------------------------------------------------------------------------
@@ -800,8 +832,8 @@ def test_refused_hands_of_a_batch_are_counted_by_code():
     # seat: invalid_request) answers 200, and /metrics counts the two refusals by their code
     import copy
 
-    from app import create_app
-    from observability import READY_HAND
+    from service import create_app
+    from service.observability.readiness import READY_HAND
 
     client = create_app({"TESTING": False}).test_client()
     short = copy.deepcopy(READY_HAND)

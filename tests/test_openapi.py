@@ -323,19 +323,20 @@ def test_batch_over_200_is_refused_by_the_spec_and_by_the_library(contract):
 
 
 def test_one_route_table_drives_flask_and_the_spec(openapi_document):
-    """app.ROUTES is the one list of routes: Flask serves exactly its rules (path parameters named
+    """service.routes.ROUTES is the one list of routes: Flask serves exactly its rules (path parameters named
     as in the spec), openapi.yaml documents exactly its operations (the routes with an operation
     id) with its operation ids, tags and schemas, and RESPONSE_SCHEMAS is its response schemas."""
     import app as app_module
+    from service import routes
     from tools.gen_openapi import component_name
 
     flask_rules = {(rule.rule, method) for rule in app_module.app.url_map.iter_rules() if rule.endpoint != "static"
                    for method in rule.methods - {"HEAD", "OPTIONS"}}
-    assert flask_rules == {(r.flask_path, r.method) for r in app_module.ROUTES}
+    assert flask_rules == {(r.flask_path, r.method) for r in routes.ROUTES}
     assert "/v1/rules/<preset>" in {rule for rule, _ in flask_rules}
     spec_ops = {(path, method.upper()): op for path, item in openapi_document["paths"].items()
                 for method, op in item.items()}
-    in_spec = [r for r in app_module.ROUTES if r.operation is not None]
+    in_spec = [r for r in routes.ROUTES if r.operation is not None]
     assert set(spec_ops) == {(r.path, r.method) for r in in_spec}
     for r in in_spec:
         op = spec_ops[(r.path, r.method)]
@@ -347,7 +348,7 @@ def test_one_route_table_drives_flask_and_the_spec(openapi_document):
         if r.response is not None:
             assert op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
                 "/" + component_name(r.response))
-            assert app_module.RESPONSE_SCHEMAS[r.operation] is r.response
+            assert routes.RESPONSE_SCHEMAS[r.operation] is r.response
 
 
 
@@ -515,11 +516,11 @@ def test_info_servers_and_operations(openapi_document):
 
 def test_service_pages_are_no_operations(openapi_document, client):
     """The pages (/, /docs…, this document) are served, but are no SDK calls: their routes in
-    app.ROUTES have no operation id, and openapi.yaml has no path for them (nor for /metrics,
-    which is no route of the app: observability.py's own listener)."""
-    import app as app_module
+    service.routes.ROUTES have no operation id, and openapi.yaml has no path for them (nor for /metrics,
+    which is no route of the app: service/observability/metrics.py's own listener)."""
+    from service import routes
 
-    pages = {r.path for r in app_module.ROUTES if r.operation is None}
+    pages = {r.path for r in routes.ROUTES if r.operation is None}
     assert {"/", "/docs", "/docs/", "/openapi.yaml"} <= pages
     assert not set(openapi_document["paths"]) & (pages | {"/metrics"})
     assert {"/healthz", "/readyz"} <= set(openapi_document["paths"])

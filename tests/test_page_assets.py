@@ -1,4 +1,4 @@
-"""static_assets.py: the page's files compressed and cacheable (issue 17), served by WhiteNoise
+"""service/static.py: the page's files compressed and cacheable (issue 17), served by WhiteNoise
 from a set fixed at start (issue 26 C1), through the app's test client
 (tests/test_page_flow.py checks the same headers as Chromium receives them)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 import pytest
 
 import app as app_module
-import static_assets
+from service import static as static_assets
 
 
 @pytest.fixture

@@ -9,14 +9,15 @@ import urllib.request
 
 import pytest
 
-from app import create_app, trusted_proxies
+from service import create_app
+from service.settings import Settings, SettingsError, trusted_proxies
 from conftest import gunicorn_server
 
 FORWARDED = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9", "X-Forwarded-Proto": "https"}
 
 
 def test_forwarded_headers_of_a_trusted_peer_are_believed():
-    client = create_app({"FORWARDED_ALLOW_IPS": "10.0.0.0/8, 192.0.2.1"}).test_client()
+    client = create_app(settings=Settings.from_env({"FORWARDED_ALLOW_IPS": "10.0.0.0/8, 192.0.2.1"})).test_client()
     for peer in ("10.1.2.3", "192.0.2.1"):
         got = client.get("/healthz", headers=FORWARDED, environ_base={"REMOTE_ADDR": peer})
         assert got.headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
@@ -31,8 +32,10 @@ def test_by_default_no_proxy_is_trusted():
     assert "Strict-Transport-Security" not in got.headers
     assert trusted_proxies("") is None and trusted_proxies(" , ") is None
     assert [str(n) for n in trusted_proxies("*")] == ["0.0.0.0/0", "::/0"]
-    with pytest.raises(SystemExit, match="FORWARDED_ALLOW_IPS"):
+    with pytest.raises(ValueError, match="FORWARDED_ALLOW_IPS"):
         trusted_proxies("10.0.0.1/8")          # host bits set: a mistake, refused at start
+    with pytest.raises(SettingsError, match=r"^FORWARDED_ALLOW_IPS: 10.0.0.1/8 has host bits set$"):
+        Settings.from_env({"FORWARDED_ALLOW_IPS": "10.0.0.1/8"})
 
 
 def _access_line(log_path, path: str) -> dict:

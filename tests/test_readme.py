@@ -30,7 +30,7 @@ def test_the_readme_links_to_files_that_exist():
 @pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js on this machine")
 def test_the_javascript_example_runs(tmp_path):
     (code,) = re.findall(r"```js\n(.*?)```", README, flags=re.S)
-    from app import create_app
+    from service import create_app
 
     with threaded_server(create_app()) as base:
         script = tmp_path / "example.mjs"          # top-level await: an ES module

@@ -40,7 +40,7 @@ SEED = 20261204
 def raw_client():
     """Flask's test client without the contract checks (the generated logs are many); the
     contract is checked on a sample by test_generated_logs_conform."""
-    from app import create_app
+    from service import create_app
 
     return create_app({"TESTING": False}).test_client()
 

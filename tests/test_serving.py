@@ -1,4 +1,4 @@
-"""The server against unlucky and hostile clients (serving.py, gunicorn.conf.py, app.py's body
+"""The server against unlucky and hostile clients (service/serving.py, gunicorn.conf.py, service/bodies.py's body
 reading): the real gunicorn with the project's gunicorn.conf.py on a free loopback port, with
 short deadlines (HEADER_TIMEOUT=1, IO_TIMEOUT=1, BODY_TIMEOUT=2 s, keep-alive 1 s) so that each
 runs out within the test.  How much load it stands is measured by bench/attack.py, not here."""
@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-import serving
-from app import create_app
+from service import create_app, serving
+from service.settings import current
 from conftest import gunicorn_server
 from tools import examples
 
@@ -413,7 +413,7 @@ def test_an_error_no_greenlet_caught_is_a_json_log_line():
     one-JSON-object-a-line logs: the worker logs it through its error log instead."""
     import gevent
 
-    import serving
+    from service import serving
 
     class Log:
         def __init__(self):
@@ -563,9 +563,10 @@ def test_an_answer_nobody_reads_is_dropped_at_its_write_deadline(tmp_path):
 
 
 def test_write_deadline():
-    assert serving.write_deadline(0) == serving.WRITE_TIMEOUT_S
+    write_timeout = current().write_timeout
+    assert serving.write_deadline(0) == write_timeout
     # 1 MiB at 32 KiB/s: 32 s more
-    assert serving.write_deadline(1024 * 1024) == serving.WRITE_TIMEOUT_S + 32
+    assert serving.write_deadline(1024 * 1024) == write_timeout + 32
 
 
 ALL_KINDS = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p",
@@ -576,7 +577,7 @@ EVERY_KIND_CAISHEN = {"seat_wind": "E", "round_wind": "E", "hand": {"concealed":
 
 
 def test_which_hands_are_heavy():
-    from app import heavy_hand
+    from service.routes import heavy_hand
     from ningbo_score.api import analysis, load
     from ningbo_score.request_schemas import ANALYZE_REQUEST
 
@@ -655,7 +656,7 @@ def test_slow_bodies_on_kept_alive_connections_hold_no_turn(server):
             s.sendall(hello)
             assert b"200 OK" in one_response(s)
             # a turn held by a trickling body would keep it waiting until that body's deadline
-            # (serving.BODY_TIMEOUT_S, 20 s); a loaded machine answers within a few seconds
+            # (BODY_TIMEOUT, 20 s); a loaded machine answers within a few seconds
             assert time.monotonic() - started < 10.0
     finally:
         for s in slow:

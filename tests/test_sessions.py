@@ -286,7 +286,7 @@ def test_the_route(client):
 
 
 def test_the_route_takes_a_session_of_200_score_bodies_and_refuses_over_1_mib(client):
-    from app import MAX_SESSION_BODY_BYTES
+    from service.routes import MAX_SESSION_BODY_BYTES
 
     response = client.post("/v1/sessions/settle", json=session([tsumo("E")] * MAX_HANDS))
     # Ann self-draws 200 times as the dealer (连庄 throughout): +24 × 200

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import typing
 
-from observability import READY_HAND
+from service.observability.readiness import READY_HAND
 
 # docs/api.md: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear: 1 × (1 + 4) = 5 from each.
 # The same hand the readiness check scores (one copy of it in the code).

@@ -25,9 +25,9 @@ from apispec.ext.marshmallow.common import resolve_schema_instance
 from marshmallow import INCLUDE
 
 import ningbo_score
-import observability
 import schemas
-from app import ROUTES
+from service.observability import ids as obs_ids
+from service.routes import ROUTES
 from tools.tile_schema import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.replay import REASONS
@@ -45,7 +45,7 @@ LICENSE = {"name": "MIT", "identifier": "MIT"}
 #: The first, relative, is the server that serves this document (what /docs tries requests on).
 SERVERS = [{"url": "/", "description": "The server that serves this document"},
            {"url": "http://127.0.0.1:8000", "description": "`make run` on your machine"}]
-#: What each tag of app.ROUTES holds.
+#: What each tag of service.routes.ROUTES holds.
 TAGS = {
     "scoring": "Score a hand, many hands, or what a hand waits on.",
     "rules": "The rule book and its presets.",
@@ -340,7 +340,7 @@ def _live_answers(client, path: str) -> dict[str, tuple]:
 
 def _body_limit(path: str) -> int:
     """The most bytes ``POST path`` takes: its route's ``body_limit``, else the app's."""
-    from app import MAX_BODY_BYTES
+    from service.routes import MAX_BODY_BYTES
 
     return next(r.body_limit for r in ROUTES if r.path == path and r.method == "POST") or MAX_BODY_BYTES
 
@@ -533,7 +533,7 @@ def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
 
 def build() -> dict:
     """The OpenAPI document as a dict."""
-    from app import create_app  # the app answers the examples
+    from service import create_app  # the app answers the examples
 
     plugin = Plugin()
     spec = APISpec(
@@ -546,7 +546,7 @@ def build() -> dict:
     )
     used = {route.tag for route in ROUTES if route.tag is not None}
     if used != set(TAGS):
-        raise SystemExit(f"the tags of app.ROUTES and gen_openapi.TAGS differ: {sorted(used ^ set(TAGS))}")
+        raise SystemExit(f"the tags of service.routes.ROUTES and gen_openapi.TAGS differ: {sorted(used ^ set(TAGS))}")
     converter = plugin.converter
     assert isinstance(converter, Converter)  # made by APISpec(plugins=[plugin])
     converter.add_attribute_function(custom_field)
@@ -764,29 +764,29 @@ REQUEST_ID = "RequestId"
 
 def with_request_id(document: dict) -> None:
     """``X-Request-ID`` on every operation: an optional request header, and a header of every
-    answer (observability.py)."""
-    pattern = observability.REQUEST_ID_RE.pattern
+    answer (service/observability/ids.py)."""
+    pattern = obs_ids.REQUEST_ID_RE.pattern
     document["components"].setdefault("parameters", {})[REQUEST_ID] = {
-        "name": observability.REQUEST_ID_HEADER,
+        "name": obs_ids.REQUEST_ID_HEADER,
         "in": "header",
         "required": False,
-        "description": f"An id for this request, echoed in the answer's `{observability.REQUEST_ID_HEADER}` and "
+        "description": f"An id for this request, echoed in the answer's `{obs_ids.REQUEST_ID_HEADER}` and "
                        f"written in the logs when it is 1–128 of `A-Z a-z 0-9 . _ -` (`{pattern}`); any other "
                        f"value is replaced by a new id.",
         "schema": {"type": "string"},
         "example": "phone-7f3a-0001",
     }
-    document["components"]["headers"] = {observability.REQUEST_ID_HEADER: {
+    document["components"]["headers"] = {obs_ids.REQUEST_ID_HEADER: {
         "description": "The request's id: the one it sent, if valid, else a new one.",
         "required": True,
         "schema": {"type": "string", "pattern": f"^{pattern}$"},
     }}
-    header_ref = {"$ref": f"#/components/headers/{observability.REQUEST_ID_HEADER}"}
+    header_ref = {"$ref": f"#/components/headers/{obs_ids.REQUEST_ID_HEADER}"}
     for item in document["paths"].values():
         for operation in item.values():
             operation.setdefault("parameters", []).insert(0, {"$ref": f"#/components/parameters/{REQUEST_ID}"})
             for answer in operation["responses"].values():
-                answer.setdefault("headers", {})[observability.REQUEST_ID_HEADER] = copy.deepcopy(header_ref)
+                answer.setdefault("headers", {})[obs_ids.REQUEST_ID_HEADER] = copy.deepcopy(header_ref)
 
 
 def component_name(schema) -> str:
@@ -795,13 +795,13 @@ def component_name(schema) -> str:
 
 
 def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
-    """The operations written above, checked against app.ROUTES (the same routes, no more, no
+    """The operations written above, checked against service.routes.ROUTES (the same routes, no more, no
     fewer: a route with no operation id is a service page, no operation) and given the table's
     operation id, tag, summary and description (its ``doc``) and request and 200 response schemas."""
     in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation is not None}
     written = {(path, method) for path, ops in documented.items() for method in ops}
     if written != set(in_table):
-        raise SystemExit(f"openapi paths and app.ROUTES differ: {sorted(written ^ set(in_table))}")
+        raise SystemExit(f"openapi paths and service.routes.ROUTES differ: {sorted(written ^ set(in_table))}")
     out: dict[str, dict] = {}
     for (path, method), route in in_table.items():
         op: dict[str, typing.Any] = {"operationId": route.operation, "tags": [route.tag], "summary": route.summary}
@@ -811,7 +811,7 @@ def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
         if route.request is not None:
             op["requestBody"]["content"]["application/json"]["schema"] = {
                 "$ref": f"#/components/schemas/{component_name(route.request)}"}
-        assert route.response is not None, f"{path}: an operation of app.ROUTES needs its response schema"
+        assert route.response is not None, f"{path}: an operation of service.routes.ROUTES needs its response schema"
         op["responses"]["200"]["content"]["application/json"]["schema"] = {
             "$ref": f"#/components/schemas/{component_name(route.response)}"}
         out.setdefault(path, {})[method] = op

@@ -405,7 +405,7 @@ def run(case: dict, client) -> typing.Any:
 def main() -> None:
     import logging
 
-    from app import create_app
+    from service import create_app
 
     logging.disable(logging.INFO)            # one log line per refused request otherwise
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import os
 import re
 import shutil
 import tempfile
@@ -35,7 +34,7 @@ from flask import Flask, Response, current_app, request
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PAGE = "index.html"
 URL_PREFIX = "/static/"
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -44,8 +43,6 @@ REVALIDATE = "no-cache"
 MIN_GZIP_BYTES = 256
 #: ``href``/``src`` attributes of the page that name a file under /static/ (given its hashed name)
 _ASSET_REF = re.compile(r'((?:href|src)="/static/)([^"?#]+)(")')
-#: the environment variable naming the directory the prepared copies go under
-BUILD_DIR_ENV = "STATIC_BUILD_DIR"
 
 
 def digest(data: bytes) -> str:
@@ -75,10 +72,11 @@ def _files(source: Path) -> dict[str, bytes]:
 def prepared_dir(source: Path = STATIC_DIR, base: str | None = None) -> Path:
     """The directory of ``source``'s files (the page left out) and their gzip copies, made once
     for these files' contents (a directory named by their hash; made under a temporary name and
-    renamed, so that workers starting at once never see half of it)."""
+    renamed, so that workers starting at once never see half of it), under ``base`` (the
+    settings' ``STATIC_BUILD_DIR``; default: the system's temp directory)."""
     files = _files(source)
     whole = digest(b"".join(name.encode() + b"\0" + digest(data).encode() for name, data in files.items()))
-    parent = Path(base or os.environ.get(BUILD_DIR_ENV, "").strip() or tempfile.gettempdir())
+    parent = Path(base or tempfile.gettempdir())
     target = parent / f"ningbo-score-static-{whole[:16]}"
     if target.is_dir():
         return target
@@ -151,19 +149,20 @@ def page() -> Response:
     return Response(body, content_type="text/html; charset=utf-8", headers=headers)
 
 
-def serve_directory(app: Flask, source: Path, prefix: str, max_age: int) -> None:
+def serve_directory(app: Flask, source: Path, prefix: str, max_age: int, base: str | None = None) -> None:
     """Serve another fixed directory's files (the API docs' Swagger UI) under ``prefix`` through
     WhiteNoise too: prepared once (gzip copies beside them), from a set fixed at start, gzipped
     for a client that takes it; any other name falls through to the app."""
-    root = prepared_dir(source)
+    root = prepared_dir(source, base)
     app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(root), prefix=prefix,  # type: ignore[method-assign]
                               autorefresh=False, max_age=max_age, allow_all_origins=False, charset="utf-8")
 
 
-def init_app(app: Flask, source: Path | None = None) -> Flask:
+def init_app(app: Flask, source: Path | None = None, base: str | None = None) -> Flask:
     """Serve ``/static/…`` through WhiteNoise (in front of the app) and make the page :func:`page`
-    sends.  The app must have no static route of its own (``static_folder=None``)."""
-    assets = prepare(source or STATIC_DIR)
+    sends, its files prepared under ``base`` (:func:`prepared_dir`).  The app must have no static
+    route of its own (``static_folder=None``)."""
+    assets = prepare(source or STATIC_DIR, base)
     app.extensions["static_assets"] = assets
     app.wsgi_app = StaticFiles(app.wsgi_app, assets)  # type: ignore[method-assign]
     return app

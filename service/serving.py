@@ -7,13 +7,13 @@ worker (:class:`ServingWorker`, ``worker_class`` in gunicorn.conf.py) is gunicor
 cooperative) with these bounds:
 
 - **Header deadline.**  The request line and headers of a connection's first request must be in
-  within :data:`HEADER_TIMEOUT_S` of the connect; on a kept-alive connection the next request's
+  within ``HEADER_TIMEOUT`` of the connect; on a kept-alive connection the next request's
   headers within gunicorn's ``keepalive`` of the previous answer.  Past it the connection is
   closed without an answer (the client was too slow to have sent a request).
 - **Socket inactivity.**  Every read and write of a connection waits at most
-  :data:`IO_TIMEOUT_S` for progress (a body that stops coming, an answer nobody reads).
-- **Body deadline.**  The whole body must be in within :data:`BODY_TIMEOUT_S` of the app's
-  first read (:func:`body_deadline`, used by app.py): then the answer is 408 ``request_timeout``.
+  ``IO_TIMEOUT`` for progress (a body that stops coming, an answer nobody reads).
+- **Body deadline.**  The whole body must be in within ``BODY_TIMEOUT`` of the app's
+  first read (:func:`body_deadline`, used by service/bodies.py): then the answer is 408 ``request_timeout``.
 - **Header bytes.**  gunicorn's ``limit_request_line``, ``limit_request_fields`` and
   ``limit_request_field_size`` (gunicorn.conf.py) bound them: at most
   ``fields × (field size + 2) + 4`` bytes in all.
@@ -28,13 +28,13 @@ cooperative) with these bounds:
   connections that made the p99 about 1.5 s with a p50 of 1.4 ms (bench/README.md).
 - **Heavy work shared.**  Scoring is CPU work, and a greenlet runs until it waits: heavy
   requests (a batch, a body over :data:`HEAVY_BODY_BYTES`, waits or an analysis of an expensive
-  hand: app.py's ``heavy_hand``) take turns, at most
+  hand: service/routes.py's ``heavy_hand``) take turns, at most
   :data:`HEAVY_AT_ONCE` at once, and a batch yields between its hands, waits and analyses
   between the waits they value (:class:`HeavyTurns`), so
   a batch counts as its number of hands, not as one request; a heavy request whose client has
   gone is dropped before it starts or between two hands (the answer is never sent; the access
   log shows 499).
-- **Write deadline.**  An answer must be written within :data:`WRITE_TIMEOUT_S` plus its size
+- **Write deadline.**  An answer must be written within ``WRITE_TIMEOUT`` plus its size
   over :data:`MIN_WRITE_RATE` (:func:`write_deadline`); past it the connection is closed.
 - **Unread bodies.**  A body the app did not read to its end (a GET's, one over the cap) closes
   the connection after the answer (``Connection: close``; gunicorn would drain it with no
@@ -67,7 +67,6 @@ cooperative) with these bounds:
 from __future__ import annotations
 
 import errno
-import os
 import socket
 import struct
 import time
@@ -89,30 +88,17 @@ from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import BadRequest
 
-import fair_worker
 from ningbo_score import ScoreError
 from ningbo_score.errors import HTTP_STATUS_CODES, Problem
+from service import fair_worker
+from service.settings import current
 
 
 
-def _seconds_env(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    try:
-        value = float(raw) if raw else default
-    except ValueError:
-        raise SystemExit(f"{name} must be a number of seconds, not {raw!r}") from None
-    if not 0 < value < 86400:           # also refuses inf and nan
-        raise SystemExit(f"{name} must be more than 0 s and less than a day, not {raw!r}")
-    return value
 
-
-#: the deadlines, in seconds (each from the environment variable of its name without _S)
-HEADER_TIMEOUT_S = _seconds_env("HEADER_TIMEOUT", 10.0)
-IO_TIMEOUT_S = _seconds_env("IO_TIMEOUT", 10.0)
-BODY_TIMEOUT_S = _seconds_env("BODY_TIMEOUT", 20.0)
-#: an answer must be written within WRITE_TIMEOUT_S plus its size over MIN_WRITE_RATE (bytes a
-#: second): 10 s for a small answer, 42 s for a 1 MiB one
-WRITE_TIMEOUT_S = _seconds_env("WRITE_TIMEOUT", 10.0)
+#: the deadlines are settings (HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT, WRITE_TIMEOUT, in seconds:
+#: service/settings.py); an answer must be written within WRITE_TIMEOUT plus its size over
+#: MIN_WRITE_RATE (bytes a second): 10 s for a small answer, 42 s for a 1 MiB one
 MIN_WRITE_RATE = 32 * 1024
 KEEPALIVE_REQUESTS = 100
 LINGER_S = 2.0
@@ -135,7 +121,7 @@ EVICT_SHARE = 10             # 1/10 of the slots closed
 EVICT_MIN_AGE_S = 1.0        # a connection silent for less is not closed (its first bytes may be coming)
 #: connections a worker accepts at each look at its listening socket (gunicorn's gevent worker
 #: takes 1 with several workers; then 400 connections of pipelined requests left a new
-#: connection in the listen queue for seconds: fair_worker.py shares them among the workers)
+#: connection in the listen queue for seconds: service/fair_worker.py shares them among the workers)
 MAX_ACCEPT = 16
 #: kept-alive requests (a connection's second and later) the app runs at once in a worker; the
 #: others wait their turn, first come first served, so that a loop of the worker over its ready
@@ -165,21 +151,21 @@ class _NoDeadline:
 
 
 class BodyTimeout(ScoreError):
-    """The body did not come in within :data:`BODY_TIMEOUT_S` (408)."""
+    """The body did not come in within ``BODY_TIMEOUT`` (408)."""
 
     def __init__(self) -> None:
         super().__init__([_problem(
-            "request_timeout", f"The body did not arrive within {BODY_TIMEOUT_S:g} s.",
-            f"请求体未在 {BODY_TIMEOUT_S:g} 秒内送达。")])
+            "request_timeout", f"The body did not arrive within {current().body_timeout:g} s.",
+            f"请求体未在 {current().body_timeout:g} 秒内送达。")])
 
 
 def body_deadline() -> typing.ContextManager:
-    """A context in which reading the body must end within :data:`BODY_TIMEOUT_S`, or
+    """A context in which reading the body must end within ``BODY_TIMEOUT``, or
     :class:`BodyTimeout` is raised where the read waits.  Outside a gevent worker (tests, a plain
     WSGI server) it does nothing."""
     if not cooperative():
         return _NoDeadline()
-    return gevent.Timeout(BODY_TIMEOUT_S, BodyTimeout)
+    return gevent.Timeout(current().body_timeout, BodyTimeout)
 
 
 #: what reading a body can raise besides a problem: gunicorn's framing errors (a bad chunk size
@@ -197,8 +183,9 @@ def body_cut_short() -> ScoreError:
 def body_problem(err: BaseException) -> ScoreError:
     """The problem for a body whose reading raised ``err`` (one of :data:`READ_ERRORS`)."""
     if isinstance(err, TimeoutError):
-        return ScoreError([_problem("request_timeout", f"The body stopped coming for {IO_TIMEOUT_S:g} s.",
-                                    f"请求体中断了 {IO_TIMEOUT_S:g} 秒。")])
+        io_timeout = current().io_timeout
+        return ScoreError([_problem("request_timeout", f"The body stopped coming for {io_timeout:g} s.",
+                                    f"请求体中断了 {io_timeout:g} 秒。")])
     if isinstance(err, (http_errors.NoMoreData, BadRequest)) or (isinstance(err, OSError)
                                                                  and not isinstance(err, http_errors.ParseException)):
         return body_cut_short()
@@ -260,7 +247,7 @@ class HeavyTurns:
     sockets, whatever the number of heavy connections, and a cheap request waits a few hands,
     not a few batches.  A request whose client left while it waited is dropped (499).
 
-    :meth:`take` is called by app.py once the body is read; :meth:`release` when the view is
+    :meth:`take` is called by service/bodies.py once the body is read; :meth:`release` when the view is
     done (Flask's teardown), before the answer is sent."""
 
     def __init__(self, at_once: int) -> None:
@@ -439,7 +426,7 @@ class WriteTimeout(BaseException):
 
 def write_deadline(length: int | None) -> float:
     """Seconds allowed for writing an answer of ``length`` bytes (unknown: as for 1 MiB)."""
-    return WRITE_TIMEOUT_S + (length if length is not None else 1024 * 1024) / MIN_WRITE_RATE
+    return current().write_timeout + (length if length is not None else 1024 * 1024) / MIN_WRITE_RATE
 
 
 #: the WSGI environ key of the kept-alive turn a request holds while the app runs
@@ -571,7 +558,7 @@ class _ListenerName(typing.NamedTuple):
 
 
 #: why a TLS setting is refused (:meth:`ServingWorker.check_config`)
-TLS_REFUSED = ("TLS is not supported by serving.ServingWorker (certfile/keyfile are set): "
+TLS_REFUSED = ("TLS is not supported by service.serving.ServingWorker (certfile/keyfile are set): "
                "terminate TLS at the proxy and unset them")
 
 
@@ -588,6 +575,7 @@ class ServingWorker(GeventWorker):
 
     def __init__(self, *args: typing.Any, **kwargs: typing.Any) -> None:
         super().__init__(*args, **kwargs)
+        self.settings = current()                 # the master's, read before the fork
         self.connection = gevent.local.local()    # per connection (one greenlet each): served
         self.servers: list[StreamServer] = []
         self.kept_alive_turns = gevent.lock.BoundedSemaphore(KEPT_ALIVE_AT_ONCE)
@@ -629,10 +617,10 @@ class ServingWorker(GeventWorker):
     def timeout_ctx(self) -> gevent.Timeout:
         """The deadline for the next request's line and headers (gunicorn reads them under it)."""
         first = not getattr(self.connection, "served", False)
-        return gevent.Timeout(HEADER_TIMEOUT_S if first else self.cfg.keepalive, False)
+        return gevent.Timeout(self.settings.header_timeout if first else self.cfg.keepalive, False)
 
     def handle(self, listener: socket.socket, client: socket.socket, addr: typing.Any) -> None:
-        client.settimeout(IO_TIMEOUT_S)
+        client.settimeout(self.settings.io_timeout)
         self.connection.served = False
         self.fair_step(self.servers)
         try:
@@ -647,7 +635,7 @@ class ServingWorker(GeventWorker):
     # -- connection slots ----------------------------------------------------------------------------
 
     def first_byte(self, client: socket.socket) -> bool:
-        """Wait, at most :data:`HEADER_TIMEOUT_S`, for the connection's first byte, as one of
+        """Wait, at most ``HEADER_TIMEOUT``, for the connection's first byte, as one of
         the silent connections :meth:`make_room` closes first.  False: closed without a byte."""
         self.make_room()
         poller = _poll_original()
@@ -657,7 +645,7 @@ class ServingWorker(GeventWorker):
         me = gevent.getcurrent()
         self.silent[me] = time.monotonic()
         try:
-            gevent.socket.wait_read(client.fileno(), timeout=HEADER_TIMEOUT_S, timeout_exc=Evicted())
+            gevent.socket.wait_read(client.fileno(), timeout=self.settings.header_timeout, timeout_exc=Evicted())
             return True
         except Evicted:
             return False
@@ -701,7 +689,8 @@ class ServingWorker(GeventWorker):
                     timer.close()
                     self.connection.write_timer = None
         except TimeoutError:
-            self.log.info("Closing a connection: the client stopped reading or sending for %s s", IO_TIMEOUT_S)
+            self.log.info("Closing a connection: the client stopped reading or sending for %s s",
+                          self.settings.io_timeout)
             raise StopIteration() from None
         except WriteTimeout:
             self.log.info("Closing a connection: the answer was not read within its write deadline")
@@ -807,7 +796,7 @@ class ServingWorker(GeventWorker):
 
 class FairServingWorker(fair_worker.FairShare, ServingWorker):
     """:class:`ServingWorker`, accepting only while it holds no more than its share of the
-    connections (fair_worker.py)."""
+    connections (service/fair_worker.py)."""
 
 
 

@@ -1,0 +1,142 @@
+"""The service's pages and fixed answers: the rule book (cached with an ETag), openapi.yaml, the
+API docs page (Swagger UI), the calculator page and its service worker, ``/healthz``.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+
+import swagger_ui_bundle
+from flask import Response, current_app, request, send_from_directory, url_for
+
+import ningbo_score
+import schemas
+from ningbo_score.errors import shown
+from service import static
+from service.bodies import JSON_TYPE, json_response, problem
+
+ROOT = Path(__file__).resolve().parent.parent
+OPENAPI_PATH = ROOT / "openapi.yaml"
+SWAGGER_UI_DIR = Path(str(swagger_ui_bundle.swagger_ui_path))
+YAML_TYPE = "application/yaml"
+#: The answers that do not change while the service runs (the rule book, openapi.yaml): cached by
+#: a client for 5 minutes, then revalidated by their ETag (304 when it still matches).
+CACHEABLE = "public, max-age=300"
+
+DOCS_HTML = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Ningbo mahjong scoring API · 宁波麻将计分</title>
+<link rel="stylesheet" href="{css}">
+<link rel="stylesheet" href="{index_css}">
+<link rel="icon" type="image/png" href="{icon}">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="{bundle}"></script>
+<script src="{preset}"></script>
+<script src="{init}"></script>
+</body>
+</html>
+"""
+
+DOCS_INIT_JS = """window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: %s,
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+    layout: "StandaloneLayout"
+  });
+};
+"""
+
+# --- the handlers ------------------------------------------------------------------------------
+
+def healthz():
+    return json_response({"status": "ok"})
+
+
+def openapi_yaml():
+    path = Path(current_app.config["OPENAPI_PATH"])
+    return cacheable(*_file_and_etag(path, path.stat().st_mtime_ns), YAML_TYPE)
+
+
+def docs():
+    html = DOCS_HTML.format(
+        css=url_for("docs_static", filename="swagger-ui.css"),
+        index_css=url_for("docs_static", filename="index.css"),
+        icon=url_for("docs_static", filename="favicon-32x32.png"),
+        bundle=url_for("docs_static", filename="swagger-ui-bundle.js"),
+        preset=url_for("docs_static", filename="swagger-ui-standalone-preset.js"),
+        init=url_for("docs_init"),
+    )
+    return Response(html, content_type="text/html; charset=utf-8")
+
+
+def docs_init():
+    js = DOCS_INIT_JS % json.dumps(url_for("openapi_yaml"))
+    return Response(js, content_type="text/javascript; charset=utf-8")
+
+
+def docs_static(filename: str):
+    return send_from_directory(SWAGGER_UI_DIR, filename, max_age=86400)
+
+
+def list_rules():
+    return cacheable(*_rules_json(None), JSON_TYPE)
+
+
+def get_rules(preset: str):
+    if preset not in schemas.PRESET_IDS:
+        name = shown(preset)
+        raise problem("not_found", f"There is no preset {name}; presets: {', '.join(schemas.PRESET_IDS)}.",
+                      f"没有规则 {name}；可选：{'、'.join(schemas.PRESET_IDS)}。")
+    return cacheable(*_rules_json(preset), JSON_TYPE)
+
+
+@functools.lru_cache(maxsize=len(schemas.PRESET_IDS) + 1)
+def _rules_json(preset: str | None) -> tuple[bytes, str]:
+    """The rule book (or one preset) as JSON and its ETag, made once per process (the presets
+    and the rule book: a bound of entries; each about 16 KiB at most)."""
+    return _with_etag(json_response(ningbo_score.rulebook() if preset is None else ningbo_score.preset(preset))
+                      .get_data())
+
+
+@functools.lru_cache(maxsize=4)
+def _file_and_etag(path: Path, _mtime_ns: int) -> tuple[bytes, str]:
+    return _with_etag(path.read_bytes())
+
+
+def _with_etag(data: bytes) -> tuple[bytes, str]:
+    return data, hashlib.sha256(data).hexdigest()[:32]
+
+
+def cacheable(data: bytes, etag: str, content_type: str) -> Response:
+    """An answer that changes only with a new release: a strong ETag, ``Cache-Control:``
+    :data:`CACHEABLE`, and 304 on a matching ``If-None-Match`` (Flask-Compress suffixes the ETag
+    of a compressed answer with its coding, ``"<hash>:gzip"``, and answers a match of that)."""
+    response = Response(data, content_type=content_type, headers={"Cache-Control": CACHEABLE})
+    response.set_etag(etag)
+    response.make_conditional(request)
+    return response
+
+
+def calculator():
+    """The calculator page (static/index.html, made at start by service/static.py); its files are
+    under /static/."""
+    return static.page()
+
+
+def service_worker():
+    """The calculator's service worker (static/sw.js), from the site's root: its scope is the page
+    at ``/`` (a worker under /static/ could only control /static/).  Revalidated on each visit."""
+    resp = send_from_directory(ROOT / "static", "sw.js", mimetype="text/javascript", max_age=0)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
