@@ -63,6 +63,9 @@ class Worker:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=30)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
 def child_exit(pid: int, path: Path, fold: bool = True) -> None:
