@@ -137,10 +137,10 @@ def registry(pids: typing.Callable[[], typing.Iterable[int]] | None = None) -> t
     if not multiprocess_dir():
         metrics()
         return REGISTRY
-    from prometheus_client import multiprocess
+    from .archive import FoldAwareCollector
 
     out = CollectorRegistry()
-    multiprocess.MultiProcessCollector(out)
+    FoldAwareCollector(out)        # reads the directory under the lock child_exit folds under
     PlatformCollector(registry=out)
     out.register(PoolProcessCollector(pids or (lambda: [os.getpid()])))
     return out
@@ -290,11 +290,17 @@ def on_exit(server: typing.Any) -> None:
 
 def child_exit(server: typing.Any, worker: typing.Any) -> None:
     """gunicorn ``child_exit`` (master, after a worker exited): drop the dead worker's live
-    gauge files so the in-progress gauge does not count it; its counters stay in the totals."""
-    if multiprocess_dir():
+    gauge files so the in-progress gauge does not count it, and fold the rest of its files into
+    the ``*_archive.db`` files (its counts stay in the totals; the directory stays bounded by the
+    live workers however many have died)."""
+    path = multiprocess_dir()
+    if path:
         from prometheus_client import multiprocess
 
+        from .archive import fold_dead_worker
+
         multiprocess.mark_process_dead(worker.pid)
+        fold_dead_worker(worker.pid, path)
 
 
 class ObservabilityMiddleware:
