@@ -620,7 +620,9 @@ def _parse_command(command: str) -> tuple[dict, list[tuple[str, typing.Any]]]:
 def test_readme_commands_are_the_two_of_the_makefile():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make run" in readme and "make test" in readme
-    targets = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True)
+    # (--no-print-directory: under `make test` this make is a sub-make, which would say
+    # "make[1]: Leaving directory …" last)
+    targets = subprocess.run(["make", "--no-print-directory", "-n", "run"], cwd=ROOT, capture_output=True, text=True)
     assert targets.stdout.endswith("/bin/python -m service\n")    # service/__main__.py: gunicorn.conf.py, app:app
 
 
