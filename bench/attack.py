@@ -35,14 +35,35 @@ Scenarios, in this order (``--only`` picks some):
    ``--duration`` s: 8 of each of those and 16 sending valid 50-log batches of generated hands
    (tests/replaygen.py); the probes and each worker's RSS.
 
+6. Issue 26's low items (``--only strict``, ``config``, ``recycle``, or with the others):
+
+   - **strict**: a request line ``HTTP/1.2`` (505, not echoed in the status line), HTTP/1.1
+     without ``Host`` (400), ``Transfer-Encoding: gzip, chunked`` (501 or 400, the body not
+     passed on), a chunk size ``ffffffffffffffffff`` (a 4xx within 1 s), a repeated JSON key (400
+     naming it), a ``caishen.kinds`` of 32,686 integers (a 4xx within 100 ms, one problem, answer
+     ≤ body); each alone (median of 5), then 16 connections looping on them for ``--duration``
+     s; no answer of the scenario carries a ``Server`` header.
+   - **config**: the service started as the server here is (``make run``, or with
+     ``--no-install`` what it execs) with PORT=70000, WEB_CONCURRENCY=abc, IO_TIMEOUT=inf,
+     LOG_LEVEL=loud, or the attacked server's (taken) PORT: each exits non-zero within 60 s,
+     its output's last line (make's own ``make: ***`` lines aside) names the variable, no
+     ``Traceback``.
+   - **recycle**: 10 SIGHUPs of the master, one every 2 s (gunicorn replaces every worker),
+     the probes beside; then PROMETHEUS_MULTIPROC_DIR holds the live processes' files and
+     ``*_archive.db`` only (none named after a dead pid), and the metrics listener's
+     ``ningbo_score_http_requests_total`` for the probes' ``POST /v1/score`` never went
+     backwards (scraped before, after each SIGHUP and after).  Needs the server started here.
+
 Prints every figure and writes them to bench/results/attack.txt (``--results``).
 """
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -125,8 +146,9 @@ def request_bytes(host: str, method: str, path: str, body: bytes | None = None, 
     return (head + "\r\n").encode() + (body or b"")
 
 
-def read_answer(sock: socket.socket) -> tuple[int, bytes]:
-    """(status, body) of one answer on ``sock`` (Content-Length framing, as the app answers)."""
+def read_message(sock: socket.socket) -> tuple[str, dict[str, str], bytes]:
+    """(status line, headers by lower-case name, body) of one answer on ``sock`` (Content-Length
+    framing, as the app answers, or to the close)."""
     data = b""
     while b"\r\n\r\n" not in data:
         part = sock.recv(65536)
@@ -134,20 +156,25 @@ def read_answer(sock: socket.socket) -> tuple[int, bytes]:
             raise ConnectionError(f"closed before the headers ({len(data)} bytes)")
         data += part
     head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.split(b"\r\n")
-    status = int(lines[0].split()[1])
-    length = next((int(line.split(b":", 1)[1]) for line in lines[1:] if line.lower().startswith(b"content-length:")),
-                  None)
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+    length = int(headers["content-length"]) if "content-length" in headers else None
     if length is None:
         while part := sock.recv(65536):
             body += part
-        return status, body
+        return lines[0], headers, body
     while len(body) < length:
         part = sock.recv(min(1 << 20, length - len(body)))
         if not part:
             raise ConnectionError("closed in the body")
         body += part
-    return status, body
+    return lines[0], headers, body
+
+
+def read_answer(sock: socket.socket) -> tuple[int, bytes]:
+    """(status, body) of one answer on ``sock``."""
+    line, _, body = read_message(sock)
+    return int(line.split()[1]), body
 
 
 def one_request(addr: tuple[str, int], data: bytes, timeout: float) -> tuple[int, bytes, float]:
@@ -247,10 +274,8 @@ class Server:
             env["GUNICORN_CMD_ARGS"] = gunicorn_args
         self.log = open(log, "wb")
         self.log_path = log
-        # --no-install: what make run execs once its venv is installed (a shared venv stays as it is)
-        command = ([f"{venv}/bin/python", "-m", "service"] if no_install
-                   else ["make", "-s", "run", f"VENV={venv}"])
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log,
+        self.metrics_port = metrics_port
+        self.proc = subprocess.Popen(self.command(venv, no_install), cwd=ROOT, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
         self.addr = ("127.0.0.1", port)
         deadline = time.monotonic() + 600         # make run may compile the library first
@@ -265,6 +290,12 @@ class Server:
             if time.monotonic() > deadline:
                 raise SystemExit("the server did not come up")
             time.sleep(0.3)
+
+    @staticmethod
+    def command(venv: str, no_install: bool) -> list[str]:
+        """``make run``, or with ``no_install`` what make run execs once its venv is installed
+        (a shared venv stays as it is)."""
+        return [f"{venv}/bin/python", "-m", "service"] if no_install else ["make", "-s", "run", f"VENV={venv}"]
 
     def master(self) -> int | None:
         """gunicorn's master: the ``python -m service`` process (make execs it, --no-install starts
@@ -889,10 +920,225 @@ def scenario_sizes(addr, duration: float, probe_timeout: float, master, report) 
     return ok
 
 
+# --- issue 26's low items: strict HTTP, configuration errors, recycled workers' metrics ------------
+
+def strict_requests(host: str) -> dict[str, tuple[bytes, str]]:
+    """The requests RFC 9112 and the body reader refuse, by name: (bytes, what the answer must be)."""
+    score = f"POST /v1/score HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+    chunked = gzip.compress(cheap_body())
+    kinds = {"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "13m 567m 789m EEE SS 9s"},
+             "caishen": {"kinds": [0] * 32_686}}
+    many = json.dumps(kinds, separators=(",", ":")).encode()
+    assert len(many) <= 64 * 1024, len(many)
+    return {
+        "HTTP/1.2 request line": (f"GET /healthz HTTP/1.2\r\nHost: {host}\r\n\r\n".encode(),
+                                  "505 (or 400), HTTP/1.2 not in the status line"),
+        "HTTP/1.1 without Host": (b"GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n", "400"),
+        "TE: gzip, chunked": ((score + "Transfer-Encoding: gzip, chunked\r\n\r\n").encode()
+                              + f"{len(chunked):x}\r\n".encode() + chunked + b"\r\n0\r\n\r\n",
+                              "501 or 400, the body not passed on (no malformed_json)"),
+        "chunk size ff…ff (18)": ((score + "Transfer-Encoding: chunked\r\n\r\n").encode()
+                                  + b"ffffffffffffffffff\r\n{}", "4xx within 1 s"),
+        "duplicate JSON key": (request_bytes(host, "POST", "/v1/score", b'{"seat_wind":"E",' + cheap_body()[1:]),
+                               "400 naming the key"),
+        "32,686 caishen.kinds": (request_bytes(host, "POST", "/v1/score", many),
+                                 "4xx within 100 ms, answer ≤ body, one problem for the list"),
+    }
+
+
+def strict_verdict(name: str, data: bytes, line: str, headers: dict[str, str], body: bytes) -> str:
+    """'' when the answer to ``strict_requests()[name]`` is right, else why not."""
+    status = int(line.split()[1])
+    try:
+        problem = json.loads(body)
+    except ValueError:
+        problem = {}
+    why = ["a Server header"] if "server" in headers else []
+    if name == "HTTP/1.2 request line":
+        why += [] if status in (400, 505) and "HTTP/1.2" not in line else [f"status line {line!r}"]
+    elif name == "TE: gzip, chunked":
+        why += [] if status in (400, 501) and problem.get("code") != "malformed_json" else ["passed on"]
+    elif name == "chunk size ff…ff (18)":
+        why += [] if 400 <= status < 500 else ["not a 4xx"]
+    elif name == "32,686 caishen.kinds":
+        errors = problem.get("errors", {})
+        whole = len(errors.get("caishen.kinds", ())) == 1 and "more_errors" not in problem
+        why += [] if 400 <= status < 500 and len(body) <= len(data) and whole else ["counted to the end"]
+    elif name == "duplicate JSON key":
+        why += [] if status == 400 and '"seat_wind"' in problem.get("detail", "") else ["not a 400 naming it"]
+    else:
+        why += [] if status == 400 else ["not a 400"]
+    return ", ".join(why)
+
+
+def strict_exchange(addr, data: bytes, timeout: float = 10) -> tuple[str, dict[str, str], bytes, float]:
+    started = time.perf_counter()
+    with socket.create_connection(addr, timeout=timeout) as s:
+        s.sendall(data)
+        line, headers, body = read_message(s)
+    return line, headers, body, time.perf_counter() - started
+
+
+def scenario_strict(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """Low: strict HTTP (RFC 9112), bounded chunk sizes, repeated JSON keys, a capped
+    ``caishen.kinds`` and no ``Server`` header: each request alone (median of 5), then 16
+    connections looping on them."""
+    host = f"{addr[0]}:{addr[1]}"
+    requests = strict_requests(host)
+    limits = {"chunk size ff…ff (18)": 1.0, "32,686 caishen.kinds": 0.1}
+    report(f"\n## strict: {len(requests)} requests HTTP or the body reader refuses, alone, then 16 connections, "
+           f"{duration:g} s")
+    ok = True
+    for name, (data, expected) in requests.items():
+        runs, why = [], ""
+        for _ in range(5):
+            try:
+                line, headers, body, took = strict_exchange(addr, data)
+            except OSError as err:
+                line, headers, body, took, why = "- 0 -", {}, b"", 10.0, type(err).__name__
+                break
+            why = why or strict_verdict(name, data, line, headers, body)
+            runs.append(took)
+        median = sorted(runs)[len(runs) // 2] if len(runs) == 5 else 10.0
+        if not why and median > limits.get(name, 1.0):
+            why = f"over {limits.get(name, 1.0) * 1000:g} ms"
+        ok &= not why
+        report(f"  {name:22s} {len(data):>7,} B → {line.split()[1]}, answer {len(body):,} B, median {ms(median)}  "
+               f"{'PASS' if not why else 'FAIL (' + why + ')'} ({expected}; no Server header)")
+    names = list(requests)
+    turn = iter(range(1 << 30))
+    wrong: list[str] = []
+
+    def run(crowd: Crowd) -> None:
+        name = names[next(turn) % len(names)]
+        data = requests[name][0]
+        line, headers, body, _ = strict_exchange(addr, data, 30)
+        crowd.count(f"{name} → {line.split()[1]}")
+        if why := strict_verdict(name, data, line, headers, body):
+            wrong.append(f"{name}: {why}")
+    crowd = Crowd()
+    crowd.add(16, run)
+    attack_ok = under_attack(crowd, addr, duration, probe_timeout, master, report)
+    report(f"  wrong answers under load (a Server header, a wrong status): {len(wrong)}"
+           f"{' (' + '; '.join(sorted(set(wrong))[:3]) + ')' if wrong else ''}  {'PASS' if not wrong else 'FAIL'}")
+    return ok and attack_ok and not wrong
+
+
+#: the settings the config scenario starts the service with (a taken PORT besides)
+BAD_SETTINGS = {"PORT": "70000", "WEB_CONCURRENCY": "abc", "IO_TIMEOUT": "inf", "LOG_LEVEL": "loud"}
+CONFIG_BOUND_S = 60.0
+
+
+def scenario_config(addr, duration: float, probe_timeout: float, master, report, command: list[str]) -> bool:
+    """Low: the service started (as ``Server`` starts it) with a bad setting, or a PORT that is
+    taken (the attacked server's): exit non-zero within CONFIG_BOUND_S, the output's last line
+    (make's own ``make: ***`` lines aside) names the variable, no traceback."""
+    report(f"\n## config: `{' '.join(command)}` with a bad setting, or a taken PORT")
+    ok = True
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]      # for the bad settings (free again once closed)
+    for var, value in [*BAD_SETTINGS.items(), ("PORT", str(addr[1]))]:
+        env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(free), "METRICS_PORT": "0", var: value}
+        started = time.monotonic()
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            out, _ = proc.communicate(timeout=CONFIG_BOUND_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate(timeout=10)
+        took = time.monotonic() - started
+        text = out.decode(errors="replace")
+        lines = [line for line in text.splitlines()
+                 if line.strip() and not re.match(r"make(\[\d+\])?: ", line)]
+        last = lines[-1] if lines else ""
+        good = (proc.returncode not in (0, None, -signal.SIGKILL) and took < CONFIG_BOUND_S
+                and (last.startswith(var) or f"set {var} " in last) and "Traceback" not in text)
+        ok &= good
+        what = f"{var}={value}" + (" (taken)" if value == str(addr[1]) else "")
+        report(f"  {what:22s} exit {proc.returncode} in {took:5.2f} s, {len(lines)} line(s), last: {last[:90]!r}  "
+               f"{'PASS' if good else 'FAIL'} (non-zero within {CONFIG_BOUND_S:g} s, last line names {var}, "
+               f"no Traceback)")
+    return ok
+
+
+def requests_total(metrics_port: int, route: str, method: str, status: str) -> float:
+    """``ningbo_score_http_requests_total`` of one route, method and status on the metrics
+    listener (nan when it can't be read)."""
+    try:
+        code, body, _ = one_request(("127.0.0.1", metrics_port),
+                                    request_bytes(f"127.0.0.1:{metrics_port}", "GET", "/metrics"), 10)
+    except OSError:
+        return float("nan")
+    if code != 200:
+        return float("nan")
+    total = 0.0
+    for line in body.decode().splitlines():
+        if line.startswith("ningbo_score_http_requests_total{"):
+            labels = dict(re.findall(r'(\w+)="([^"]*)"', line.split("}", 1)[0]))
+            if (labels.get("route"), labels.get("method"), labels.get("status")) == (route, method, status):
+                total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def scenario_recycle(addr, duration: float, probe_timeout: float, master, report, server: Server | None,
+                     hups: int = 10, every: float = 2.0) -> bool:
+    """Low: ``hups`` SIGHUPs of the master, one every ``every`` s (gunicorn replaces every worker),
+    with the probes beside; then PROMETHEUS_MULTIPROC_DIR holds the live processes' files and
+    ``*_archive.db`` only, and the probes' ``/v1/score`` count never went backwards."""
+    duration = max(duration, hups * every + 4)
+    report(f"\n## recycle: {hups} SIGHUPs of the master, one every {every:g} s, {duration:g} s")
+    if server is None or master is None:
+        report("  needs the server this script starts (its metrics directory and port), not --url: FAIL")
+        return False
+    route = ("/v1/score", "POST", "200")
+    counts = [requests_total(server.metrics_port, *route)]
+    workers: set[int] = set(children(master))
+    sent = iter(range(1 << 30))
+
+    def hup(crowd: Crowd) -> None:
+        if next(sent) >= hups:
+            crowd.stop.wait(0.5)
+            return
+        os.kill(master, signal.SIGHUP)
+        crowd.count("SIGHUP")
+        end = time.monotonic() + every
+        while time.monotonic() < end and not crowd.stop.wait(0.25):
+            workers.update(children(master))
+        counts.append(requests_total(server.metrics_port, *route))
+    crowd = Crowd()
+    crowd.add(1, hup)
+    ok = under_attack(crowd, addr, duration, probe_timeout, master, report)
+    # the last workers up and serving, none leaving: the same children for 3 s (at most 60 s)
+    deadline, stable, last = time.monotonic() + 60, 0, set()
+    while stable < 3 and time.monotonic() < deadline:
+        now = set(children(master))
+        stable, last = (stable + 1, now) if now == last else (0, now)
+        workers.update(now)
+        time.sleep(1)
+    counts.append(requests_total(server.metrics_port, *route))
+    live = {master, *last}
+    files = sorted(p.name for p in Path(server.metrics_dir).iterdir())
+    left = [name for name in files if (m := re.search(r"_(\d+)\.db$", name)) and int(m.group(1)) not in live]
+    archives = [name for name in files if name.endswith("_archive.db")]
+    files_ok = not left and bool(archives) and stable >= 3
+    shown = f" ({', '.join(left[:4])})" if left else ""
+    report(f"  workers seen {len(workers)}, live now {len(last)}; metrics files {len(files)}: archives "
+           f"{', '.join(archives) or 'none'}; of a dead pid: {len(left)}{shown}  "
+           f"{'PASS' if files_ok else 'FAIL'} (the live processes' files and *_archive.db only)")
+    steady = all(b >= a for a, b in zip(counts, counts[1:])) and counts[-1] > counts[0]
+    report("  ningbo_score_http_requests_total{route=/v1/score,POST,200} before, after each SIGHUP, after: "
+           + ", ".join(f"{c:.0f}" for c in counts)
+           + f"  {'PASS' if steady else 'FAIL'} (never backwards, the probes counted)")
+    return ok and files_ok and steady
+
+
 NEW_SCENARIOS = {"static": scenario_static, "unread": scenario_unread, "rules": scenario_rules,
                  "slowread": scenario_slow_readers, "idle": scenario_idle, "caishen": scenario_caishen,
                  "chunks": scenario_chunks, "pipelined": scenario_pipelined, "sizes": scenario_sizes,
-                 "replay": scenario_replay}
+                 "replay": scenario_replay, "strict": scenario_strict, "config": scenario_config,
+                 "recycle": scenario_recycle}
 
 
 def main() -> int:
@@ -943,6 +1189,8 @@ def main() -> int:
         scenarios = args.only or ["slow", "heavy", "gone", *NEW_SCENARIOS, "bad"]   # bad last: its work may outlast it
         bodies = heavy_batches(64, seed=2024) if {"heavy", "gone"} & set(scenarios) else []
         results = {}
+        # what the config and recycle scenarios need besides the others' arguments
+        extra = {"config": {"command": Server.command(args.venv, args.no_install)}, "recycle": {"server": server}}
         if "slow" in scenarios:
             results["slow"] = scenario_slow(addr, args.duration, args.probe_timeout, master, report)
         if "heavy" in scenarios:
@@ -952,7 +1200,8 @@ def main() -> int:
         for name, scenario in NEW_SCENARIOS.items():
             if name in scenarios:
                 mark = log.stat().st_size if log else 0
-                results[name] = scenario(addr, args.duration, args.probe_timeout, master, report)
+                results[name] = scenario(addr, args.duration, args.probe_timeout, master, report,
+                                         **extra.get(name, {}))
                 if log:
                     with open(log, "rb") as f:
                         f.seek(mark)
