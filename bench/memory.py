@@ -3,15 +3,15 @@
 
 Run from the project root:  ``.venv/bin/python bench/memory.py``  (``--help`` for options)
 
-Starts ``.venv/bin/gunicorn -c gunicorn.conf.py app:app`` as deploy/base/deployment.yaml runs it
-(WEB_CONCURRENCY=2, GUNICORN_THREADS=2, a fresh PROMETHEUS_MULTIPROC_DIR) on 127.0.0.1 and a
-free port, then sends ``--requests`` requests over ``--connections`` keep-alive connections:
-seeded random hands (tests/handgen.py: 0 to 7 caishen, every preset) to ``/v1/score``, one in
-ten to ``/v1/waits``, one in a hundred a 50-hand ``/v1/score/batch``, so that the library's
-bounded caches fill with many different hands.  Every 0.25 s it reads each process's RSS and
-PSS (/proc/PID/smaps_rollup); a pod's memory use (its cgroup's) counts a shared page once,
-which the sum of the PSS does too.  Prints the peaks and writes them to
-bench/results/memory.json.
+Starts ``.venv/bin/python -m service`` (the image's command: gunicorn with gunicorn.conf.py and
+its gevent workers) as deploy/base/deployment.yaml runs it (WEB_CONCURRENCY=2, a fresh
+PROMETHEUS_MULTIPROC_DIR, the metrics listener on) on 127.0.0.1 and free ports, then sends
+``--requests`` requests over ``--connections`` keep-alive connections: seeded random hands
+(tests/handgen.py: 0 to 7 caishen, every preset) to ``/v1/score``, one in ten to ``/v1/waits``,
+one in a hundred a 50-hand ``/v1/score/batch``, so that the library's bounded caches fill with
+many different hands. Every 0.25 s it reads each process's RSS and PSS (/proc/PID/smaps_rollup);
+a pod's memory use (its cgroup's) counts a shared page once, which the sum of the PSS does too.
+Prints the peaks and writes them to bench/results/memory.json.
 """
 from __future__ import annotations
 
@@ -102,7 +102,6 @@ def main() -> int:
     ap.add_argument("--requests", type=int, default=20000)
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--max-seconds", type=float, default=600.0, help="stop the load after this long (default 600)")
     ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
@@ -112,9 +111,9 @@ def main() -> int:
     port = args.port or free_port()
     prom = tempfile.mkdtemp(prefix="ningbo-prom-")
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": str(args.workers),
-           "GUNICORN_THREADS": str(args.threads), "PROMETHEUS_MULTIPROC_DIR": prom, "LOG_LEVEL": "warning"}
-    server = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", "app:app",
-                               "--access-logfile", "/dev/null"],
+           "PROMETHEUS_MULTIPROC_DIR": prom, "LOG_LEVEL": "warning", "METRICS_PORT": str(free_port()),
+           "GUNICORN_CMD_ARGS": "--access-logfile /dev/null"}
+    server = subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), "-m", "service"],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
     peaks: dict = dict.fromkeys(("master_rss_kib", "worker_rss_kib", "worker_pss_kib", "total_pss_kib",
@@ -167,7 +166,7 @@ def main() -> int:
         shutil.rmtree(prom, ignore_errors=True)
 
     result = {"requests": sum(statuses.values()), "statuses": statuses, "seconds": round(elapsed, 1),
-              "workers": args.workers, "threads": args.threads, "connections": args.connections,
+              "workers": args.workers, "connections": args.connections,
               "at_start": at_start, "peak": peaks, "at_end": at_end}
     mib = {k: round(v / 1024, 1) for k, v in peaks.items()}
     print(f"{result['requests']} requests in {result['seconds']} s, statuses {statuses}")

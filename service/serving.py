@@ -550,7 +550,8 @@ class Evicted(Exception):
 
 
 class _ListenerName(typing.NamedTuple):
-    """A closed listening socket's address, for the connections taken from its queue."""
+    """A listening socket's address, for its connections' handler (:meth:`ServingWorker.handler_for`):
+    it answers ``getsockname`` after the socket is closed."""
     name: typing.Any
 
     def getsockname(self) -> typing.Any:
@@ -708,7 +709,7 @@ class ServingWorker(GeventWorker):
 
     def handle_error(self, req: typing.Any, client: socket.socket, addr: typing.Any, exc: BaseException) -> None:
         status, reason, detail = server_problem(exc)
-        if status >= 500:
+        if status == 500:          # (a 501 or a 505 refuses what the client sent: no fault of ours)
             self.log.exception("Error handling request")
         else:
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
@@ -730,7 +731,7 @@ class ServingWorker(GeventWorker):
         for s in self.sockets:
             s.setblocking(1)
             pool = Pool(self.worker_connections)
-            server = StreamServer(s, handle=partial(self.handle, s), spawn=pool)
+            server = StreamServer(s, handle=self.handler_for(s), spawn=pool)
             server.max_accept = MAX_ACCEPT
             server.start()
             self.servers.append(server)
@@ -757,6 +758,13 @@ class ServingWorker(GeventWorker):
         for server in self.servers:
             server.stop(timeout=1)
 
+    def handler_for(self, listener: socket.socket) -> typing.Callable[..., None]:
+        """The handler of the connections ``listener`` accepts.  It is given the listener's name,
+        not the listener: a connection accepted just before a stop may start being handled after
+        :meth:`close_listeners` closed the socket, and gunicorn's ``handle`` asks the listener its
+        name first (EBADF: the connection was dropped, a reset for the client)."""
+        return partial(self.handle, _ListenerName(listener.getsockname()))
+
     def close_listeners(self) -> None:
         """Stop accepting, take every connection already waiting in the listen queue (each is
         served like any other), then close the listening sockets: from then on a connect is
@@ -765,7 +773,7 @@ class ServingWorker(GeventWorker):
             server.stop_accepting()
         for server, listener in zip(self.servers, self.sockets):
             listener.setblocking(False)
-            named = _ListenerName(listener.getsockname())   # what the handler asks once it is closed
+            handle = self.handler_for(listener)
             while True:
                 try:
                     client, addr = listener.accept()
@@ -774,7 +782,7 @@ class ServingWorker(GeventWorker):
                         self.log.debug("accept while stopping: %s", err)
                     break
                 client.setblocking(1)
-                server.pool.spawn(self.handle, named, client, addr)
+                server.pool.spawn(handle, client, addr)
             try:
                 listener.close()
             except OSError:

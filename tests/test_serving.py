@@ -435,6 +435,66 @@ def test_an_error_no_greenlet_caught_is_a_json_log_line():
     assert message.startswith("Unhandled error in") and exc_info[0] is ZeroDivisionError
 
 
+def test_a_connection_handled_after_its_listener_closed_is_still_served():
+    """A connection accepted just before a stop (SIGHUP, SIGTERM) may start being handled after
+    close_listeners closed the listening socket.  gunicorn's handle asks the listener its name
+    first: with the socket itself that was EBADF, the connection dropped and the client reset
+    (bench/attack.py's recycle scenario saw it: one probe in 441).  The handler is given the
+    name, which answers after the close."""
+    import socket
+
+    from service import serving
+
+    seen = []
+    worker = serving.ServingWorker.__new__(serving.ServingWorker)
+    worker.handle = lambda listener, client, addr: seen.append((listener.getsockname(), client, addr))
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    name = listener.getsockname()
+    handler = worker.handler_for(listener)
+    listener.close()
+    handler("client", ("127.0.0.1", 5))           # what the StreamServer calls for the connection
+    assert seen == [(name, "client", ("127.0.0.1", 5))]
+
+
+def test_a_refused_protocol_is_a_warning_line_not_an_error_traceback():
+    """HTTP/1.2 (505) and Transfer-Encoding: gzip, chunked (501) refuse what the client sent:
+    a warning line each, not an ERROR with a traceback (a 100-byte request made 2.5 KB of log);
+    a real fault (500) keeps its traceback."""
+    import gevent
+    import gevent.socket
+
+    from service import serving
+
+    class Log:
+        def __init__(self):
+            self.lines = []
+
+        def exception(self, message, *args):
+            self.lines.append(("exception", message % args))
+
+        def warning(self, message, *args):
+            self.lines.append(("warning", message % args))
+
+        def debug(self, message, *args):
+            pass
+
+    worker = serving.ServingWorker.__new__(serving.ServingWorker)
+    for exc, status, level in ((serving.VersionNotSupported((1, 2)), b"505", "warning"),
+                               (serving.BadTransferCoding("gzip, chunked"), b"501", "warning"),
+                               (RuntimeError("a bug"), b"500", "exception")):
+        worker.log = Log()
+        ours, theirs = gevent.socket.socketpair()
+        with ours:
+            with theirs:
+                answering = gevent.spawn(worker.handle_error, None, ours, ("127.0.0.1", 5), exc)
+                theirs.settimeout(5)
+                assert theirs.recv(65536).split(b" ")[1] == status
+            answering.join(5)                     # (its linger ends when this end closes)
+        assert [lvl for lvl, _ in worker.log.lines] == [level], worker.log.lines
+
+
 # --- unread bodies, 100 Continue, strict HTTP, bounded framing (issue 26) -------------------------
 
 def test_an_unread_body_closes_the_connection_after_the_answer(server):
