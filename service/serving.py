@@ -620,7 +620,7 @@ class ServingWorker(GeventWorker):
         first = not getattr(self.connection, "served", False)
         return gevent.Timeout(self.settings.header_timeout if first else self.cfg.keepalive, False)
 
-    def handle(self, listener: socket.socket, client: socket.socket, addr: typing.Any) -> None:
+    def handle(self, listener: _ListenerName, client: socket.socket, addr: typing.Any) -> None:
         client.settimeout(self.settings.io_timeout)
         self.connection.served = False
         self.fair_step(self.servers)
