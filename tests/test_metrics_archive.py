@@ -20,7 +20,7 @@ from prometheus_client.multiprocess import MultiProcessCollector, mark_process_d
 
 from service.observability.archive import FoldAwareCollector, fold_dead_worker
 
-# A worker: the service's series (same names, types and multiprocess modes as observability.py),
+# A worker: the service's series (same names, types and multiprocess modes as service/observability/metrics.py),
 # n requests to one route with the latencies given, one request "in progress" while it lives;
 # it prints "ready" once its files are written and exits when its stdin closes.
 WORKER = """
