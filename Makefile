@@ -8,7 +8,7 @@ export HOST PORT
 
 SHELL := /bin/bash
 
-.PHONY: run test lint install install-dev compile wheelhouse dist bench openapi lock release clean
+.PHONY: run test screenshots lint install install-dev compile wheelhouse dist bench openapi lock release clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -86,6 +86,11 @@ lint: install-dev
 
 test: install-dev lint
 	$(PY) -m pytest -q
+
+# docs/screenshots/: the page at phone and desktop size, in both languages (the tests draw them
+# into a temporary folder otherwise, leaving the checkout as it was)
+screenshots: install-dev
+	UPDATE_SCREENSHOTS=1 $(PY) -m pytest -q tests/test_page.py -k test_screenshots
 
 bench: install-dev
 	$(PY) bench/score_bench.py
