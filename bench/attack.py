@@ -542,20 +542,28 @@ def scenario_slow(addr, duration: float, probe_timeout: float, master, report) -
     return under_attack(crowd, addr, duration, probe_timeout, master, report, settle=1.0)  # all connected
 
 
-def scenario_bad_bodies(addr, duration: float, probe_timeout: float, master, report) -> bool:
-    host = f"{addr[0]}:{addr[1]}"
-    small, big = melds_64k(), bad_batch_1m()
-    report(f"\n## bad bodies: {len(small):,} B of 21,800 {{}} melds; a {len(big):,} B batch of 200 bad items")
-    alone_ok = True
-    for name, path, body in (("64 KiB melds", "/v1/score", small), ("1 MiB bad batch", "/v1/score/batch", big)):
+def each_alone(addr, host: str, report, width: int, cases) -> bool:
+    """Each ``(name, path, body)`` POSTed alone 5 times: its median time and largest answer against
+    :data:`TARGET_SINGLE` ``[name]``, a PASS/FAIL line each; True when all pass."""
+    ok = True
+    for name, path, body in cases:
         runs = [one_request(addr, request_bytes(host, "POST", path, body), 120) for _ in range(5)]
         times = sorted(r[2] for r in runs)
         most_s, most_b = TARGET_SINGLE[name]
         good = times[2] <= most_s and max(len(r[1]) for r in runs) <= most_b
-        alone_ok &= good
-        report(f"  {name:16s} → {runs[0][0]}, answer {len(runs[0][1]):,} B, time median {ms(times[2])} "
+        ok &= good
+        report(f"  {name:{width}s} → {runs[0][0]}, answer {len(runs[0][1]):,} B, time median {ms(times[2])} "
                f"(min {ms(times[0])}, max {ms(times[-1])})  {'PASS' if good else 'FAIL'} "
                f"(≤ {most_s * 1000:g} ms, answer ≤ {most_b // 1024} KiB)")
+    return ok
+
+
+def scenario_bad_bodies(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    host = f"{addr[0]}:{addr[1]}"
+    small, big = melds_64k(), bad_batch_1m()
+    report(f"\n## bad bodies: {len(small):,} B of 21,800 {{}} melds; a {len(big):,} B batch of 200 bad items")
+    alone_ok = each_alone(addr, host, report, 16, (("64 KiB melds", "/v1/score", small),
+                                                  ("1 MiB bad batch", "/v1/score/batch", big)))
     crowd = Crowd()
     crowd.add(16, sender(addr, host, "/v1/score", [small], "64 KiB melds →"))
     crowd.add(16, sender(addr, host, "/v1/score/batch", [big], "1 MiB bad batch →"))
@@ -624,16 +632,8 @@ def scenario_replay(addr, duration: float, probe_timeout: float, master, report)
     noise, batch, valid = replay_bodies(27)
     report(f"\n## replay: a {len(noise):,} B log of 400 noise events; a {len(batch):,} B batch of 50 of them; "
            f"valid 50-log batches ({sum(map(len, valid)) // len(valid):,} B)")
-    alone_ok = True
-    for name, path, body in (("replay noise", "/v1/replay", noise), ("1 MiB replay batch", "/v1/replay/batch", batch)):
-        runs = [one_request(addr, request_bytes(host, "POST", path, body), 120) for _ in range(5)]
-        times = sorted(r[2] for r in runs)
-        most_s, most_b = TARGET_SINGLE[name]
-        good = times[2] <= most_s and max(len(r[1]) for r in runs) <= most_b
-        alone_ok &= good
-        report(f"  {name:18s} → {runs[0][0]}, answer {len(runs[0][1]):,} B, time median {ms(times[2])} "
-               f"(min {ms(times[0])}, max {ms(times[-1])})  {'PASS' if good else 'FAIL'} "
-               f"(≤ {most_s * 1000:g} ms, answer ≤ {most_b // 1024} KiB)")
+    alone_ok = each_alone(addr, host, report, 18, (("replay noise", "/v1/replay", noise),
+                                                  ("1 MiB replay batch", "/v1/replay/batch", batch)))
     status, answer, took = one_request(addr, request_bytes(host, "POST", "/v1/replay/batch", valid[0]), 120)
     report(f"  one valid 50-log batch alone: {status}, {json.loads(answer).get('ok')} logs replayed, {ms(took)}")
     crowd = Crowd()
