@@ -287,6 +287,16 @@ class Table:
                       f"{SEATS[actor]} 应先摸补牌")
         self._out_of_turn(ev)
 
+    def _own_tile(self, ev: Event, after_draw: bool, copies: int = 1) -> tuple[int, int, SeatState]:
+        """The turn checks of :meth:`_own_turn`, then that the seat holds ``copies`` of the event's
+        tile: its seat, its tile and the seat's state."""
+        self._own_turn(ev, after_draw)
+        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
+        st = self.seats[seat]
+        if st.held[tile] < copies:
+            self._not_held(seat, (tile,) * copies)
+        return seat, tile, st
+
     def _draw(self, i: int, ev: Event) -> None:
         seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
         phase, actor = self.phase, self.actor
@@ -319,11 +329,7 @@ class Table:
         self.phase, self.actor = ACT, seat
 
     def _flower(self, i: int, ev: Event) -> None:
-        self._own_turn(ev, True)
-        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
-        st = self.seats[seat]
-        if not st.held[tile]:
-            self._not_held(seat, (tile,))
+        seat, tile, st = self._own_tile(ev, True)
         if tile in self.kinds:
             self.fail("caishen_flower_set_aside", f"{CODES[tile]} is a caishen this hand: no flower, never set aside "
                       "(docs/rules.md §2)", f"{CODES[tile]} 本局是财神，不是花牌，不能补花")
@@ -338,11 +344,7 @@ class Table:
         self.fail("tile_not_held", f"{SEATS[seat]} does not hold {shown}", f"{SEATS[seat]} 手中没有 {shown}")
 
     def _discard(self, i: int, ev: Event) -> None:
-        self._own_turn(ev, False)
-        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
-        st = self.seats[seat]
-        if not st.held[tile]:
-            self._not_held(seat, (tile,))
+        seat, tile, st = self._own_tile(ev, False)
         st.take((tile,))
         if tile in self.kinds:
             st.caishen_discards.append(i)
@@ -454,22 +456,14 @@ class Table:
             self.phase = MUST_DISCARD
 
     def _concealed_kong(self, i: int, ev: Event) -> None:
-        self._own_turn(ev, True)
-        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
-        st = self.seats[seat]
-        if st.held[tile] < 4:
-            self._not_held(seat, (tile,) * 4)
+        seat, tile, st = self._own_tile(ev, True, copies=4)
         self._meld_checks(seat, "kong", (tile,) * 4, None, None)
         st.take((tile,) * 4)
         st.melds.append(["kong", [tile] * 4, None, True, False, [i]])
         self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
 
     def _added_kong(self, i: int, ev: Event) -> None:
-        self._own_turn(ev, True)
-        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
-        st = self.seats[seat]
-        if not st.held[tile]:
-            self._not_held(seat, (tile,))
+        seat, tile, st = self._own_tile(ev, True)
         if tile in self.kinds:
             self.fail("caishen_in_meld", "a caishen can't be used in a meld (docs/rules.md §2)", "财神不能用于副露")
         sub = self.substitute
