@@ -387,19 +387,19 @@ def live_paths(client) -> dict[str, dict]:
     answers = {path: _live_answers(client, path) for path in LIVE_EXAMPLES}
     levels = client.get("/v1/levels")
     common = {400: NOT_JSON, 415: NOT_JSON_TYPE}
+    # a waiting hand's 422s (/v1/waits and /v1/analyze take the same hands)
+    hand_errors = {**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
+                                  "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
+                                  "`invalid_request`)."}
     return {
         "/v1/waits": _live_operation(
             answers, "/v1/waits",
             ok="The waits.",
-            errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
-                                   "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
-                                   "`invalid_request`)."}),
+            errors=hand_errors),
         "/v1/analyze": _live_operation(
             answers, "/v1/analyze",
             ok="The analysis.",
-            errors={**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
-                                   "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
-                                   "`invalid_request`)."}),
+            errors=hand_errors),
         "/v1/score/batch": _live_operation(
             answers, "/v1/score/batch",
             ok="One result per request.",
