@@ -177,6 +177,11 @@ def _copies(h: Held) -> tuple[list[int], list[int]]:
 _CHOW_STARTS = frozenset(k for k in range(FLOWER0) if is_suited(k) and rank(k) <= 7)
 
 
+#: docs/rules.md §2: no caishen in a meld (code, field under the meld's path, English, Chinese);
+#: /v1/replay refuses such a claim or kong with it too
+CAISHEN_IN_MELD = ("caishen_in_meld", "tiles", "a caishen can't be chowed, punged or konged", "财神不能吃、碰、杠")
+
+
 def _meld_problems(m: Meld, seat: int, upper_seat: int,
                    caishen_kinds: frozenset[int]) -> list[tuple[str, str, str, str]]:
     """What :func:`check` finds wrong with meld ``m``: (code, field under the meld's path,
@@ -184,7 +189,7 @@ def _meld_problems(m: Meld, seat: int, upper_seat: int,
     found: list[tuple[str, str, str, str]] = []
     tiles, kind = m.tiles, m.type
     if not caishen_kinds.isdisjoint(tiles):
-        found.append(("caishen_in_meld", "tiles", "a caishen can't be chowed, punged or konged", "财神不能吃、碰、杠"))
+        found.append(CAISHEN_IN_MELD)
     size = 3 if kind in ("chow", "pung") else 4
     if tiles and max(tiles) >= FLOWER0:
         found.append(("invalid_meld", "tiles", "a flower can't be part of a meld", "花牌不能组成副露"))

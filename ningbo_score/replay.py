@@ -35,7 +35,7 @@ from . import api
 from .batch import refused_result
 from .errors import ScoreError
 from .fields import load
-from .hand import Meld, _meld_problems
+from .hand import CAISHEN_IN_MELD, Meld, _meld_problems
 from .caishen import derive_kinds, substitute_kind
 from .replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST, Event,
                               ReplayBatchInput, ReplayLog)
@@ -413,8 +413,8 @@ class Table:
         own = list(tiles)
         if claimed is not None and claimed in own:
             own.remove(claimed)
-        if any(t in kinds for t in own):
-            self.fail("caishen_in_meld", "a caishen can't be used in a meld (docs/rules.md §2)", "财神不能用于副露")
+        if not kinds.isdisjoint(own):
+            self._caishen_in_meld()
         face = self.substitute
         faces = [face if (face is not None and t == 33) else t for t in tiles]
         meld = Meld(kind, tuple(tiles), tuple(faces), from_seat, from_seat is None and kind == "kong", False,
@@ -425,6 +425,11 @@ class Table:
                              f"副露中没有被吃碰杠的 {CODES[claimed]}"))
         if found:
             self.fail("invalid_meld", found[0][2], found[0][3])
+
+    def _caishen_in_meld(self) -> typing.NoReturn:
+        """docs/rules.md §2, in the words of /v1/score's meld check (ningbo_score.hand)."""
+        code, _, en, zh = CAISHEN_IN_MELD
+        self.fail(code, en, zh)
 
     def _claim(self, i: int, ev: Event) -> None:
         discarder, tile = self._on_discard(ev)
@@ -465,7 +470,7 @@ class Table:
     def _added_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True)
         if tile in self.kinds:
-            self.fail("caishen_in_meld", "a caishen can't be used in a meld (docs/rules.md §2)", "财神不能用于副露")
+            self._caishen_in_meld()
         sub = self.substitute
         face = sub if (sub is not None and tile == 33) else tile
         pung = next((m for m in st.melds if m[0] == "pung" and
