@@ -448,6 +448,70 @@ def test_fewest_transfers_against_brute_force(three):
     assert mine == best
 
 
+# --- generated sessions of draws, nets and escapes: the totals, the house and the transfers -------
+# An oracle of its own: a draw, a net or a penalty moves the deal like a draw (docs/api.md), so the
+# dealer of hand k is the first dealer where draw_keeps_dealer is on, else k positions after it;
+# the seat wind j of a hand is the player (dealer + j) % 4.
+
+def _generated_hand(draw: st.DrawFn) -> dict:
+    kind = draw(st.sampled_from(["draw", "net", "penalty"]))
+    by_name_keys = draw(st.booleans())
+    if kind == "draw":
+        return {"draw": True}
+    if kind == "net":
+        gains = draw(st.lists(st.integers(min_value=-50, max_value=50), min_size=3, max_size=3))
+        gains.append(-sum(gains))
+        keys = PLAYERS if by_name_keys else list("ESWN")
+        return {"net": dict(zip(keys, gains)), "_by_name": by_name_keys}
+    who = draw(st.integers(min_value=0, max_value=3))
+    penalty = {"escape": PLAYERS[who] if by_name_keys else "ESWN"[who]}
+    if draw(st.booleans()):
+        penalty["base_points"] = draw(st.integers(min_value=1, max_value=5))
+    return {"penalty": penalty, "_by_name": by_name_keys}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.composite(_generated_hand)(), max_size=12), st.sampled_from(["house", "table"]),
+       st.booleans(), st.integers(min_value=0, max_value=3), st.integers(min_value=1, max_value=3))
+def test_generated_sessions_settle_by_the_rules(hands, to, keeps, first, base):
+    rules = {"preset": "ningbo", "escape_penalty_to": to, "draw_keeps_dealer": keeps}
+    body = {"players": PLAYERS, "first_dealer": PLAYERS[first], "rules": rules, "base_points": base,
+            "hands": [{k: v for k, v in h.items() if k != "_by_name"} for h in hands]}
+    answer = settle(body)
+    totals, house = [0] * 4, [0] * 4
+    for k, h in enumerate(hands):
+        dealer = first if keeps else (first + k) % 4
+        player_of = {w: (dealer + j) % 4 for j, w in enumerate("ESWN")}
+        net = [0] * 4
+        if "net" in h:
+            for key, gain in h["net"].items():
+                net[PLAYERS.index(key) if h["_by_name"] else player_of[key]] += gain
+        elif "penalty" in h:
+            key = h["penalty"]["escape"]
+            out = PLAYERS.index(key) if h["_by_name"] else player_of[key]
+            penalty = 24 * h["penalty"].get("base_points", base)          # docs/rules.md §8: 24 × base
+            net = [penalty // 3 if (p != out and to == "table") else 0 for p in range(4)]   # 8 × base each
+            net[out] = -penalty
+            if to == "house":
+                house[out] += penalty
+        assert answer["hands"][k]["dealer"] == dealer and answer["hands"][k]["net"] == net
+        totals = [t + n for t, n in zip(totals, net)]
+        assert answer["hands"][k]["totals"] == totals
+    assert answer["totals"] == by_name(*totals)
+    assert answer["house"] == [{"from": p, "amount": a} for p, a in zip(PLAYERS, house) if a]
+    assert sum(totals) == -sum(house)
+    # the transfers settle each total plus its debt to the house, losers to winners, at most n - 1
+    rest = {p: t + d for p, t, d in zip(PLAYERS, totals, house)}
+    owing = [p for p in PLAYERS if rest[p]]
+    for x in answer["transfers"]:
+        assert x["amount"] > 0 and rest[x["from"]] < 0 < rest[x["to"]]
+    settled = dict(rest)
+    for x in answer["transfers"]:
+        settled[x["from"]] += x["amount"]
+        settled[x["to"]] -= x["amount"]
+    assert set(settled.values()) <= {0} and len(answer["transfers"]) <= max(0, len(owing) - 1)
+
+
 # --- replay hands ---------------------------------------------------------------------------------
 
 # A replay log: Ann (E) is dealt FLUSH without its 4m, draws 4m and wins at once: 天胡 8 + 自摸 1 +
