@@ -1947,7 +1947,8 @@
       var kept = readSession();
       if (kept) {
         session = { players: kept.players, first_dealer: kept.first_dealer, hands: kept.hands };
-        settled = kept.settled || null;
+        /* an answer kept before rule book 4 named players per hand: settle again rather than show it */
+        settled = kept.settled && kept.settled.players ? kept.settled : null;
       }
     }
     return !!linked;
