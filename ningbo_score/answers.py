@@ -40,11 +40,14 @@ class Options(TypedDict):
     hand_cap: int | None
     three_caishen_bonus: bool
     draw_keeps_dealer: bool
+    chow_swap_allowed: bool
+    robbed_kong_liability: bool
+    escape_penalty_to: Literal["house", "table"]
 
 
 class RulesPreset(TypedDict):
     preset: PresetId
-    rulebook: Literal[3]
+    rulebook: Literal[4]
 
 
 class RulesEcho(Options, RulesPreset):
@@ -341,7 +344,7 @@ class Preset(TypedDict):
     """A rule preset (docs/rules.md §9) with its item table."""
 
     id: PresetId
-    rulebook: Literal[3]
+    rulebook: Literal[4]
     name: str
     name_en: str
     source: str
@@ -352,7 +355,7 @@ class Preset(TypedDict):
 class Rulebook(TypedDict):
     """The rule book: its version, what it changed since the previous version, and every preset."""
 
-    rulebook: Literal[3]
+    rulebook: Literal[4]
     changes: list[RulebookChange]
     presets: list[Preset]
 

@@ -55,8 +55,8 @@ TAGS = {
 }
 DESCRIPTION = """\
 宁波麻将计分: scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who
-pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 3; every
-answer that echoes rules says `"rulebook": 3`) or your own options. This document is the
+pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 4; every
+answer that echoes rules says `"rulebook": 4`) or your own options. This document is the
 machine-readable form of the HTTP contract, `docs/api.md`.
 
 * JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch` and `POST /v1/sessions/settle`),
