@@ -548,7 +548,7 @@ class Table:
             self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
         else:
             self.phase = MUST_DISCARD
-        if kind == "chow" and not getattr(self.rules, "chow_swap_allowed", True):
+        if kind == "chow" and not self.rules.chow_swap_allowed:
             self.swap_kinds = self._swap_kinds(tile, own)
 
     def _face(self, tile: int) -> int:
