@@ -38,6 +38,7 @@ from .fields import load
 from .hand import CAISHEN_IN_MELD, Meld, _meld_problems
 from .items import ITEMS
 from .caishen import derive_kinds, substitute_kind
+from .replay_facts import DerivedWin, MeldRecord, Replayed
 from .replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST, Event,
                               ReplayBatchInput, ReplayLog)
 from .rules import Rules, option_values, preset_rules
@@ -116,8 +117,7 @@ class SeatState:
         for t in dealt:
             self.held[t] += 1
         self.count = len(dealt)
-        #: [type, tiles, from seat, concealed, added, event indices]
-        self.melds: list[list[typing.Any]] = []
+        self.melds: list[MeldRecord] = []
         self.flowers: list[int] = []
         self.caishen_discards: list[int] = []
         #: seat -> event indices of the melds claimed from that seat's discards (counted as §7 counts)
@@ -128,6 +128,16 @@ class SeatState:
         for t in tiles:
             held[t] -= 1
             self.count -= 1
+
+    def copy(self) -> SeatState:
+        """A copy that the events of one seat may change without changing this one (its melds are
+        frozen records, shared)."""
+        c = SeatState.__new__(SeatState)
+        c.held, c.count, c.flowers = list(self.held), self.count, list(self.flowers)
+        c.melds = list(self.melds)
+        c.caishen_discards = list(self.caishen_discards)
+        c.claims_from = {s: list(v) for s, v in self.claims_from.items()}
+        return c
 
     def holds(self, tiles: typing.Iterable[int]) -> bool:
         need: dict[int, int] = {}
@@ -166,7 +176,7 @@ class Table:
         self.last_draw_number = 0              # ... and how many draws the wall had given with it
         #: the flowers of the deal (docs/rules.md §11.2): dealt, the dealer's first draw, and those
         #: drawn while replacing them; a replacement for one of them is no 杠上开花
-        self.deal_flowers: set[int] = set()
+        self.deal_flowers: frozenset[int] = frozenset()
         #: the opening 补花 (出牌前补花, §11.2): the seat now setting aside its flowers of the deal
         #: (0, the dealer, from its first draw), the others following in turn; None once closed
         self.opening: int | None = None
@@ -178,8 +188,10 @@ class Table:
         self.outcome: str | None = None
         self.winner: int | None = None
         self.win_event: int | None = None
-        #: at the win: (score_request, evidence, the /v1/score answer)
-        self._scored: tuple[dict[str, typing.Any], dict[str, typing.Any], dict[str, typing.Any]] | None = None
+        #: at the win: what the log decides, the /v1/score body derived and its answer
+        self.win: DerivedWin | None = None
+        self.score_request: dict[str, typing.Any] | None = None
+        self.scored: dict[str, typing.Any] | None = None
 
     # --- refusing ----------------------------------------------------------------------------
 
@@ -193,10 +205,8 @@ class Table:
             who = "" if ev.seat is None else f" by {SEATS[ev.seat]}"
             who_zh = "" if ev.seat is None else _zh_seat(ev.seat)
             en, zh = f"event {i} ({ev.t}{who}): {en}", f"第 {i} 个事件（{who_zh}{_ZH_EVENT[ev.t]}）：{zh}"
-        err = ScoreError.one("illegal_event", where, f"{reason}: {en}", zh)
-        err.extra = {"event_index": i, "reason": reason, "expected": self.expected(), "state": self.state(),
-                     **(more or {})}
-        raise err
+        raise ScoreError.one("illegal_event", where, f"{reason}: {en}", zh, extra={
+            "event_index": i, "reason": reason, "expected": self.expected(), "state": self.state(), **(more or {})})
 
     def state(self) -> dict[str, typing.Any]:
         last = self.last_discard
@@ -233,7 +243,7 @@ class Table:
                 add(actor, "flower")
             if any(held[k] == 4 and k not in kinds for k in range(FLOWER0)):
                 add(actor, "concealed_kong")
-            if any(m[0] == "pung" and held[m[1][0]] for m in st.melds):
+            if any(m.kind == "pung" and held[m.tiles[0]] for m in st.melds):
                 add(actor, "added_kong")
             add(actor, "win")
         elif phase == DISCARDED:
@@ -284,7 +294,7 @@ class Table:
             for t in dealt:
                 seen[t] += 1
                 if t >= FLOWER0:
-                    self.deal_flowers.add(t)
+                    self.deal_flowers |= {t}
         over = [k for k in range(_N_CODES) if seen[k] > _limit(k)]
         if over:
             k = over[0]
@@ -306,8 +316,6 @@ class Table:
             if self.phase == ENDED:
                 self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
                           "本局已结束：胡牌或荒庄之后不能再有事件")
-            if ev.t not in ("draw", "flower"):
-                self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
             step = _STEPS[ev.t]
             step(self, i, ev)
         if self.phase != ENDED:
@@ -368,7 +376,7 @@ class Table:
         self.replacing = None
         if phase == START or (source is not None and self._replaces_deal_flower(source)):
             if tile >= FLOWER0:                # drawn while replacing the deal's flowers: of the deal too
-                self.deal_flowers.add(tile)
+                self.deal_flowers |= {tile}
             source = None                      # no 杠上开花 (§11.2)
             if seat != 0 and self.opening is not None:
                 self.phase, self.actor = ACT, 0   # an opening 补花: back to the dealer's first turn
@@ -426,6 +434,7 @@ class Table:
 
     def _discard(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, False)
+        self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
         if self.swap_kinds:
             if self._face(tile) in self.swap_kinds:
                 shown = " ".join(CODES[k] for k in sorted(self.swap_kinds))
@@ -539,7 +548,7 @@ class Table:
         self._meld_checks(seat, kind, tiles, discarder, tile)
         self._priority(ev, seat, kind)
         st.take(own)
-        st.melds.append([kind, sorted(tiles), discarder, False, False, [i]])
+        st.melds.append(MeldRecord(kind, tuple(sorted(tiles)), discarder, False, False, (i,)))
         if kind != "chow" or self.rules.chi_counts_for_liability:     # docs/rules.md §7
             st.claims_from.setdefault(discarder, []).append(i)
         self.any_claim = True
@@ -567,26 +576,23 @@ class Table:
 
     def _concealed_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True, copies=4)
+        self.opening = None
         self._meld_checks(seat, "kong", (tile,) * 4, None, None)
         st.take((tile,) * 4)
-        st.melds.append(["kong", [tile] * 4, None, True, False, [i]])
+        st.melds.append(MeldRecord("kong", (tile,) * 4, None, True, False, (i,)))
         self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
 
     def _added_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True)
         if tile in self.kinds:
             self._caishen_in_meld()
-        sub = self.substitute
-        face = sub if (sub is not None and tile == 33) else tile
-        pung = next((m for m in st.melds if m[0] == "pung" and
-                     (sub if (sub is not None and m[1][0] == 33) else m[1][0]) == face), None)
-        if pung is None:
+        face = self._face(tile)
+        n = next((n for n, m in enumerate(st.melds) if m.kind == "pung" and self._face(m.tiles[0]) == face), None)
+        if n is None:
             self.fail("added_kong_without_pung", f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
                       f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠")
         st.take((tile,))
-        pung[0], pung[4] = "kong", True
-        pung[1] = sorted(pung[1] + [tile])
-        pung[5].append(i)
+        st.melds[n] = st.melds[n].added_to(tile, i)
         self.phase, self.replacing, self.chain_kong = ROB, i, i
         self.kong_added = (seat, tile, i)
 
@@ -616,12 +622,13 @@ class Table:
         else:
             self._own_turn(ev, True)
             self._out_of_turn(ev)
-        scored = self._score(i, seat, by, winning, frm)
-        if not scored[2]["eligible"]:
-            self._below_minimum(seat, scored[0], scored[2])
+        win = self._derive(i, seat, by, winning, frm)
+        body, scored = self._score(i, win)
+        if not scored["eligible"]:
+            self._below_minimum(seat, body, scored)
         self.winner, self.win_event = seat, i
         self.phase, self.outcome = ENDED, "win"
-        self._scored = scored
+        self.win, self.score_request, self.scored = win, body, scored
 
     def _below_minimum(self, seat: int, body: dict[str, typing.Any], scored: dict[str, typing.Any]) -> typing.NoReturn:
         """A declared win that /v1/score scores but not as eligible is no win (诈胡, docs/rules.md
@@ -647,99 +654,82 @@ class Table:
 
     # --- the win -----------------------------------------------------------------------------
 
-    def _score(self, i: int, seat: int, by: str, winning: int,
-               frm: int | None) -> tuple[dict[str, typing.Any], dict[str, typing.Any], dict[str, typing.Any]]:
-        """The winner's /v1/score body, its evidence, and the answer of ningbo_score.score."""
-        log, st = self.log, self.seats[seat]
+    def _derive(self, i: int, seat: int, by: str, winning: int, frm: int | None) -> DerivedWin:
+        """What the log decides about the win of ``seat`` at event ``i`` (docs/api.md, "Derived")."""
+        st = self.seats[seat]
+        self_draw = by == "self_draw"
         held = list(st.held)
-        if by != "self_draw":
+        if not self_draw:
             held[winning] += 1
-        concealed = [CODES[k] for k in range(_N_CODES) for _ in range(held[k])]
-        before = typing.cast(int, self.last_draw) if by == "self_draw" else i - 1   # the winning draw or discard
-        evidence: dict[str, typing.Any] = {"win.by": before}
-        win: dict[str, typing.Any] = {"by": by}
-        if frm is not None:
-            win["from"] = SEATS[frm]
-            evidence["win.from"] = i - 1
-        if by == "self_draw":
-            source = self.chain_source
-            if source is not None:                      # a replacement draw, no discard since
-                win["kong_replacement"] = True
-                evidence["win.kong_replacement"] = source
-                kong = self.chain_kong
-                if kong is not None and log.events[kong].t == "kong":
-                    win["kong_fed_by"] = SEATS[self._kong_from(st, kong)]
-                    evidence["win.kong_fed_by"] = kong
-            if self.last_draw_number == log.live_tiles:
-                win["last_tile"] = True
-                evidence["win.last_tile"] = before
-            if seat == 0 and not self.any_discard and not st.melds:
-                win["heavenly"] = True
-                evidence["win.heavenly"] = before
-        elif by == "discard" and seat != 0 and frm == 0 and self.first_discard == i - 1 \
-                and not self.any_claim and not st.melds:
-            win["earthly"] = True
-            evidence["win.earthly"] = i - 1
-        if st.caishen_discards:
-            win["discarded_caishen"] = True
-            evidence["win.discarded_caishen"] = list(st.caishen_discards)
-        body: dict[str, typing.Any] = {"rules": _rules_body(self.rules), "seat_wind": SEATS[seat],
+        before = typing.cast(int, self.last_draw) if self_draw else i - 1   # the winning draw, discard or kong
+        source, fed = (self.chain_source, self._fed_by(st)) if self_draw else (None, None)
+        return DerivedWin(
+            seat=seat, by=by, from_seat=frm, winning_tile=winning,
+            concealed=tuple(k for k in range(_N_CODES) for _ in range(held[k])), melds=tuple(st.melds),
+            flowers=tuple(st.flowers), by_event=before, kong_replacement_event=source,
+            kong_fed_by=None if fed is None else fed[0], kong_fed_by_event=None if fed is None else fed[1],
+            last_tile=self_draw and self.last_draw_number == self.log.live_tiles,
+            heavenly=self_draw and seat == 0 and not self.any_discard and not st.melds,
+            earthly=(by == "discard" and seat != 0 and frm == 0 and self.first_discard == i - 1
+                     and not self.any_claim and not st.melds),
+            caishen_discards=tuple(st.caishen_discards), claims=self._claims_from(seat))
+
+    def _fed_by(self, st: SeatState) -> tuple[int, int] | None:
+        """(the discarder, the kong event) where the winning replacement chain's kong was claimed
+        (``kong``) from a discard (docs/rules.md §10.11)."""
+        kong = self.chain_kong
+        if self.chain_source is None or kong is None or self.log.events[kong].t != "kong":
+            return None
+        meld = next(m for m in st.melds if m.made[0] == kong)
+        return typing.cast(int, meld.from_seat), kong
+
+    def _claims_from(self, seat: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """For each other seat with any, the events of the melds it claimed from ``seat``'s discards."""
+        out = []
+        for other in self._others(seat):
+            made = self.seats[other].claims_from.get(seat)
+            if made:
+                out.append((other, tuple(made)))
+        return tuple(out)
+
+    def _request(self, win: DerivedWin) -> dict[str, typing.Any]:
+        """The winner's ``/v1/score`` body (``score_request``)."""
+        log = self.log
+        body: dict[str, typing.Any] = {"rules": _rules_body(self.rules), "seat_wind": SEATS[win.seat],
                                        "round_wind": SEATS[log.round_wind]}
         if log.indicator is not None:
             body["caishen"] = {"indicator": CODES[log.indicator]}
         elif log.kinds is not None:
             body["caishen"] = {"kinds": [CODES[k] for k in log.kinds]}
-        hand: dict[str, typing.Any] = {"concealed": concealed, "winning_tile": CODES[winning]}
-        melds = []
-        for n, (kind, tiles, from_seat, conc, added, made) in enumerate(st.melds):
-            meld: dict[str, typing.Any] = {"type": kind, "tiles": [CODES[t] for t in tiles]}
-            if from_seat is not None:
-                meld["from"] = SEATS[from_seat]
-            if conc:
-                meld["concealed"] = True
-            if added:
-                meld["added"] = True
-            melds.append(meld)
-            evidence[f"hand.melds.{n}"] = list(made)
-        if melds:
-            hand["melds"] = melds
-        if st.flowers:
-            hand["flowers"] = [CODES[f] for f in st.flowers]
-        body["hand"] = hand
-        body["win"] = win
-        claims_from: dict[str, int] = {}
-        for other in self._others(seat):
-            made = self.seats[other].claims_from.get(seat)
-            if made:
-                claims_from[SEATS[other]] = len(made)
-                evidence[f"claims_from_winner.{SEATS[other]}"] = list(made)
-        if claims_from:
-            body["claims_from_winner"] = claims_from
+        body["hand"] = win.hand_json()
+        body["win"] = win.win_json()
+        claims = win.claims_json()
+        if claims:
+            body["claims_from_winner"] = claims
         if log.base_points is not None:
             body["base_points"] = log.base_points
-        try:
-            scored = dict(api.score(body, self.lang))
-        except ScoreError as err:
-            err.extra = {"event_index": i, "score_request": body}
-            raise
-        return body, evidence, scored
+        return body
 
-    def _kong_from(self, st: SeatState, kong: int) -> int:
-        seat: int = next(m[2] for m in st.melds if m[5][0] == kong)
-        return seat
+    def _score(self, i: int, win: DerivedWin) -> tuple[dict[str, typing.Any], dict[str, typing.Any]]:
+        """The score request of the win at event ``i`` and the answer of ningbo_score.score (its
+        refusal raised with ``event_index`` and the request)."""
+        body = self._request(win)
+        try:
+            return body, dict(api.score(body, self.lang))
+        except ScoreError as err:
+            raise err.with_extra(event_index=i, score_request=body) from None
+
+    def result(self) -> Replayed:
+        """The hand's result, once :meth:`play` has folded the whole log."""
+        log = self.log
+        nxt = next_hand(NextHandInput(0, SEATS[log.round_wind], log.dealers_this_round, self.winner,
+                                      self.outcome == "draw", self.rules))
+        return Replayed(typing.cast(str, self.outcome), len(log.events), self.win, self.score_request,
+                        self.scored, nxt)
 
     def answer(self) -> dict[str, typing.Any]:
-        log = self.log
-        out: dict[str, typing.Any] = {"outcome": self.outcome, "events": len(log.events)}
-        if self.outcome == "win":
-            body, evidence, scored = typing.cast("tuple[dict[str, typing.Any], ...]", self._scored)
-            out.update(winner=SEATS[typing.cast(int, self.winner)], score_request=body, score=scored,
-                       evidence=evidence)
-        else:
-            out["evidence"] = {}
-        out["next"] = next_hand(NextHandInput(0, SEATS[log.round_wind], log.dealers_this_round, self.winner,
-                                              self.outcome == "draw", self.rules))
-        return out
+        """The 200 body (:meth:`result`'s)."""
+        return self.result().answer()
 
 
 _STEPS: dict[str, Callable[[Table, int, Event], None]] = {
