@@ -48,7 +48,8 @@ from .tiles import ALIASES, CODES, FLOWER0, SEATS
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["replay", "replay_loaded", "replay_batch", "read_replay", "REASONS", "MAX_EVENTS", "MAX_LOGS",
+__all__ = ["replay", "replay_loaded", "replay_result", "replay_batch", "read_replay", "Replayed", "DerivedWin",
+           "REASONS", "MAX_EVENTS", "MAX_LOGS",
            "DEFAULT_LIVE_TILES"]
 
 #: The stable sub-codes of ``illegal_event``, in the contract's order: where one event breaks
@@ -84,6 +85,11 @@ def _zh_tile(k: int) -> str:
 def _zh_tiles(tiles: typing.Iterable[int]) -> str:
     return "、".join(_ZH_TILE[k] for k in tiles)
 _N_CODES = len(CODES)
+
+
+def _legal(seat: int, t: str) -> dict[str, str]:
+    """An entry of ``expected``."""
+    return {"seat": SEATS[seat], "t": t}
 
 
 def _zh_indicator(log: ReplayLog, k: int) -> str:
@@ -221,49 +227,57 @@ class Table:
         """The events legal at this point, by seat and type (a ``win`` where the turn allows one:
         whether the hand wins is ``/v1/score``'s answer)."""
         phase, actor = self.phase, self.actor
-        out: list[dict[str, str]] = []
-
-        def add(seat: int, t: str) -> None:
-            out.append({"seat": SEATS[seat], "t": t})
-
         if phase == START:
-            add(0, "draw")
-        elif phase in (REPLACEMENT, ROB):
-            add(actor, "draw")
-            if phase == ROB:
-                for s in self._others(actor):
-                    add(s, "win")
-        elif phase == MUST_DISCARD:
-            add(actor, "discard")
-        elif phase == ACT:
-            st = self.seats[actor]
-            add(actor, "discard")
-            held, kinds = st.held, self.kinds
-            if any(held[f] and f not in kinds for f in range(FLOWER0, _N_CODES)):
-                add(actor, "flower")
-            if any(held[k] == 4 and k not in kinds for k in range(FLOWER0)):
-                add(actor, "concealed_kong")
-            if any(m.kind == "pung" and held[m.tiles[0]] for m in st.melds):
-                add(actor, "added_kong")
-            add(actor, "win")
-        elif phase == DISCARDED:
-            tile = self.last_discard[1] if self.last_discard else 0
-            nxt = (actor + 1) % 4
-            if self.draws < self.log.live_tiles:
-                add(nxt, "draw")
-            else:
-                out.append({"t": "exhaustive_draw"})
-            claimable = tile not in self.kinds and tile < FLOWER0
-            for s in self._others(actor):
-                held = self.seats[s].held
-                if claimable and s == nxt and tile < 27 and self._can_chow(held, tile):
-                    add(s, "chow")
-                if claimable and held[tile] >= 2:
-                    add(s, "pung")
-                if claimable and held[tile] >= 3:
-                    add(s, "kong")
-                if claimable:                  # a discarded caishen or flower is won by nobody (§2)
-                    add(s, "win")
+            return [_legal(0, "draw")]
+        if phase == REPLACEMENT:
+            return [_legal(actor, "draw")]
+        if phase == ROB:
+            return [_legal(actor, "draw"), *(_legal(s, "win") for s in self._others(actor))]
+        if phase == MUST_DISCARD:
+            return [_legal(actor, "discard")]
+        if phase == ACT:
+            return self._expected_on_turn(actor)
+        if phase == DISCARDED:
+            return self._expected_after_discard(actor)
+        return []
+
+    def _holds_flower(self, seat: int) -> bool:
+        held, kinds = self.seats[seat].held, self.kinds
+        return any(held[f] and f not in kinds for f in range(FLOWER0, _N_CODES))
+
+    def _expected_on_turn(self, actor: int) -> list[dict[str, str]]:
+        """On ``actor``'s turn after a draw: its discard, flower, kongs, self-drawn win, and during
+        the opening 补花 the flowers of the seats whose turn of it is still to come (§11.2)."""
+        st = self.seats[actor]
+        held, kinds = st.held, self.kinds
+        out = [_legal(actor, "discard")]
+        if self._holds_flower(actor):
+            out.append(_legal(actor, "flower"))
+        if any(held[k] == 4 and k not in kinds for k in range(FLOWER0)):
+            out.append(_legal(actor, "concealed_kong"))
+        if any(m.kind == "pung" and held[m.tiles[0]] for m in st.melds):
+            out.append(_legal(actor, "added_kong"))
+        out.append(_legal(actor, "win"))
+        if self.opening is not None and actor == 0:
+            out += [_legal(s, "flower") for s in range(max(1, self.opening), 4) if self._holds_flower(s)]
+        return out
+
+    def _expected_after_discard(self, actor: int) -> list[dict[str, str]]:
+        """After ``actor``'s discard: the next seat's draw (or the exhaustive draw), the claims."""
+        tile = self.last_discard[1] if self.last_discard else 0
+        nxt = (actor + 1) % 4
+        out = [_legal(nxt, "draw")] if self.draws < self.log.live_tiles else [{"t": "exhaustive_draw"}]
+        if tile in self.kinds or tile >= FLOWER0:      # a discarded caishen or flower is claimed by nobody (§2)
+            return out
+        for s in self._others(actor):
+            held = self.seats[s].held
+            if s == nxt and tile < 27 and self._can_chow(held, tile):
+                out.append(_legal(s, "chow"))
+            if held[tile] >= 2:
+                out.append(_legal(s, "pung"))
+            if held[tile] >= 3:
+                out.append(_legal(s, "kong"))
+            out.append(_legal(s, "win"))
         return out
 
     def _can_chow(self, held: list[int], tile: int) -> bool:
@@ -768,9 +782,16 @@ def replay_loaded(log: ReplayLog, lang: str = "en") -> dict[str, typing.Any]:
     """Replay a loaded log (what :func:`read_replay` or the schema gives): the 200 body, or a
     ScoreError (``illegal_event`` with ``event_index``/``reason``/``expected``/``state`` in its
     ``extra``, or the win's ``/v1/score`` refusal with ``event_index``)."""
-    table = Table(log, lang)
+    return replay_result(log, lang).answer()
+
+
+def replay_result(body: Mapping[str, object] | ReplayLog, lang: str = "en") -> Replayed:
+    """Replay one hand as :func:`replay` does, but give the typed result (its ``win`` a
+    :class:`~ningbo_score.replay_facts.DerivedWin`: ``seat``, ``by``, ``from_seat``…), for a
+    caller that reads the facts rather than the answer's JSON (a session's replay hand)."""
+    table = Table(body if isinstance(body, ReplayLog) else read_replay(body), lang)
     table.play()
-    return table.answer()
+    return table.result()
 
 
 def replay(body: Mapping[str, object] | ReplayLog, lang: str = "en") -> dict[str, typing.Any]:

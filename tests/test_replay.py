@@ -961,3 +961,47 @@ def test_chinese_messages_are_chinese():
     import re
     for text in (_refused_zh(b)["detail"] for b in (body, examples.REPLAY_OUT_OF_TURN, _below())):
         assert not re.search(r"\b(draw|discard|win|[ESWN])\b", text.split(": ", 1)[1]), text
+
+
+# --- the typed result (issue 37) ---------------------------------------------------------------
+
+def test_typed_result_is_what_the_answer_says(generated):
+    """replay_result's frozen records (DerivedWin, MeldRecord) are the facts the answer's JSON is
+    written from: the same winner, win, melds and evidence, for every generated win."""
+    import dataclasses
+
+    from ningbo_score.replay_facts import evidence_json
+
+    for hand in generated[:300]:
+        result = replay_lib.replay_result(hand.body())
+        answer = result.answer()
+        assert answer == replay_lib.replay(hand.body())
+        if result.win is None:
+            assert result.outcome == "draw" and answer["evidence"] == {}
+            continue
+        win = result.win
+        assert SEATS[win.seat] == answer["winner"] and win.by == answer["score_request"]["win"]["by"]
+        assert (None if win.from_seat is None else SEATS[win.from_seat]) == answer["score_request"]["win"].get("from")
+        assert evidence_json(win.evidence()) == answer["evidence"]
+        assert [m.to_json() for m in win.melds] == answer["score_request"]["hand"].get("melds", [])
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            win.by = "discard"  # type: ignore[misc]
+
+
+def test_expected_lists_the_opening_flowers():
+    # after E's first draw, S and W (dealt flowers) may set theirs aside; N holds none (RULES.md §11.2)
+    problem = _refused({"round_wind": "E", "deal": OPENING_DEAL, "events": [d("E", "C"), d("E", "C")]})
+    assert problem is not None and problem["reason"] == "out_of_turn"
+    assert {"seat": "S", "t": "flower"} in problem["expected"] and {"seat": "W", "t": "flower"} in problem["expected"]
+    assert {"seat": "N", "t": "flower"} not in problem["expected"]
+    # once S has begun, the opening goes on from S: E's own flower is still its first turn's
+    problem = _refused({"round_wind": "E", "deal": OPENING_DEAL,
+                        "events": [d("E", "C"), flower("S", "2f"), d("S", "C"), d("S", "C")]})
+    assert problem is not None and {"seat": "S", "t": "flower"} in problem["expected"]
+
+
+def test_score_error_extra_at_construction():
+    err = ningbo_score.ScoreError.one("illegal_event", "events.0", "en", "zh", extra={"event_index": 0})
+    assert err.to_problem()["event_index"] == 0
+    more = err.with_extra(score_request={})
+    assert more.to_problem()["score_request"] == {} and "score_request" not in err.extra
