@@ -324,18 +324,25 @@ class Table:
     # --- the events --------------------------------------------------------------------------
 
     def play(self) -> None:
-        self.check_deal()
-        for i, ev in enumerate(self.log.events):
-            self.index = i
-            if self.phase == ENDED:
-                self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
-                          "本局已结束：胡牌或荒庄之后不能再有事件")
-            step = _STEPS[ev.t]
-            step(self, i, ev)
+        self.fold()
         if self.phase != ENDED:
             self.index = len(self.log.events)
             self.fail("log_not_ended", "the log stops before its win or exhaustive_draw",
                       "记录在胡牌或荒庄之前就结束了")
+
+    def fold(self) -> None:
+        """Check the deal, then check and apply every event of the log (which may stop anywhere)."""
+        self.check_deal()
+        for i, ev in enumerate(self.log.events):
+            self.step(i, ev)
+
+    def step(self, i: int, ev: Event) -> None:
+        """Check the event ``i`` against the state the events before it left, then apply it."""
+        self.index = i
+        if self.phase == ENDED:
+            self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
+                      "本局已结束：胡牌或荒庄之后不能再有事件")
+        _STEPS[ev.t](self, i, ev)
 
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:
         who = SEATS[ev.seat] if ev.seat is not None else "anyone"
