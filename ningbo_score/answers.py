@@ -161,7 +161,8 @@ class ProblemBody(TypedDict):
     reason: NotRequired[Literal["event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",
     "too_many_copies", "wall_exhausted", "tile_not_held", "caishen_flower_set_aside", "not_a_flower",
     "chow_not_from_upper_seat", "caishen_claimed", "caishen_in_meld", "invalid_meld", "claim_priority",
-    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "hand_size", "log_not_ended"]]
+    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "chow_swap_discard", "hand_size",
+    "below_minimum", "log_not_ended"]]
     expected: NotRequired[list[dict[str, str]]]
     state: NotRequired[dict[str, object]]
     score_request: NotRequired[dict[str, object]]

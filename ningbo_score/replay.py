@@ -36,17 +36,20 @@ from .batch import refused_result
 from .errors import ScoreError
 from .fields import load
 from .hand import CAISHEN_IN_MELD, Meld, _meld_problems
+from .items import ITEMS
 from .caishen import derive_kinds, substitute_kind
+from .replay_facts import DerivedWin, MeldRecord, Replayed
 from .replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST, Event,
                               ReplayBatchInput, ReplayLog)
 from .rules import Rules, option_values, preset_rules
 from .table import ClaimsInput, NextHandInput, claims, next_hand
-from .tiles import CODES, FLOWER0, SEATS
+from .tiles import ALIASES, CODES, FLOWER0, SEATS
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["replay", "replay_loaded", "replay_batch", "read_replay", "REASONS", "MAX_EVENTS", "MAX_LOGS",
+__all__ = ["replay", "replay_loaded", "replay_result", "replay_batch", "read_replay", "Replayed", "DerivedWin",
+           "REASONS", "MAX_EVENTS", "MAX_LOGS",
            "DEFAULT_LIVE_TILES"]
 
 #: The stable sub-codes of ``illegal_event``, in the contract's order: where one event breaks
@@ -56,11 +59,41 @@ REASONS: tuple[str, ...] = (
     "event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",
     "too_many_copies", "wall_exhausted", "tile_not_held", "caishen_flower_set_aside", "not_a_flower",
     "chow_not_from_upper_seat", "caishen_claimed", "caishen_in_meld", "invalid_meld", "claim_priority",
-    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "hand_size", "log_not_ended",
+    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "chow_swap_discard", "hand_size",
+    "below_minimum", "log_not_ended",
 )
 
 _ZH_SEAT = {"E": "东", "S": "南", "W": "西", "N": "北"}
+#: each event type (and each claim of ``declined``) in the words of a Chinese table
+_ZH_EVENT = {"draw": "摸牌", "flower": "补花", "discard": "出牌", "chow": "吃", "pung": "碰", "kong": "杠",
+             "concealed_kong": "暗杠", "added_kong": "加杠", "win": "胡", "exhaustive_draw": "荒庄"}
+#: each tile by its first Chinese name of ningbo_score.tiles (一万, 东, 中, 春…)
+_ZH_TILE: dict[int, str] = {}
+for _name, _k in ALIASES.items():
+    _ZH_TILE.setdefault(_k, _name)
+
+
+def _zh_seat(seat: int | str) -> str:
+    """A seat as a Chinese table names it: 东家, 南家, 西家, 北家."""
+    return _ZH_SEAT[seat if isinstance(seat, str) else SEATS[seat]] + "家"
+
+
+def _zh_tile(k: int) -> str:
+    return _ZH_TILE[k]
+
+
+def _zh_tiles(tiles: typing.Iterable[int]) -> str:
+    return "、".join(_ZH_TILE[k] for k in tiles)
 _N_CODES = len(CODES)
+
+
+def _legal(seat: int, t: str) -> dict[str, str]:
+    """An entry of ``expected``."""
+    return {"seat": SEATS[seat], "t": t}
+
+
+def _zh_indicator(log: ReplayLog, k: int) -> str:
+    return "（翻出的财神指示牌算一张）" if log.indicator == k else ""
 
 
 def _limit(k: int) -> int:
@@ -90,8 +123,7 @@ class SeatState:
         for t in dealt:
             self.held[t] += 1
         self.count = len(dealt)
-        #: [type, tiles, from seat, concealed, added, event indices]
-        self.melds: list[list[typing.Any]] = []
+        self.melds: list[MeldRecord] = []
         self.flowers: list[int] = []
         self.caishen_discards: list[int] = []
         #: seat -> event indices of the melds claimed from that seat's discards (counted as §7 counts)
@@ -102,6 +134,16 @@ class SeatState:
         for t in tiles:
             held[t] -= 1
             self.count -= 1
+
+    def copy(self) -> SeatState:
+        """A copy that the events of one seat may change without changing this one (its melds are
+        frozen records, shared)."""
+        c = SeatState.__new__(SeatState)
+        c.held, c.count, c.flowers = list(self.held), self.count, list(self.flowers)
+        c.melds = list(self.melds)
+        c.caishen_discards = list(self.caishen_discards)
+        c.claims_from = {s: list(v) for s, v in self.claims_from.items()}
+        return c
 
     def holds(self, tiles: typing.Iterable[int]) -> bool:
         need: dict[int, int] = {}
@@ -133,31 +175,44 @@ class Table:
         self.kong_added: tuple[int, int, int] | None = None      # (seat, tile, event index) of ROB
         self.replacing: int | None = None      # the kong or flower event the coming draw replaces
         self.chain_kong: int | None = None     # the last kong event of the current replacement chain
-        self.chain_source: int | None = None   # the event the last draw replaced (None: a turn draw)
-        self.last_draw: int | None = None
+        #: the kong or flower *in play* the actor's last draw replaced (None: a turn draw, or a
+        #: replacement for a flower of the deal: no 杠上开花, docs/rules.md §11.2)
+        self.chain_source: int | None = None
+        self.last_draw: int | None = None      # the event of the actor's last draw
+        self.last_draw_number = 0              # ... and how many draws the wall had given with it
+        #: the flowers of the deal (docs/rules.md §11.2): dealt, the dealer's first draw, and those
+        #: drawn while replacing them; a replacement for one of them is no 杠上开花
+        self.deal_flowers: frozenset[int] = frozenset()
+        #: the opening 补花 (出牌前补花, §11.2): the seat now setting aside its flowers of the deal
+        #: (0, the dealer, from its first draw), the others following in turn; None once closed
+        self.opening: int | None = None
+        #: after a chow where chow_swap_allowed is off: the kinds its claimant may not discard (§11.4)
+        self.swap_kinds: frozenset[int] = frozenset()
         self.any_discard = False
         self.any_claim = False
         self.first_discard: int | None = None
         self.outcome: str | None = None
         self.winner: int | None = None
         self.win_event: int | None = None
-        #: at the win: (score_request, evidence, the /v1/score answer)
-        self._scored: tuple[dict[str, typing.Any], dict[str, typing.Any], dict[str, typing.Any]] | None = None
+        #: at the win: what the log decides, the /v1/score body derived and its answer
+        self.win: DerivedWin | None = None
+        self.score_request: dict[str, typing.Any] | None = None
+        self.scored: dict[str, typing.Any] | None = None
 
     # --- refusing ----------------------------------------------------------------------------
 
-    def fail(self, reason: str, en: str, zh: str, index: int | None = None) -> typing.NoReturn:
+    def fail(self, reason: str, en: str, zh: str, index: int | None = None,
+             more: Mapping[str, typing.Any] | None = None) -> typing.NoReturn:
         i = self.index if index is None else index
         events = self.log.events
         where = f"events.{i}" if i < len(events) else "events"
         if i < len(events):
             ev = events[i]
             who = "" if ev.seat is None else f" by {SEATS[ev.seat]}"
-            who_zh = "" if ev.seat is None else f"（{_ZH_SEAT[SEATS[ev.seat]]}）"
-            en, zh = f"event {i} ({ev.t}{who}): {en}", f"第 {i} 个事件（{ev.t}{who_zh}）：{zh}"
-        err = ScoreError.one("illegal_event", where, f"{reason}: {en}", f"{reason}：{zh}")
-        err.extra = {"event_index": i, "reason": reason, "expected": self.expected(), "state": self.state()}
-        raise err
+            who_zh = "" if ev.seat is None else _zh_seat(ev.seat)
+            en, zh = f"event {i} ({ev.t}{who}): {en}", f"第 {i} 个事件（{who_zh}{_ZH_EVENT[ev.t]}）：{zh}"
+        raise ScoreError.one("illegal_event", where, f"{reason}: {en}", zh, extra={
+            "event_index": i, "reason": reason, "expected": self.expected(), "state": self.state(), **(more or {})})
 
     def state(self) -> dict[str, typing.Any]:
         last = self.last_discard
@@ -172,49 +227,57 @@ class Table:
         """The events legal at this point, by seat and type (a ``win`` where the turn allows one:
         whether the hand wins is ``/v1/score``'s answer)."""
         phase, actor = self.phase, self.actor
-        out: list[dict[str, str]] = []
-
-        def add(seat: int, t: str) -> None:
-            out.append({"seat": SEATS[seat], "t": t})
-
         if phase == START:
-            add(0, "draw")
-        elif phase in (REPLACEMENT, ROB):
-            add(actor, "draw")
-            if phase == ROB:
-                for s in self._others(actor):
-                    add(s, "win")
-        elif phase == MUST_DISCARD:
-            add(actor, "discard")
-        elif phase == ACT:
-            st = self.seats[actor]
-            add(actor, "discard")
-            held, kinds = st.held, self.kinds
-            if any(held[f] and f not in kinds for f in range(FLOWER0, _N_CODES)):
-                add(actor, "flower")
-            if any(held[k] == 4 and k not in kinds for k in range(FLOWER0)):
-                add(actor, "concealed_kong")
-            if any(m[0] == "pung" and held[m[1][0]] for m in st.melds):
-                add(actor, "added_kong")
-            add(actor, "win")
-        elif phase == DISCARDED:
-            tile = self.last_discard[1] if self.last_discard else 0
-            nxt = (actor + 1) % 4
-            if self.draws < self.log.live_tiles:
-                add(nxt, "draw")
-            else:
-                out.append({"t": "exhaustive_draw"})
-            claimable = tile not in self.kinds and tile < FLOWER0
-            for s in self._others(actor):
-                held = self.seats[s].held
-                if claimable and s == nxt and tile < 27 and self._can_chow(held, tile):
-                    add(s, "chow")
-                if claimable and held[tile] >= 2:
-                    add(s, "pung")
-                if claimable and held[tile] >= 3:
-                    add(s, "kong")
-                if claimable:                  # a discarded caishen or flower is won by nobody (§2)
-                    add(s, "win")
+            return [_legal(0, "draw")]
+        if phase == REPLACEMENT:
+            return [_legal(actor, "draw")]
+        if phase == ROB:
+            return [_legal(actor, "draw"), *(_legal(s, "win") for s in self._others(actor))]
+        if phase == MUST_DISCARD:
+            return [_legal(actor, "discard")]
+        if phase == ACT:
+            return self._expected_on_turn(actor)
+        if phase == DISCARDED:
+            return self._expected_after_discard(actor)
+        return []
+
+    def _holds_flower(self, seat: int) -> bool:
+        held, kinds = self.seats[seat].held, self.kinds
+        return any(held[f] and f not in kinds for f in range(FLOWER0, _N_CODES))
+
+    def _expected_on_turn(self, actor: int) -> list[dict[str, str]]:
+        """On ``actor``'s turn after a draw: its discard, flower, kongs, self-drawn win, and during
+        the opening 补花 the flowers of the seats whose turn of it is still to come (§11.2)."""
+        st = self.seats[actor]
+        held, kinds = st.held, self.kinds
+        out = [_legal(actor, "discard")]
+        if self._holds_flower(actor):
+            out.append(_legal(actor, "flower"))
+        if any(held[k] == 4 and k not in kinds for k in range(FLOWER0)):
+            out.append(_legal(actor, "concealed_kong"))
+        if any(m.kind == "pung" and held[m.tiles[0]] for m in st.melds):
+            out.append(_legal(actor, "added_kong"))
+        out.append(_legal(actor, "win"))
+        if self.opening is not None and actor == 0:
+            out += [_legal(s, "flower") for s in range(max(1, self.opening), 4) if self._holds_flower(s)]
+        return out
+
+    def _expected_after_discard(self, actor: int) -> list[dict[str, str]]:
+        """After ``actor``'s discard: the next seat's draw (or the exhaustive draw), the claims."""
+        tile = self.last_discard[1] if self.last_discard else 0
+        nxt = (actor + 1) % 4
+        out = [_legal(nxt, "draw")] if self.draws < self.log.live_tiles else [{"t": "exhaustive_draw"}]
+        if tile in self.kinds or tile >= FLOWER0:      # a discarded caishen or flower is claimed by nobody (§2)
+            return out
+        for s in self._others(actor):
+            held = self.seats[s].held
+            if s == nxt and tile < 27 and self._can_chow(held, tile):
+                out.append(_legal(s, "chow"))
+            if held[tile] >= 2:
+                out.append(_legal(s, "pung"))
+            if held[tile] >= 3:
+                out.append(_legal(s, "kong"))
+            out.append(_legal(s, "win"))
         return out
 
     def _can_chow(self, held: list[int], tile: int) -> bool:
@@ -244,37 +307,49 @@ class Table:
         for dealt in log.deal:
             for t in dealt:
                 seen[t] += 1
+                if t >= FLOWER0:
+                    self.deal_flowers |= {t}
         over = [k for k in range(_N_CODES) if seen[k] > _limit(k)]
         if over:
             k = over[0]
             extra = " (the indicator counts as one)" if log.indicator == k else ""
             self.fail("too_many_copies", f"the deal holds {seen[k]} copies of {CODES[k]}; at most {_limit(k)} "
-                      f"exist{extra}", f"发牌中有 {seen[k]} 张 {CODES[k]}；最多只有 {_limit(k)} 张", 0)
+                      f"exist{extra}",
+                      f"发牌中有 {seen[k]} 张{_zh_tile(k)}；最多只有 {_limit(k)} 张{_zh_indicator(log, k)}", 0)
         for s, dealt in enumerate(log.deal):
             if len(dealt) != 13:
                 self.fail("hand_size", f"{SEATS[s]} was dealt {len(dealt)} tiles, not 13",
-                          f"{SEATS[s]} 发到 {len(dealt)} 张牌，应为 13 张", 0)
+                          f"{_zh_seat(s)}发到 {len(dealt)} 张牌，应为 13 张", 0)
 
     # --- the events --------------------------------------------------------------------------
 
     def play(self) -> None:
-        self.check_deal()
-        for i, ev in enumerate(self.log.events):
-            self.index = i
-            if self.phase == ENDED:
-                self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
-                          "本局已结束：胡牌或荒庄之后不能再有事件")
-            step = _STEPS[ev.t]
-            step(self, i, ev)
+        self.fold()
         if self.phase != ENDED:
             self.index = len(self.log.events)
             self.fail("log_not_ended", "the log stops before its win or exhaustive_draw",
                       "记录在胡牌或荒庄之前就结束了")
 
+    def fold(self) -> None:
+        """Check the deal, then check and apply every event of the log (which may stop anywhere)."""
+        self.check_deal()
+        for i, ev in enumerate(self.log.events):
+            self.step(i, ev)
+
+    def step(self, i: int, ev: Event) -> None:
+        """Check the event ``i`` against the state the events before it left, then apply it."""
+        self.index = i
+        if self.phase == ENDED:
+            self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
+                      "本局已结束：胡牌或荒庄之后不能再有事件")
+        if ev.t not in ("draw", "flower"):
+            self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
+        _STEPS[ev.t](self, i, ev)
+
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:
         who = SEATS[ev.seat] if ev.seat is not None else "anyone"
         self.fail("out_of_turn", f"it is not {who}'s turn to {ev.t} here",
-                  f"此时轮不到{'' if ev.seat is None else ' ' + SEATS[ev.seat] + ' '}{ev.t}")
+                  f"此时{'不能' if ev.seat is None else '轮不到' + _zh_seat(ev.seat)}{_ZH_EVENT[ev.t]}")
 
     def _own_turn(self, ev: Event, after_draw: bool) -> None:
         """The turn checks of an event of the seat's own turn (a discard: ``after_draw`` False, also
@@ -284,7 +359,7 @@ class Table:
             return
         if ev.seat == actor and phase in (REPLACEMENT, ROB):
             self.fail("missing_replacement_draw", f"{SEATS[actor]} owes its replacement draw first",
-                      f"{SEATS[actor]} 应先摸补牌")
+                      f"{_zh_seat(actor)}应先摸补牌")
         self._out_of_turn(ev)
 
     def _own_tile(self, ev: Event, after_draw: bool, copies: int = 1) -> tuple[int, int, SeatState]:
@@ -312,7 +387,7 @@ class Table:
         if seen[tile] + 1 > _limit(tile):
             extra = " (the indicator counts as one)" if self.log.indicator == tile else ""
             self.fail("too_many_copies", f"a copy of {CODES[tile]} beyond the {_limit(tile)} that exist{extra}",
-                      f"{CODES[tile]} 超过了 {_limit(tile)} 张")
+                      f"{_zh_tile(tile)}超过了实有的 {_limit(tile)} 张{_zh_indicator(self.log, tile)}")
         if self.draws >= self.log.live_tiles:
             self.fail("wall_exhausted", f"all {self.log.live_tiles} live tiles have been drawn",
                       f"{self.log.live_tiles} 张活牌已摸完")
@@ -321,30 +396,75 @@ class Table:
         st = self.seats[seat]
         st.held[tile] += 1
         st.count += 1
+        self.replacing = None
+        if phase == START or (source is not None and self._replaces_deal_flower(source)):
+            if tile >= FLOWER0:                # drawn while replacing the deal's flowers: of the deal too
+                self.deal_flowers |= {tile}
+            source = None                      # no 杠上开花 (§11.2)
+            if seat != 0 and self.opening is not None:
+                self.phase, self.actor = ACT, 0   # an opening 补花: back to the dealer's first turn
+                return
+        if phase == START:
+            self.opening = 0
         if source is None:
             self.chain_kong = None
         self.chain_source = source
-        self.last_draw = i
-        self.replacing = None
+        self.last_draw, self.last_draw_number = i, self.draws
         self.phase, self.actor = ACT, seat
 
+    def _replaces_deal_flower(self, source: int) -> bool:
+        ev = self.log.events[source]
+        return ev.t == "flower" and ev.tile in self.deal_flowers
+
     def _flower(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._own_tile(ev, True)
+        seat, tile, st = self._opening_flower(ev) if self._in_opening(ev) else self._own_tile(ev, True)
+        if seat == 0 and self.opening:
+            self.opening = None      # the dealer after another seat's opening 补花: its own first turn (§11.2)
         if tile in self.kinds:
             self.fail("caishen_flower_set_aside", f"{CODES[tile]} is a caishen this hand: no flower, never set aside "
-                      "(docs/rules.md §2)", f"{CODES[tile]} 本局是财神，不是花牌，不能补花")
+                      "(docs/rules.md §2)", f"{_zh_tile(tile)}本局是财神，不是花牌，不能补花")
         if tile < FLOWER0:
-            self.fail("not_a_flower", f"{CODES[tile]} is no flower", f"{CODES[tile]} 不是花牌")
+            self.fail("not_a_flower", f"{CODES[tile]} is no flower", f"{_zh_tile(tile)}不是花牌")
         st.take((tile,))
         st.flowers.append(tile)
-        self.phase, self.replacing = REPLACEMENT, i
+        self.phase, self.actor, self.replacing = REPLACEMENT, seat, i
+
+    def _in_opening(self, ev: Event) -> bool:
+        """A flower of another seat than the dealer while the dealer's first turn waits (§11.2)."""
+        return self.opening is not None and ev.seat != 0 and self.phase == ACT and self.actor == 0
+
+    def _opening_flower(self, ev: Event) -> tuple[int, int, SeatState]:
+        """The opening 补花 of a seat other than the dealer: in turn E, S, W, N; its seat, tile and
+        state."""
+        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
+        opening = typing.cast(int, self.opening)
+        if seat < opening:
+            self.fail("out_of_turn", f"the opening 补花 goes E, S, W, N: {SEATS[seat]} comes before "
+                      f"{SEATS[opening]}, who has set aside its flowers already (docs/rules.md §11.2)",
+                      f"出牌前补花按东、南、西、北的顺序：{_zh_seat(seat)}在{_zh_seat(opening)}之前，"
+                      f"{_zh_seat(opening)}已经补过花")
+        st = self.seats[seat]
+        if not st.held[tile]:
+            self._not_held(seat, (tile,))
+        self.opening = seat
+        return seat, tile, st
 
     def _not_held(self, seat: int, tiles: typing.Iterable[int]) -> typing.NoReturn:
+        tiles = tuple(tiles)
         shown = " ".join(CODES[t] for t in tiles)
-        self.fail("tile_not_held", f"{SEATS[seat]} does not hold {shown}", f"{SEATS[seat]} 手中没有 {shown}")
+        self.fail("tile_not_held", f"{SEATS[seat]} does not hold {shown}",
+                  f"{_zh_seat(seat)}手中没有{_zh_tiles(tiles)}")
 
     def _discard(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, False)
+        if self.swap_kinds:
+            if self._face(tile) in self.swap_kinds:
+                shown = " ".join(CODES[k] for k in sorted(self.swap_kinds))
+                self.fail("chow_swap_discard", f"{SEATS[seat]} has just chowed: it may not discard {CODES[tile]} "
+                          f"(吃张打张: not {shown}; docs/rules.md §11.4, chow_swap_allowed off)",
+                          f"{_zh_seat(seat)}刚吃牌，不能打出{_zh_tile(tile)}（不能吃张打张："
+                          f"{'、'.join(_zh_tile(k) for k in sorted(self.swap_kinds))}）")
+            self.swap_kinds = frozenset()
         st.take((tile,))
         if tile in self.kinds:
             st.caishen_discards.append(i)
@@ -365,7 +485,7 @@ class Table:
             self.fail("out_of_turn", "a seat can't claim its own discard", "不能吃碰杠胡自己打出的牌")
         if ev.from_seat is not None and ev.from_seat != discarder:
             self.fail("no_discard_to_claim", f"the last discard is {SEATS[discarder]}'s, not {SEATS[ev.from_seat]}'s",
-                      f"上一张牌是 {SEATS[discarder]} 打出的，不是 {SEATS[ev.from_seat]}")
+                      f"上一张牌是{_zh_seat(discarder)}打出的，不是{_zh_seat(ev.from_seat)}")
         self._declined_turn(ev, discarder)
         last = typing.cast("tuple[int, int, int]", self.last_discard)
         return discarder, last[1]
@@ -375,7 +495,7 @@ class Table:
         for s, _ in ev.declined:
             if s == discarder or s in seen:
                 self.fail("out_of_turn", f"`declined` names {SEATS[s]}: the discarder, the claimant or a seat twice",
-                          f"`declined` 中的 {SEATS[s]} 是出牌者、吃碰杠胡者或重复的座位")
+                          f"`declined` 中的{_zh_seat(s)}是出牌者、吃碰杠胡者或重复的座位")
             seen.add(s)
 
     def _priority(self, ev: Event, taker: int, claim: str) -> None:
@@ -386,7 +506,7 @@ class Table:
             if c == "chow" and s != (discarder + 1) % 4:
                 self.fail("chow_not_from_upper_seat", f"`declined`: {SEATS[s]} can't chow {SEATS[discarder]}'s discard "
                           "(a chow is only from one's 上家, docs/rules.md §1)",
-                          f"`declined`：{SEATS[s]} 不能吃 {SEATS[discarder]} 的牌（只能吃上家）")
+                          f"`declined`：{_zh_seat(s)}不能吃{_zh_seat(discarder)}的牌（只能吃上家）")
         if not ev.declined:
             return
         try:
@@ -400,10 +520,10 @@ class Table:
             if claim == "win" and won["type"] == "win":
                 self.fail("second_win_on_discard", f"{won['seat']} wins first: of several wins on one discard only the "
                           "first in play order after the discarder stands (docs/rules.md §8)",
-                          f"{won['seat']} 先胡：一炮只能一家胡，按出牌者之后的顺序（截胡）")
+                          f"{_zh_seat(won['seat'])}先胡：一炮只能一家胡，按出牌者之后的顺序（截胡）")
             self.fail("claim_priority",
                       f"{won['seat']}'s {won['type']} comes first (win > pung/kong > chow, docs/rules.md §8)",
-                      f"{won['seat']} 的{won['type']}优先（胡 > 碰/杠 > 吃）")
+                      f"{_zh_seat(won['seat'])}的{_ZH_EVENT[won['type']]}优先（胡 > 碰/杠 > 吃）")
 
     def _meld_checks(self, seat: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
                      claimed: int | None) -> None:
@@ -422,7 +542,7 @@ class Table:
         found = [f for f in _meld_problems(meld, seat, (seat + 3) % 4, frozenset()) if f[0] == "invalid_meld"]
         if claimed is not None and claimed not in tiles:
             found.insert(0, ("invalid_meld", "tiles", f"the meld does not hold the discard {CODES[claimed]}",
-                             f"副露中没有被吃碰杠的 {CODES[claimed]}"))
+                             f"副露中没有被吃碰杠的{_zh_tile(claimed)}"))
         if found:
             self.fail("invalid_meld", found[0][2], found[0][3])
 
@@ -443,14 +563,14 @@ class Table:
         if kind == "chow" and seat != (discarder + 1) % 4:
             self.fail("chow_not_from_upper_seat", f"{SEATS[seat]} chows only from its 上家 "
                       f"{SEATS[(seat + 3) % 4]}, not {SEATS[discarder]} (docs/rules.md §1)",
-                      f"{SEATS[seat]} 只能吃上家 {SEATS[(seat + 3) % 4]} 的牌，不能吃 {SEATS[discarder]}")
+                      f"{_zh_seat(seat)}只能吃上家{_zh_seat((seat + 3) % 4)}的牌，不能吃{_zh_seat(discarder)}的牌")
         if tile in self.kinds:
             self.fail("caishen_claimed", f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed "
-                      "(docs/rules.md §2)", f"{CODES[tile]} 是财神：打出的财神不能吃碰杠")
+                      "(docs/rules.md §2)", f"{_zh_tile(tile)}是财神：打出的财神不能吃碰杠")
         self._meld_checks(seat, kind, tiles, discarder, tile)
         self._priority(ev, seat, kind)
         st.take(own)
-        st.melds.append([kind, sorted(tiles), discarder, False, False, [i]])
+        st.melds.append(MeldRecord(kind, tuple(sorted(tiles)), discarder, False, False, (i,)))
         if kind != "chow" or self.rules.chi_counts_for_liability:     # docs/rules.md §7
             st.claims_from.setdefault(discarder, []).append(i)
         self.any_claim = True
@@ -459,40 +579,53 @@ class Table:
             self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
         else:
             self.phase = MUST_DISCARD
+        if kind == "chow" and not self.rules.chow_swap_allowed:
+            self.swap_kinds = self._swap_kinds(tile, own)
+
+    def _face(self, tile: int) -> int:
+        """The kind a tile counts as: a white dragon as the caishen kind where it substitutes (§10.8)."""
+        sub = self.substitute
+        return sub if (sub is not None and tile == 33) else tile
+
+    def _swap_kinds(self, claimed: int, own: list[int]) -> frozenset[int]:
+        """吃张打张 (docs/rules.md §11.4): the claimed tile's kind and every kind that makes a chow
+        with the two tiles of the claimant's own that it melded."""
+        a, b = sorted(self._face(t) for t in own)
+        out = {self._face(claimed)}
+        if b - a == 1:
+            out.update(k for k in (a - 1, b + 1) if k // 9 == a // 9)
+        return frozenset(out)
 
     def _concealed_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True, copies=4)
         self._meld_checks(seat, "kong", (tile,) * 4, None, None)
         st.take((tile,) * 4)
-        st.melds.append(["kong", [tile] * 4, None, True, False, [i]])
+        st.melds.append(MeldRecord("kong", (tile,) * 4, None, True, False, (i,)))
         self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
 
     def _added_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True)
         if tile in self.kinds:
             self._caishen_in_meld()
-        sub = self.substitute
-        face = sub if (sub is not None and tile == 33) else tile
-        pung = next((m for m in st.melds if m[0] == "pung" and
-                     (sub if (sub is not None and m[1][0] == 33) else m[1][0]) == face), None)
-        if pung is None:
+        face = self._face(tile)
+        n = next((n for n, m in enumerate(st.melds) if m.kind == "pung" and self._face(m.tiles[0]) == face), None)
+        if n is None:
             self.fail("added_kong_without_pung", f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
-                      f"{SEATS[seat]} 没有 {CODES[tile]} 的明刻，不能加杠")
+                      f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠")
         st.take((tile,))
-        pung[0], pung[4] = "kong", True
-        pung[1] = sorted(pung[1] + [tile])
-        pung[5].append(i)
+        st.melds[n] = st.melds[n].added_to(tile, i)
         self.phase, self.replacing, self.chain_kong = ROB, i, i
         self.kong_added = (seat, tile, i)
 
     def _win(self, i: int, ev: Event) -> None:
         seat = typing.cast(int, ev.seat)
         phase, actor = self.phase, self.actor
-        if phase == ACT and seat == actor and self.last_draw == i - 1:
+        if phase == ACT and seat == actor:
             if ev.declined:
                 self.fail("no_discard_to_claim", "a self-drawn win has no `declined`: nothing was discarded",
                           "自摸没有 `declined`：没有人出牌")
-            by, winning, frm = "self_draw", typing.cast(int, self.log.events[i - 1].tile), None
+            drawn = typing.cast(int, self.last_draw)
+            by, winning, frm = "self_draw", typing.cast(int, self.log.events[drawn].tile), None
         elif phase == ROB and seat != actor:
             self._declined_turn(ev, actor)
             self._priority(ev, seat, "win")
@@ -510,9 +643,29 @@ class Table:
         else:
             self._own_turn(ev, True)
             self._out_of_turn(ev)
+        win = self._derive(i, seat, by, winning, frm)
+        body, scored = self._score(i, win)
+        if not scored["eligible"]:
+            self._below_minimum(seat, body, scored)
         self.winner, self.win_event = seat, i
         self.phase, self.outcome = ENDED, "win"
-        self._scored = self._score(i, seat, by, winning, frm)
+        self.win, self.score_request, self.scored = win, body, scored
+
+    def _below_minimum(self, seat: int, body: dict[str, typing.Any], scored: dict[str, typing.Any]) -> typing.NoReturn:
+        """A declared win that /v1/score scores but not as eligible is no win (诈胡, docs/rules.md
+        §11.6): judged last, it carries the score request and the score."""
+        counted, least = scored["counted_tai"], scored["min_tai"]
+        if counted < least:
+            en = f"{SEATS[seat]}'s hand counts {counted} 台, under the minimum of {least}"
+            zh = f"{_zh_seat(seat)}的牌只有 {counted} 台，不够起胡的 {least} 台"
+        else:
+            names = {it.id: it for it in ITEMS}
+            wanted = [names[p] for p in self.rules.required_patterns if p in names]
+            en = (f"{SEATS[seat]}'s hand has none of the patterns the rules require "
+                  f"({', '.join(it.name_en for it in wanted)})")
+            zh = f"{_zh_seat(seat)}的牌没有规则要求的牌型（{'、'.join(it.name for it in wanted)}）"
+        self.fail("below_minimum", f"{en}: a declared win that may not be won is no win (docs/rules.md §11.6)",
+                  f"{zh}：不能胡的牌宣布胡牌不算胡（诈胡）", more={"score_request": body, "score": scored})
 
     def _exhaustive(self, i: int, ev: Event) -> None:
         if self.phase != DISCARDED or self.draws < self.log.live_tiles:
@@ -522,98 +675,82 @@ class Table:
 
     # --- the win -----------------------------------------------------------------------------
 
-    def _score(self, i: int, seat: int, by: str, winning: int,
-               frm: int | None) -> tuple[dict[str, typing.Any], dict[str, typing.Any], dict[str, typing.Any]]:
-        """The winner's /v1/score body, its evidence, and the answer of ningbo_score.score."""
-        log, st = self.log, self.seats[seat]
+    def _derive(self, i: int, seat: int, by: str, winning: int, frm: int | None) -> DerivedWin:
+        """What the log decides about the win of ``seat`` at event ``i`` (docs/api.md, "Derived")."""
+        st = self.seats[seat]
+        self_draw = by == "self_draw"
         held = list(st.held)
-        if by != "self_draw":
+        if not self_draw:
             held[winning] += 1
-        concealed = [CODES[k] for k in range(_N_CODES) for _ in range(held[k])]
-        evidence: dict[str, typing.Any] = {"win.by": i - 1}
-        win: dict[str, typing.Any] = {"by": by}
-        if frm is not None:
-            win["from"] = SEATS[frm]
-            evidence["win.from"] = i - 1
-        if by == "self_draw":
-            source = self.chain_source
-            if source is not None:                      # a replacement draw, no discard since
-                win["kong_replacement"] = True
-                evidence["win.kong_replacement"] = source
-                kong = self.chain_kong
-                if kong is not None and log.events[kong].t == "kong":
-                    win["kong_fed_by"] = SEATS[self._kong_from(st, kong)]
-                    evidence["win.kong_fed_by"] = kong
-            if self.draws == log.live_tiles:
-                win["last_tile"] = True
-                evidence["win.last_tile"] = i - 1
-            if seat == 0 and not self.any_discard and not st.melds:
-                win["heavenly"] = True
-                evidence["win.heavenly"] = i - 1
-        elif by == "discard" and seat != 0 and frm == 0 and self.first_discard == i - 1 \
-                and not self.any_claim and not st.melds:
-            win["earthly"] = True
-            evidence["win.earthly"] = i - 1
-        if st.caishen_discards:
-            win["discarded_caishen"] = True
-            evidence["win.discarded_caishen"] = list(st.caishen_discards)
-        body: dict[str, typing.Any] = {"rules": _rules_body(self.rules), "seat_wind": SEATS[seat],
+        before = typing.cast(int, self.last_draw) if self_draw else i - 1   # the winning draw, discard or kong
+        source, fed = (self.chain_source, self._fed_by(st)) if self_draw else (None, None)
+        return DerivedWin(
+            seat=seat, by=by, from_seat=frm, winning_tile=winning,
+            concealed=tuple(k for k in range(_N_CODES) for _ in range(held[k])), melds=tuple(st.melds),
+            flowers=tuple(st.flowers), by_event=before, kong_replacement_event=source,
+            kong_fed_by=None if fed is None else fed[0], kong_fed_by_event=None if fed is None else fed[1],
+            last_tile=self_draw and self.last_draw_number == self.log.live_tiles,
+            heavenly=self_draw and seat == 0 and not self.any_discard and not st.melds,
+            earthly=(by == "discard" and seat != 0 and frm == 0 and self.first_discard == i - 1
+                     and not self.any_claim and not st.melds),
+            caishen_discards=tuple(st.caishen_discards), claims=self._claims_from(seat))
+
+    def _fed_by(self, st: SeatState) -> tuple[int, int] | None:
+        """(the discarder, the kong event) where the winning replacement chain's kong was claimed
+        (``kong``) from a discard (docs/rules.md §10.11)."""
+        kong = self.chain_kong
+        if self.chain_source is None or kong is None or self.log.events[kong].t != "kong":
+            return None
+        meld = next(m for m in st.melds if m.made[0] == kong)
+        return typing.cast(int, meld.from_seat), kong
+
+    def _claims_from(self, seat: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """For each other seat with any, the events of the melds it claimed from ``seat``'s discards."""
+        out = []
+        for other in self._others(seat):
+            made = self.seats[other].claims_from.get(seat)
+            if made:
+                out.append((other, tuple(made)))
+        return tuple(out)
+
+    def _request(self, win: DerivedWin) -> dict[str, typing.Any]:
+        """The winner's ``/v1/score`` body (``score_request``)."""
+        log = self.log
+        body: dict[str, typing.Any] = {"rules": _rules_body(self.rules), "seat_wind": SEATS[win.seat],
                                        "round_wind": SEATS[log.round_wind]}
         if log.indicator is not None:
             body["caishen"] = {"indicator": CODES[log.indicator]}
         elif log.kinds is not None:
             body["caishen"] = {"kinds": [CODES[k] for k in log.kinds]}
-        hand: dict[str, typing.Any] = {"concealed": concealed, "winning_tile": CODES[winning]}
-        melds = []
-        for n, (kind, tiles, from_seat, conc, added, made) in enumerate(st.melds):
-            meld: dict[str, typing.Any] = {"type": kind, "tiles": [CODES[t] for t in tiles]}
-            if from_seat is not None:
-                meld["from"] = SEATS[from_seat]
-            if conc:
-                meld["concealed"] = True
-            if added:
-                meld["added"] = True
-            melds.append(meld)
-            evidence[f"hand.melds.{n}"] = list(made)
-        if melds:
-            hand["melds"] = melds
-        if st.flowers:
-            hand["flowers"] = [CODES[f] for f in st.flowers]
-        body["hand"] = hand
-        body["win"] = win
-        claims_from: dict[str, int] = {}
-        for other in self._others(seat):
-            made = self.seats[other].claims_from.get(seat)
-            if made:
-                claims_from[SEATS[other]] = len(made)
-                evidence[f"claims_from_winner.{SEATS[other]}"] = list(made)
-        if claims_from:
-            body["claims_from_winner"] = claims_from
+        body["hand"] = win.hand_json()
+        body["win"] = win.win_json()
+        claims = win.claims_json()
+        if claims:
+            body["claims_from_winner"] = claims
         if log.base_points is not None:
             body["base_points"] = log.base_points
-        try:
-            scored = dict(api.score(body, self.lang))
-        except ScoreError as err:
-            err.extra = {"event_index": i, "score_request": body}
-            raise
-        return body, evidence, scored
+        return body
 
-    def _kong_from(self, st: SeatState, kong: int) -> int:
-        seat: int = next(m[2] for m in st.melds if m[5][0] == kong)
-        return seat
+    def _score(self, i: int, win: DerivedWin) -> tuple[dict[str, typing.Any], dict[str, typing.Any]]:
+        """The score request of the win at event ``i`` and the answer of ningbo_score.score (its
+        refusal raised with ``event_index`` and the request)."""
+        body = self._request(win)
+        try:
+            return body, dict(api.score(body, self.lang))
+        except ScoreError as err:
+            raise err.with_extra(event_index=i, score_request=body) from None
+
+    def result(self) -> Replayed:
+        """The hand's result, once :meth:`play` has folded the whole log."""
+        log = self.log
+        nxt = next_hand(NextHandInput(0, SEATS[log.round_wind], log.dealers_this_round, self.winner,
+                                      self.outcome == "draw", self.rules))
+        return Replayed(typing.cast(str, self.outcome), len(log.events), self.win, self.score_request,
+                        self.scored, nxt)
 
     def answer(self) -> dict[str, typing.Any]:
-        log = self.log
-        out: dict[str, typing.Any] = {"outcome": self.outcome, "events": len(log.events)}
-        if self.outcome == "win":
-            body, evidence, scored = typing.cast("tuple[dict[str, typing.Any], ...]", self._scored)
-            out.update(winner=SEATS[typing.cast(int, self.winner)], score_request=body, score=scored,
-                       evidence=evidence)
-        else:
-            out["evidence"] = {}
-        out["next"] = next_hand(NextHandInput(0, SEATS[log.round_wind], log.dealers_this_round, self.winner,
-                                              self.outcome == "draw", self.rules))
-        return out
+        """The 200 body (:meth:`result`'s)."""
+        return self.result().answer()
 
 
 _STEPS: dict[str, Callable[[Table, int, Event], None]] = {
@@ -652,9 +789,16 @@ def replay_loaded(log: ReplayLog, lang: str = "en") -> dict[str, typing.Any]:
     """Replay a loaded log (what :func:`read_replay` or the schema gives): the 200 body, or a
     ScoreError (``illegal_event`` with ``event_index``/``reason``/``expected``/``state`` in its
     ``extra``, or the win's ``/v1/score`` refusal with ``event_index``)."""
-    table = Table(log, lang)
+    return replay_result(log, lang).answer()
+
+
+def replay_result(body: Mapping[str, object] | ReplayLog, lang: str = "en") -> Replayed:
+    """Replay one hand as :func:`replay` does, but give the typed result (its ``win`` a
+    :class:`~ningbo_score.replay_facts.DerivedWin`: ``seat``, ``by``, ``from_seat``…), for a
+    caller that reads the facts rather than the answer's JSON (a session's replay hand)."""
+    table = Table(body if isinstance(body, ReplayLog) else read_replay(body), lang)
     table.play()
-    return table.answer()
+    return table.result()
 
 
 def replay(body: Mapping[str, object] | ReplayLog, lang: str = "en") -> dict[str, typing.Any]:

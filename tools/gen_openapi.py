@@ -31,7 +31,7 @@ from service.routes import ROUTES
 from tools.tile_schema import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.replay import REASONS
-from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS
+from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS, SEAT_OF
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
 from ningbo_score.session_requests import MAX_HANDS
 from ningbo_score.table import CLAIM_TYPES
@@ -609,6 +609,8 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
         "WinBy": (WIN_BY, "How the hand was won: by self-draw (自摸), on a discard, or by robbing "
                                           "a kong (抢杠)."),
         "MeldType": (MELD_TYPES, "A chow (吃), a pung (碰) or a kong (杠)."),
+        "LogSeat": (tuple(SEAT_OF), "A seat as a hand's log (`/v1/replay`) names it: `E`, `S`, `W`, `N` or "
+                                    "东, 南, 西, 北 (東)."),
         "ReplayEventType": (EVENT_TYPES, "The type (`t`) of an event of a hand's log (`/v1/replay`)."),
         "ReplayReason": (REASONS, "Why `/v1/replay` refused an event (`illegal_event`): the first rule it breaks, in "
                                   "this order (docs/api.md)."),
