@@ -29,6 +29,7 @@ are no chow/pung/kong of the discard, by ningbo_score.hand's own meld check), si
 """
 from __future__ import annotations
 
+import copy
 import typing
 
 from . import api
@@ -103,6 +104,15 @@ class SeatState:
             held[t] -= 1
             self.count -= 1
 
+    def copy(self) -> SeatState:
+        """A copy that the events of one seat may change without changing this one."""
+        c = SeatState.__new__(SeatState)
+        c.held, c.count, c.flowers = list(self.held), self.count, list(self.flowers)
+        c.melds = [[m[0], m[1], m[2], m[3], m[4], list(m[5])] for m in self.melds]
+        c.caishen_discards = list(self.caishen_discards)
+        c.claims_from = {s: list(v) for s, v in self.claims_from.items()}
+        return c
+
     def holds(self, tiles: typing.Iterable[int]) -> bool:
         need: dict[int, int] = {}
         for t in tiles:
@@ -111,9 +121,16 @@ class SeatState:
         return all(held[t] >= n for t, n in need.items())
 
 
+class Refused(Exception):
+    """An event :meth:`Table.try_next` refuses (its ``args[0]``: the reason), without a message."""
+
+
 class Table:
     """The state machine of one hand: :meth:`play` folds the log's events, raising the first
     illegal one; :meth:`answer` builds the 200 body."""
+
+    #: :meth:`try_next`'s copies: a refusal raises :class:`Refused`, not the 422
+    trial = False
 
     def __init__(self, log: ReplayLog, lang: str) -> None:
         self.log = log
@@ -147,6 +164,8 @@ class Table:
     # --- refusing ----------------------------------------------------------------------------
 
     def fail(self, reason: str, en: str, zh: str, index: int | None = None) -> typing.NoReturn:
+        if self.trial:
+            raise Refused(reason)
         i = self.index if index is None else index
         events = self.log.events
         where = f"events.{i}" if i < len(events) else "events"
@@ -258,18 +277,41 @@ class Table:
     # --- the events --------------------------------------------------------------------------
 
     def play(self) -> None:
-        self.check_deal()
-        for i, ev in enumerate(self.log.events):
-            self.index = i
-            if self.phase == ENDED:
-                self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
-                          "本局已结束：胡牌或荒庄之后不能再有事件")
-            step = _STEPS[ev.t]
-            step(self, i, ev)
+        self.fold()
         if self.phase != ENDED:
             self.index = len(self.log.events)
             self.fail("log_not_ended", "the log stops before its win or exhaustive_draw",
                       "记录在胡牌或荒庄之前就结束了")
+
+    def fold(self) -> None:
+        """Check the deal, then check and apply every event of the log (which may stop anywhere)."""
+        self.check_deal()
+        for i, ev in enumerate(self.log.events):
+            self.step(i, ev)
+
+    def step(self, i: int, ev: Event) -> None:
+        """Check the event ``i`` against the state the events before it left, then apply it."""
+        self.index = i
+        if self.phase == ENDED:
+            self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
+                      "本局已结束：胡牌或荒庄之后不能再有事件")
+        _STEPS[ev.t](self, i, ev)
+
+    def try_next(self, ev: Event) -> Table | None:
+        """The table after ``ev`` as the log's next event, or None where :meth:`step` refuses it
+        (an illegal event, or a win ``/v1/score`` refuses): the same checks, on a copy (this table
+        is left as it was).  A refusal here builds no message (ningbo_score.actions tries many)."""
+        t = copy.copy(self)
+        t.trial = True
+        t.seen = list(self.seen)
+        if ev.seat is not None:
+            t.seats = list(self.seats)
+            t.seats[ev.seat] = self.seats[ev.seat].copy()
+        try:
+            t.step(len(self.log.events), ev)
+        except (Refused, ScoreError):
+            return None
+        return t
 
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:
         who = SEATS[ev.seat] if ev.seat is not None else "anyone"

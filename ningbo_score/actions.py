@@ -1,0 +1,179 @@
+"""The referee (``POST /v1/table/actions``, docs/api.md): what each seat may do now.
+
+A ``/v1/replay`` body whose log stops anywhere comes in; the answer lists every event that
+``/v1/replay`` would accept as the log's next event.  No play rule is written here: the prefix is
+folded by ningbo_score.replay's own :class:`~ningbo_score.replay.Table` (a prefix that breaks a
+rule is refused there, with the ``/v1/replay`` 422 at that event, and costs no more than the
+events up to it), then a bounded set of *candidate* events is made (each seat × each event type ×
+each kind it holds, each chow, pung and kong of the last discard, a draw, the exhaustive draw, a
+win) and each is tried with :meth:`Table.try_next` (replay's own checks, on a copy of the state):
+exactly those it accepts are listed.  So the menu is exact both ways by construction: a rule that
+replay's checks change changes the menu with them.
+
+A ``win`` is listed where the win is accepted *and* scores a win (``eligible``: rule book 4, a
+declared win under the minimum is no win), with its value; ``priority`` marks the claims of a
+discard or of a robbable added kong (docs/rules.md §8: win 1, pung/kong 2, chow 3, the draw of the
+seat whose turn it is if nobody claims 4).
+
+*Interpretation* (the contract is silent): a `draw` is listed where a draw of some tile still in
+the wall would be accepted (the wall decides which); the `exhaustive_draw` carries priority 4,
+like the draw it stands for; in the phase `ended` `turn` is ``null``; for a seat (``for``) the
+other seats' concealed kongs are listed without their tiles (they are face down: no tile of
+another seat's hand is named).
+"""
+from __future__ import annotations
+
+import typing
+
+from .fields import load
+from .replay import ACT, DISCARDED, ENDED, MUST_DISCARD, REPLACEMENT, ROB, START, Table
+from .replay_requests import ACTIONS_REQUEST, ActionsInput, Event
+from .tiles import CODES, FLOWER0, SEATS
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .answers import ActionsAnswer
+
+__all__ = ["actions", "actions_loaded", "candidates", "PHASES", "ACTION_TYPES"]
+
+#: the answer's phases (docs/api.md)
+PHASES = ("turn", "replacement", "claims", "draw", "opening", "ended")
+#: the sort order of the actions' ``t`` (docs/api.md)
+ACTION_TYPES = ("win", "kong", "pung", "chow", "concealed_kong", "added_kong", "flower", "discard", "draw",
+                "exhaustive_draw")
+_ORDER = {t: n for n, t in enumerate(ACTION_TYPES)}
+#: docs/rules.md §8: who takes a discard (1 takes it)
+PRIORITY = {"win": 1, "kong": 2, "pung": 2, "chow": 3, "draw": 4, "exhaustive_draw": 4}
+_N_KINDS = len(CODES)
+_OWN_TILE = ("concealed_kong", "added_kong", "flower", "discard")
+
+
+def _phase(table: Table) -> tuple[str, int | None]:
+    """The answer's ``phase`` and ``turn`` from the replay's state."""
+    phase, actor = table.phase, table.actor
+    if phase == ENDED:
+        return "ended", None
+    if phase == START:
+        return "draw", 0
+    if phase in (ACT, MUST_DISCARD):
+        return "turn", actor
+    if phase == REPLACEMENT:
+        return "replacement", actor
+    if phase == ROB:
+        return "claims", actor
+    assert phase == DISCARDED, phase
+    return "claims", (actor + 1) % 4
+
+
+def candidates(table: Table) -> typing.Iterator[Event]:
+    """The bounded set of events tried as the next one: each seat's draw (of a tile the wall still
+    has), win, and discard/flower/concealed kong/added kong of each kind it holds; each chow, pung
+    and kong of the last discard; the exhaustive draw.  A superset of what may be legal: replay's
+    checks decide (:func:`actions_loaded`)."""
+    seen, log = table.seen, table.log
+    left = next((k for k in range(_N_KINDS) if seen[k] < (1 if k >= FLOWER0 else 4)), None)
+    last = table.last_discard
+    for s, st in enumerate(table.seats):
+        if left is not None:
+            yield Event("draw", s, left, (), None, ())
+        yield Event("win", s, None, (), None, ())
+        held = st.held
+        for k in range(_N_KINDS):
+            if held[k]:
+                for t in _OWN_TILE:
+                    yield Event(t, s, k, (), None, ())
+        if last is not None:
+            d = last[1]
+            yield Event("pung", s, None, (d,) * 3, None, ())
+            yield Event("kong", s, None, (d,) * 4, None, ())
+            if d < 27:
+                for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1):
+                    yield Event("chow", s, None, (lo, lo + 1, lo + 2), None, ())
+    if table.draws >= log.live_tiles:
+        yield Event("exhaustive_draw", None, None, (), None, ())
+
+
+def _action(ev: Event, after: Table, claims: bool) -> dict[str, typing.Any]:
+    out: dict[str, typing.Any] = {"t": ev.t} if ev.seat is None else {"seat": SEATS[ev.seat], "t": ev.t}
+    if ev.t in _OWN_TILE:
+        out["tile"] = CODES[typing.cast(int, ev.tile)]
+    elif ev.tiles:
+        out["tiles"] = [CODES[t] for t in ev.tiles]
+    if claims:
+        out["priority"] = PRIORITY[ev.t]
+    if ev.t == "win":
+        body, _, scored = typing.cast("tuple[dict[str, typing.Any], ...]", after._scored)
+        out["score"] = {"tai": scored["tai"], "counted_tai": scored["counted_tai"], "eligible": scored["eligible"],
+                        "points": scored["points"], "by": body["win"]["by"]}
+    return out
+
+
+def _state(table: Table, seat: int | None) -> dict[str, typing.Any]:
+    """Replay's own ``state`` (live tiles, tiles per seat, the last discard) and what is on the
+    table: each seat's melds and flowers (another seat's concealed kong without its tiles when
+    the answer is for ``seat``)."""
+    state = table.state()
+    melds: dict[str, list[dict[str, typing.Any]]] = {}
+    flowers: dict[str, list[str]] = {}
+    for s, st in enumerate(table.seats):
+        if st.melds:
+            shown = []
+            for kind, tiles, frm, concealed, added, _ in st.melds:
+                m: dict[str, typing.Any] = {"type": kind}
+                if not (concealed and seat is not None and seat != s):
+                    m["tiles"] = [CODES[t] for t in tiles]
+                if frm is not None:
+                    m["from"] = SEATS[frm]
+                if concealed:
+                    m["concealed"] = True
+                if added:
+                    m["added"] = True
+                shown.append(m)
+            melds[SEATS[s]] = shown
+        if st.flowers:
+            flowers[SEATS[s]] = [CODES[f] for f in st.flowers]
+    return {"live_tiles": state["live_tiles"], "tiles": state["tiles"], "melds": melds, "flowers": flowers,
+            "last_discard": state["last_discard"]}
+
+
+def _accepted(table: Table, ev: Event) -> Table | None:
+    """The table after ``ev`` where replay accepts it as the next event (a win only where it
+    scores a win: eligible), else None."""
+    after = table.try_next(ev)
+    if after is not None and ev.t == "win":
+        scored = typing.cast("tuple[dict[str, typing.Any], ...]", after._scored)[2]
+        if not scored["eligible"]:
+            return None
+    return after
+
+
+def actions_loaded(loaded: ActionsInput, lang: str = "en") -> ActionsAnswer:
+    """The answer for a loaded request (:data:`~ningbo_score.replay_requests.ACTIONS_REQUEST`)."""
+    table = Table(loaded.log, lang)
+    table.fold()                      # the /v1/replay 422 at the first illegal event
+    phase, turn = _phase(table)
+    claims = phase == "claims"
+    found: list[tuple[tuple[int, ...], dict[str, typing.Any]]] = []
+    start = 0 if turn is None else turn
+    for ev in candidates(table):
+        if loaded.seat is not None and ev.seat != loaded.seat and not (ev.seat is None and loaded.seat == turn):
+            continue                  # for a seat: its own actions (the exhaustive draw: the seat that would draw)
+        after = _accepted(table, ev)
+        if after is None:
+            continue
+        order = (4 if ev.seat is None else (ev.seat - start) % 4, _ORDER[ev.t],
+                 *((ev.tile,) if ev.tile is not None and ev.t != "draw" else ev.tiles))
+        found.append((order, _action(ev, after, claims)))
+    found.sort(key=lambda f: f[0])
+    answer = {"events": len(loaded.log.events), "phase": phase, "turn": None if turn is None else SEATS[turn],
+              "state": _state(table, loaded.seat), "actions": [a for _, a in found]}
+    return typing.cast("ActionsAnswer", answer)
+
+
+def actions(body: Mapping[str, object] | ActionsInput, lang: str = "en") -> ActionsAnswer:
+    """What each seat may do now: the body of ``POST /v1/table/actions`` (a ``/v1/replay`` body
+    whose ``events`` stop anywhere, optionally ``for`` a seat) in, its 200 body out; ``lang``
+    ("en" or "zh") is the language of a refusal's messages."""
+    loaded: ActionsInput = body if isinstance(body, ActionsInput) else load(ACTIONS_REQUEST, body)
+    return actions_loaded(loaded, lang)
