@@ -26,7 +26,7 @@ from __future__ import annotations
 import typing
 
 from .fields import load
-from .replay import ACT, DISCARDED, ENDED, MUST_DISCARD, REPLACEMENT, ROB, START, Table
+from .replay import ACT, DISCARDED, ENDED, MUST_DISCARD, REPLACEMENT, ROB, START, Refused, Table
 from .replay_requests import ACTIONS_REQUEST, ActionsInput, Event
 from .tiles import CODES, FLOWER0, SEATS
 
@@ -66,32 +66,31 @@ def _phase(table: Table) -> tuple[str, int | None]:
     return "claims", (actor + 1) % 4
 
 
-def candidates(table: Table) -> typing.Iterator[Event]:
-    """The bounded set of events tried as the next one: each seat's draw (of a tile the wall still
-    has), win, and discard/flower/concealed kong/added kong of each kind it holds; each chow, pung
-    and kong of the last discard; the exhaustive draw.  A superset of what may be legal: replay's
-    checks decide (:func:`actions_loaded`)."""
+def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.Iterator[Event]]]:
+    """The bounded set of events tried as the next one, by seat and type (each group's events
+    made as they are tried): each seat's draw (of a kind the wall still has), win, and
+    discard/flower/concealed kong/added kong of each kind it holds; each chow, pung and kong of
+    the last discard; the exhaustive draw.  A superset of what may be legal: replay's checks
+    decide (:func:`actions_loaded`)."""
     seen, log = table.seen, table.log
     left = next((k for k in range(_N_KINDS) if seen[k] < (1 if k >= FLOWER0 else 4)), None)
     last = table.last_discard
     for s, st in enumerate(table.seats):
         if left is not None:
-            yield Event("draw", s, left, (), None, ())
-        yield Event("win", s, None, (), None, ())
+            yield s, "draw", iter((Event("draw", s, left, (), None, ()),))
+        yield s, "win", iter((Event("win", s, None, (), None, ()),))
         held = st.held
-        for k in range(_N_KINDS):
-            if held[k]:
-                for t in _OWN_TILE:
-                    yield Event(t, s, k, (), None, ())
+        for t in _OWN_TILE:
+            yield s, t, (Event(t, s, k, (), None, ()) for k in range(_N_KINDS) if held[k])
         if last is not None:
             d = last[1]
-            yield Event("pung", s, None, (d,) * 3, None, ())
-            yield Event("kong", s, None, (d,) * 4, None, ())
+            yield s, "pung", iter((Event("pung", s, None, (d,) * 3, None, ()),))
+            yield s, "kong", iter((Event("kong", s, None, (d,) * 4, None, ()),))
             if d < 27:
-                for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1):
-                    yield Event("chow", s, None, (lo, lo + 1, lo + 2), None, ())
+                yield s, "chow", (Event("chow", s, None, (lo, lo + 1, lo + 2), None, ())
+                                  for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1))
     if table.draws >= log.live_tiles:
-        yield Event("exhaustive_draw", None, None, (), None, ())
+        yield None, "exhaustive_draw", iter((Event("exhaustive_draw", None, None, (), None, ()),))
 
 
 def _action(ev: Event, after: Table, claims: bool) -> dict[str, typing.Any]:
@@ -137,14 +136,18 @@ def _state(table: Table, seat: int | None) -> dict[str, typing.Any]:
             "last_discard": state["last_discard"]}
 
 
-def _accepted(table: Table, ev: Event) -> Table | None:
+#: the reasons of replay.REASONS that come before any check of the event's tiles: a candidate
+#: refused for one of them is refused for every tile, so the other tiles of its seat and type are
+#: not tried (tests/test_actions.py's brute force tries them all)
+TURN_REASONS = frozenset(("event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw"))
+
+
+def _accepted(table: Table, ev: Event) -> Table:
     """The table after ``ev`` where replay accepts it as the next event (a win only where it
-    scores a win: eligible), else None."""
+    scores a win: eligible); :class:`Refused` where not."""
     after = table.try_next(ev)
-    if after is not None and ev.t == "win":
-        scored = typing.cast("tuple[dict[str, typing.Any], ...]", after._scored)[2]
-        if not scored["eligible"]:
-            return None
+    if ev.t == "win" and not typing.cast("tuple[dict[str, typing.Any], ...]", after._scored)[2]["eligible"]:
+        raise Refused("below_minimum")
     return after
 
 
@@ -156,15 +159,19 @@ def actions_loaded(loaded: ActionsInput, lang: str = "en") -> ActionsAnswer:
     claims = phase == "claims"
     found: list[tuple[tuple[int, ...], dict[str, typing.Any]]] = []
     start = 0 if turn is None else turn
-    for ev in candidates(table):
-        if loaded.seat is not None and ev.seat != loaded.seat and not (ev.seat is None and loaded.seat == turn):
+    for seat, kind, events in candidates(table):
+        if loaded.seat is not None and seat != loaded.seat and not (seat is None and loaded.seat == turn):
             continue                  # for a seat: its own actions (the exhaustive draw: the seat that would draw)
-        after = _accepted(table, ev)
-        if after is None:
-            continue
-        order = (4 if ev.seat is None else (ev.seat - start) % 4, _ORDER[ev.t],
-                 *((ev.tile,) if ev.tile is not None and ev.t != "draw" else ev.tiles))
-        found.append((order, _action(ev, after, claims)))
+        for ev in events:
+            try:
+                after = _accepted(table, ev)
+            except Refused as refused:
+                if refused.args[0] in TURN_REASONS:
+                    break             # and so every other event of this seat and type
+                continue
+            order = (4 if seat is None else (seat - start) % 4, _ORDER[kind],
+                     *((ev.tile,) if ev.tile is not None and kind != "draw" else ev.tiles))
+            found.append((order, _action(ev, after, claims)))
     found.sort(key=lambda f: f[0])
     answer = {"events": len(loaded.log.events), "phase": phase, "turn": None if turn is None else SEATS[turn],
               "state": _state(table, loaded.seat), "actions": [a for _, a in found]}

@@ -29,7 +29,6 @@ are no chow/pung/kong of the discard, by ningbo_score.hand's own meld check), si
 """
 from __future__ import annotations
 
-import copy
 import typing
 
 from . import api
@@ -119,6 +118,23 @@ class SeatState:
             need[t] = need.get(t, 0) + 1
         held = self.held
         return all(held[t] >= n for t, n in need.items())
+
+
+class _CopyOnRead(list[SeatState]):
+    """A trial's seats (:meth:`Table.try_next`): the acting seat is copied when first read (its
+    event's turn checks, which refuse most trials, read none)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seats: list[SeatState], seat: int) -> None:
+        super().__init__(seats)
+        self.seat: int | None = seat
+
+    def __getitem__(self, i: typing.Any) -> typing.Any:
+        if i == self.seat:
+            self.seat = None
+            list.__setitem__(self, i, list.__getitem__(self, i).copy())
+        return list.__getitem__(self, i)
 
 
 class Refused(Exception):
@@ -297,20 +313,21 @@ class Table:
                       "本局已结束：胡牌或荒庄之后不能再有事件")
         _STEPS[ev.t](self, i, ev)
 
-    def try_next(self, ev: Event) -> Table | None:
-        """The table after ``ev`` as the log's next event, or None where :meth:`step` refuses it
-        (an illegal event, or a win ``/v1/score`` refuses): the same checks, on a copy (this table
-        is left as it was).  A refusal here builds no message (ningbo_score.actions tries many)."""
-        t = copy.copy(self)
+    def try_next(self, ev: Event) -> Table:
+        """The table after ``ev`` as the log's next event, with the same checks as :meth:`step`,
+        on a copy (this table is left as it was); :class:`Refused` (its reason, or the code of a
+        win ``/v1/score`` refuses) where they refuse it.  A refusal here builds no 422 (its
+        messages and ``expected``): ningbo_score.actions tries many."""
+        t = Table.__new__(Table)
+        t.__dict__.update(self.__dict__)
         t.trial = True
         t.seen = list(self.seen)
         if ev.seat is not None:
-            t.seats = list(self.seats)
-            t.seats[ev.seat] = self.seats[ev.seat].copy()
+            t.seats = _CopyOnRead(self.seats, ev.seat)
         try:
             t.step(len(self.log.events), ev)
-        except (Refused, ScoreError):
-            return None
+        except ScoreError as err:             # a win /v1/score refuses
+            raise Refused(err.code) from None
         return t
 
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:

@@ -310,7 +310,7 @@ class ActionsRequestSchema(ReplayRequestSchema):
         "description": "List only this seat's actions (default: every seat's)."})
 
     @post_load
-    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ActionsInput:     # type: ignore[override]
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ActionsInput:
         f = data.get("for")
         return ActionsInput(ReplayRequestSchema._typed(self, data), None if f is None else SEAT_INDEX[f])
 
