@@ -15,7 +15,14 @@ have more than 150.  For each, timed ``--runs`` times after a warm-up (the media
   refused); a win out of turn costs a few µs, one that is scored the ``/v1/score`` call.
 
 The target: ``actions`` ≤ 1.5 × (``replay`` + ``wins``) for each prefix, and a median ≤ 3 ms
-compiled (plain Python is reported, not judged).  Writes bench/results/actions_bench.txt.
+compiled (plain Python is reported, not judged).
+
+``--wsgi N`` adds a load figure: the service's WSGI app called in-process as gunicorn calls it
+(bench/load.py's ``_drive``, no sockets), N requests of ``GET /healthz`` and N of ``POST
+/v1/table/actions`` with prefixes of generated logs cut at random points, and the ratio of their
+throughputs (target ≥ 0.3: the actions route at least 0.3 × the no-op's requests per second).
+
+Writes bench/results/actions_bench.txt.
 """
 from __future__ import annotations
 
@@ -80,11 +87,42 @@ def win_of(table: Table, seat: int) -> None:
         pass
 
 
+def wsgi_figure(n: int, seed: int) -> str:
+    import json
+    import os
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from load import _drive, _wsgi_environs  # noqa: PLC0415
+
+    os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    import app as app_module  # noqa: PLC0415
+
+    wsgi = app_module.create_app()
+    rng = random.Random(seed)
+    bodies = []
+    for _ in range(50):
+        body = replaygen.random_log(rng).body()
+        bodies.append(json.dumps({**body, "events": body["events"][:rng.randint(0, len(body["events"]))]}).encode())
+    _drive(wsgi, _wsgi_environs(bodies, 100, "/v1/table/actions", "POST"))          # warm-up
+    per = {}
+    for label, path, method, bs in (("healthz", "/healthz", "GET", []),
+                                    ("actions", "/v1/table/actions", "POST", bodies)):
+        envs = _wsgi_environs(bs, n, path, method)
+        start = time.perf_counter()
+        _drive(wsgi, envs)
+        per[label] = (time.perf_counter() - start) / n * 1e6
+    ratio = per["healthz"] / per["actions"]
+    return (f"in-process WSGI, {n} requests each: GET /healthz {per['healthz']:.0f} µs, POST /v1/table/actions "
+            f"(generated prefixes, cut at random) {per['actions']:.0f} µs a request: throughput ratio {ratio:.2f} "
+            f"(target ≥ 0.3)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=101)
     ap.add_argument("--hands", type=int, default=12)
     ap.add_argument("--seed", type=int, default=150)
+    ap.add_argument("--wsgi", type=int, default=0, help="requests of each kind for the in-process load figure")
     args = ap.parse_args()
     ningbo_score.warm_up()
     rows = []
@@ -109,6 +147,8 @@ def main() -> int:
     lines.append(f"median actions {med:.2f} ms (target ≤ {TARGET_MS} ms compiled); ratio to replay + wins: "
                  f"median {statistics.median(ratios):.2f}, worst {max(ratios):.2f} (target ≤ {RATIO}): "
                  f"{'ok' if ok_ratio else 'OVER'}")
+    if args.wsgi:
+        lines.append(wsgi_figure(args.wsgi, args.seed))
     text = "\n".join(lines) + "\n"
     print(text, end="")
     RESULTS.mkdir(exist_ok=True)
