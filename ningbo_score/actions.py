@@ -10,8 +10,8 @@ win) and each is tried with :meth:`Table.try_next` (replay's own checks, on a co
 exactly those it accepts are listed.  So the menu is exact both ways by construction: a rule that
 replay's checks change changes the menu with them.
 
-A ``win`` is listed where the win is accepted *and* scores a win (``eligible``: rule book 4, a
-declared win under the minimum is no win), with its value; ``priority`` marks the claims of a
+A ``win`` is listed where replay accepts it, so where it scores a win (rule book 4: a declared
+win under the minimum is ``below_minimum``), with its value; ``priority`` marks the claims of a
 discard or of a robbable added kong (docs/rules.md §8: win 1, pung/kong 2, chow 3, the draw of the
 seat whose turn it is if nobody claims 4).
 
@@ -56,6 +56,8 @@ def _phase(table: Table) -> tuple[str, int | None]:
         return "ended", None
     if phase == START:
         return "draw", 0
+    if table.opening is not None:     # the dealer's first turn: the flowers of the deal are replaced (§11.2)
+        return "opening", actor
     if phase in (ACT, MUST_DISCARD):
         return "turn", actor
     if phase == REPLACEMENT:
@@ -142,15 +144,6 @@ def _state(table: Table, seat: int | None) -> dict[str, typing.Any]:
 TURN_REASONS = frozenset(("event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw"))
 
 
-def _accepted(table: Table, ev: Event) -> Table:
-    """The table after ``ev`` where replay accepts it as the next event (a win only where it
-    scores a win: eligible); :class:`Refused` where not."""
-    after = table.try_next(ev)
-    if ev.t == "win" and not typing.cast("tuple[dict[str, typing.Any], ...]", after._scored)[2]["eligible"]:
-        raise Refused("below_minimum")
-    return after
-
-
 def actions_loaded(loaded: ActionsInput, lang: str = "en") -> ActionsAnswer:
     """The answer for a loaded request (:data:`~ningbo_score.replay_requests.ACTIONS_REQUEST`)."""
     table = Table(loaded.log, lang)
@@ -164,7 +157,7 @@ def actions_loaded(loaded: ActionsInput, lang: str = "en") -> ActionsAnswer:
             continue                  # for a seat: its own actions (the exhaustive draw: the seat that would draw)
         for ev in events:
             try:
-                after = _accepted(table, ev)
+                after = table.try_next(ev)
             except Refused as refused:
                 if refused.args[0] in TURN_REASONS:
                     break             # and so every other event of this seat and type

@@ -40,11 +40,14 @@ class Options(TypedDict):
     hand_cap: int | None
     three_caishen_bonus: bool
     draw_keeps_dealer: bool
+    chow_swap_allowed: bool
+    robbed_kong_liability: bool
+    escape_penalty_to: Literal["house", "table"]
 
 
 class RulesPreset(TypedDict):
     preset: PresetId
-    rulebook: Literal[3]
+    rulebook: Literal[4]
 
 
 class RulesEcho(Options, RulesPreset):
@@ -158,7 +161,8 @@ class ProblemBody(TypedDict):
     reason: NotRequired[Literal["event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",
     "too_many_copies", "wall_exhausted", "tile_not_held", "caishen_flower_set_aside", "not_a_flower",
     "chow_not_from_upper_seat", "caishen_claimed", "caishen_in_meld", "invalid_meld", "claim_priority",
-    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "hand_size", "log_not_ended"]]
+    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "chow_swap_discard", "hand_size",
+    "below_minimum", "log_not_ended"]]
     expected: NotRequired[list[dict[str, str]]]
     state: NotRequired[dict[str, object]]
     score_request: NotRequired[dict[str, object]]
@@ -341,7 +345,7 @@ class Preset(TypedDict):
     """A rule preset (docs/rules.md §9) with its item table."""
 
     id: PresetId
-    rulebook: Literal[3]
+    rulebook: Literal[4]
     name: str
     name_en: str
     source: str
@@ -352,7 +356,7 @@ class Preset(TypedDict):
 class Rulebook(TypedDict):
     """The rule book: its version, what it changed since the previous version, and every preset."""
 
-    rulebook: Literal[3]
+    rulebook: Literal[4]
     changes: list[RulebookChange]
     presets: list[Preset]
 

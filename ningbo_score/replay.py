@@ -36,12 +36,13 @@ from .batch import refused_result
 from .errors import ScoreError
 from .fields import load
 from .hand import CAISHEN_IN_MELD, Meld, _meld_problems
+from .items import ITEMS
 from .caishen import derive_kinds, substitute_kind
 from .replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST, Event,
                               ReplayBatchInput, ReplayLog)
 from .rules import Rules, option_values, preset_rules
 from .table import ClaimsInput, NextHandInput, claims, next_hand
-from .tiles import CODES, FLOWER0, SEATS
+from .tiles import ALIASES, CODES, FLOWER0, SEATS
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -56,11 +57,36 @@ REASONS: tuple[str, ...] = (
     "event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",
     "too_many_copies", "wall_exhausted", "tile_not_held", "caishen_flower_set_aside", "not_a_flower",
     "chow_not_from_upper_seat", "caishen_claimed", "caishen_in_meld", "invalid_meld", "claim_priority",
-    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "hand_size", "log_not_ended",
+    "second_win_on_discard", "added_kong_without_pung", "rob_not_on_added_kong", "chow_swap_discard", "hand_size",
+    "below_minimum", "log_not_ended",
 )
 
 _ZH_SEAT = {"E": "东", "S": "南", "W": "西", "N": "北"}
+#: each event type (and each claim of ``declined``) in the words of a Chinese table
+_ZH_EVENT = {"draw": "摸牌", "flower": "补花", "discard": "出牌", "chow": "吃", "pung": "碰", "kong": "杠",
+             "concealed_kong": "暗杠", "added_kong": "加杠", "win": "胡", "exhaustive_draw": "荒庄"}
+#: each tile by its first Chinese name of ningbo_score.tiles (一万, 东, 中, 春…)
+_ZH_TILE: dict[int, str] = {}
+for _name, _k in ALIASES.items():
+    _ZH_TILE.setdefault(_k, _name)
+
+
+def _zh_seat(seat: int | str) -> str:
+    """A seat as a Chinese table names it: 东家, 南家, 西家, 北家."""
+    return _ZH_SEAT[seat if isinstance(seat, str) else SEATS[seat]] + "家"
+
+
+def _zh_tile(k: int) -> str:
+    return _ZH_TILE[k]
+
+
+def _zh_tiles(tiles: typing.Iterable[int]) -> str:
+    return "、".join(_ZH_TILE[k] for k in tiles)
 _N_CODES = len(CODES)
+
+
+def _zh_indicator(log: ReplayLog, k: int) -> str:
+    return "（翻出的财神指示牌算一张）" if log.indicator == k else ""
 
 
 def _limit(k: int) -> int:
@@ -166,8 +192,19 @@ class Table:
         self.kong_added: tuple[int, int, int] | None = None      # (seat, tile, event index) of ROB
         self.replacing: int | None = None      # the kong or flower event the coming draw replaces
         self.chain_kong: int | None = None     # the last kong event of the current replacement chain
-        self.chain_source: int | None = None   # the event the last draw replaced (None: a turn draw)
-        self.last_draw: int | None = None
+        #: the kong or flower *in play* the actor's last draw replaced (None: a turn draw, or a
+        #: replacement for a flower of the deal: no 杠上开花, docs/rules.md §11.2)
+        self.chain_source: int | None = None
+        self.last_draw: int | None = None      # the event of the actor's last draw
+        self.last_draw_number = 0              # ... and how many draws the wall had given with it
+        #: the flowers of the deal (docs/rules.md §11.2): dealt, the dealer's first draw, and those
+        #: drawn while replacing them; a replacement for one of them is no 杠上开花
+        self.deal_flowers: set[int] = set()
+        #: the opening 补花 (出牌前补花, §11.2): the seat now setting aside its flowers of the deal
+        #: (0, the dealer, from its first draw), the others following in turn; None once closed
+        self.opening: int | None = None
+        #: after a chow where chow_swap_allowed is off: the kinds its claimant may not discard (§11.4)
+        self.swap_kinds: frozenset[int] = frozenset()
         self.any_discard = False
         self.any_claim = False
         self.first_discard: int | None = None
@@ -179,7 +216,8 @@ class Table:
 
     # --- refusing ----------------------------------------------------------------------------
 
-    def fail(self, reason: str, en: str, zh: str, index: int | None = None) -> typing.NoReturn:
+    def fail(self, reason: str, en: str, zh: str, index: int | None = None,
+             more: Mapping[str, typing.Any] | None = None) -> typing.NoReturn:
         if self.trial:
             raise Refused(reason)
         i = self.index if index is None else index
@@ -188,10 +226,11 @@ class Table:
         if i < len(events):
             ev = events[i]
             who = "" if ev.seat is None else f" by {SEATS[ev.seat]}"
-            who_zh = "" if ev.seat is None else f"（{_ZH_SEAT[SEATS[ev.seat]]}）"
-            en, zh = f"event {i} ({ev.t}{who}): {en}", f"第 {i} 个事件（{ev.t}{who_zh}）：{zh}"
-        err = ScoreError.one("illegal_event", where, f"{reason}: {en}", f"{reason}：{zh}")
-        err.extra = {"event_index": i, "reason": reason, "expected": self.expected(), "state": self.state()}
+            who_zh = "" if ev.seat is None else _zh_seat(ev.seat)
+            en, zh = f"event {i} ({ev.t}{who}): {en}", f"第 {i} 个事件（{who_zh}{_ZH_EVENT[ev.t]}）：{zh}"
+        err = ScoreError.one("illegal_event", where, f"{reason}: {en}", zh)
+        err.extra = {"event_index": i, "reason": reason, "expected": self.expected(), "state": self.state(),
+                     **(more or {})}
         raise err
 
     def state(self) -> dict[str, typing.Any]:
@@ -279,16 +318,19 @@ class Table:
         for dealt in log.deal:
             for t in dealt:
                 seen[t] += 1
+                if t >= FLOWER0:
+                    self.deal_flowers.add(t)
         over = [k for k in range(_N_CODES) if seen[k] > _limit(k)]
         if over:
             k = over[0]
             extra = " (the indicator counts as one)" if log.indicator == k else ""
             self.fail("too_many_copies", f"the deal holds {seen[k]} copies of {CODES[k]}; at most {_limit(k)} "
-                      f"exist{extra}", f"发牌中有 {seen[k]} 张 {CODES[k]}；最多只有 {_limit(k)} 张", 0)
+                      f"exist{extra}",
+                      f"发牌中有 {seen[k]} 张{_zh_tile(k)}；最多只有 {_limit(k)} 张{_zh_indicator(log, k)}", 0)
         for s, dealt in enumerate(log.deal):
             if len(dealt) != 13:
                 self.fail("hand_size", f"{SEATS[s]} was dealt {len(dealt)} tiles, not 13",
-                          f"{SEATS[s]} 发到 {len(dealt)} 张牌，应为 13 张", 0)
+                          f"{_zh_seat(s)}发到 {len(dealt)} 张牌，应为 13 张", 0)
 
     # --- the events --------------------------------------------------------------------------
 
@@ -311,6 +353,8 @@ class Table:
         if self.phase == ENDED:
             self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
                       "本局已结束：胡牌或荒庄之后不能再有事件")
+        if ev.t not in ("draw", "flower"):
+            self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
         _STEPS[ev.t](self, i, ev)
 
     def try_next(self, ev: Event) -> Table:
@@ -333,7 +377,7 @@ class Table:
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:
         who = SEATS[ev.seat] if ev.seat is not None else "anyone"
         self.fail("out_of_turn", f"it is not {who}'s turn to {ev.t} here",
-                  f"此时轮不到{'' if ev.seat is None else ' ' + SEATS[ev.seat] + ' '}{ev.t}")
+                  f"此时{'不能' if ev.seat is None else '轮不到' + _zh_seat(ev.seat)}{_ZH_EVENT[ev.t]}")
 
     def _own_turn(self, ev: Event, after_draw: bool) -> None:
         """The turn checks of an event of the seat's own turn (a discard: ``after_draw`` False, also
@@ -343,7 +387,7 @@ class Table:
             return
         if ev.seat == actor and phase in (REPLACEMENT, ROB):
             self.fail("missing_replacement_draw", f"{SEATS[actor]} owes its replacement draw first",
-                      f"{SEATS[actor]} 应先摸补牌")
+                      f"{_zh_seat(actor)}应先摸补牌")
         self._out_of_turn(ev)
 
     def _own_tile(self, ev: Event, after_draw: bool, copies: int = 1) -> tuple[int, int, SeatState]:
@@ -371,7 +415,7 @@ class Table:
         if seen[tile] + 1 > _limit(tile):
             extra = " (the indicator counts as one)" if self.log.indicator == tile else ""
             self.fail("too_many_copies", f"a copy of {CODES[tile]} beyond the {_limit(tile)} that exist{extra}",
-                      f"{CODES[tile]} 超过了 {_limit(tile)} 张")
+                      f"{_zh_tile(tile)}超过了实有的 {_limit(tile)} 张{_zh_indicator(self.log, tile)}")
         if self.draws >= self.log.live_tiles:
             self.fail("wall_exhausted", f"all {self.log.live_tiles} live tiles have been drawn",
                       f"{self.log.live_tiles} 张活牌已摸完")
@@ -380,30 +424,75 @@ class Table:
         st = self.seats[seat]
         st.held[tile] += 1
         st.count += 1
+        self.replacing = None
+        if phase == START or (source is not None and self._replaces_deal_flower(source)):
+            if tile >= FLOWER0:                # drawn while replacing the deal's flowers: of the deal too
+                self.deal_flowers.add(tile)
+            source = None                      # no 杠上开花 (§11.2)
+            if seat != 0 and self.opening is not None:
+                self.phase, self.actor = ACT, 0   # an opening 补花: back to the dealer's first turn
+                return
+        if phase == START:
+            self.opening = 0
         if source is None:
             self.chain_kong = None
         self.chain_source = source
-        self.last_draw = i
-        self.replacing = None
+        self.last_draw, self.last_draw_number = i, self.draws
         self.phase, self.actor = ACT, seat
 
+    def _replaces_deal_flower(self, source: int) -> bool:
+        ev = self.log.events[source]
+        return ev.t == "flower" and ev.tile in self.deal_flowers
+
     def _flower(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._own_tile(ev, True)
+        seat, tile, st = self._opening_flower(ev) if self._in_opening(ev) else self._own_tile(ev, True)
+        if seat == 0 and self.opening:
+            self.opening = None      # the dealer after another seat's opening 补花: its own first turn (§11.2)
         if tile in self.kinds:
             self.fail("caishen_flower_set_aside", f"{CODES[tile]} is a caishen this hand: no flower, never set aside "
-                      "(docs/rules.md §2)", f"{CODES[tile]} 本局是财神，不是花牌，不能补花")
+                      "(docs/rules.md §2)", f"{_zh_tile(tile)}本局是财神，不是花牌，不能补花")
         if tile < FLOWER0:
-            self.fail("not_a_flower", f"{CODES[tile]} is no flower", f"{CODES[tile]} 不是花牌")
+            self.fail("not_a_flower", f"{CODES[tile]} is no flower", f"{_zh_tile(tile)}不是花牌")
         st.take((tile,))
         st.flowers.append(tile)
-        self.phase, self.replacing = REPLACEMENT, i
+        self.phase, self.actor, self.replacing = REPLACEMENT, seat, i
+
+    def _in_opening(self, ev: Event) -> bool:
+        """A flower of another seat than the dealer while the dealer's first turn waits (§11.2)."""
+        return self.opening is not None and ev.seat != 0 and self.phase == ACT and self.actor == 0
+
+    def _opening_flower(self, ev: Event) -> tuple[int, int, SeatState]:
+        """The opening 补花 of a seat other than the dealer: in turn E, S, W, N; its seat, tile and
+        state."""
+        seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
+        opening = typing.cast(int, self.opening)
+        if seat < opening:
+            self.fail("out_of_turn", f"the opening 补花 goes E, S, W, N: {SEATS[seat]} comes before "
+                      f"{SEATS[opening]}, who has set aside its flowers already (docs/rules.md §11.2)",
+                      f"出牌前补花按东、南、西、北的顺序：{_zh_seat(seat)}在{_zh_seat(opening)}之前，"
+                      f"{_zh_seat(opening)}已经补过花")
+        st = self.seats[seat]
+        if not st.held[tile]:
+            self._not_held(seat, (tile,))
+        self.opening = seat
+        return seat, tile, st
 
     def _not_held(self, seat: int, tiles: typing.Iterable[int]) -> typing.NoReturn:
+        tiles = tuple(tiles)
         shown = " ".join(CODES[t] for t in tiles)
-        self.fail("tile_not_held", f"{SEATS[seat]} does not hold {shown}", f"{SEATS[seat]} 手中没有 {shown}")
+        self.fail("tile_not_held", f"{SEATS[seat]} does not hold {shown}",
+                  f"{_zh_seat(seat)}手中没有{_zh_tiles(tiles)}")
 
     def _discard(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, False)
+        if self.swap_kinds:
+            if self._face(tile) in self.swap_kinds:
+                shown = " ".join(CODES[k] for k in sorted(self.swap_kinds))
+                self.fail("chow_swap_discard", f"{SEATS[seat]} has just chowed: it may not discard {CODES[tile]} "
+                          f"(吃张打张: not {shown}; docs/rules.md §11.4, chow_swap_allowed off)",
+                          f"{_zh_seat(seat)}刚吃牌，不能打出{_zh_tile(tile)}（不能吃张打张："
+                          f"{'、'.join(_zh_tile(k) for k in sorted(self.swap_kinds))}）")
+            self.swap_kinds = frozenset()
         st.take((tile,))
         if tile in self.kinds:
             st.caishen_discards.append(i)
@@ -424,7 +513,7 @@ class Table:
             self.fail("out_of_turn", "a seat can't claim its own discard", "不能吃碰杠胡自己打出的牌")
         if ev.from_seat is not None and ev.from_seat != discarder:
             self.fail("no_discard_to_claim", f"the last discard is {SEATS[discarder]}'s, not {SEATS[ev.from_seat]}'s",
-                      f"上一张牌是 {SEATS[discarder]} 打出的，不是 {SEATS[ev.from_seat]}")
+                      f"上一张牌是{_zh_seat(discarder)}打出的，不是{_zh_seat(ev.from_seat)}")
         self._declined_turn(ev, discarder)
         last = typing.cast("tuple[int, int, int]", self.last_discard)
         return discarder, last[1]
@@ -434,7 +523,7 @@ class Table:
         for s, _ in ev.declined:
             if s == discarder or s in seen:
                 self.fail("out_of_turn", f"`declined` names {SEATS[s]}: the discarder, the claimant or a seat twice",
-                          f"`declined` 中的 {SEATS[s]} 是出牌者、吃碰杠胡者或重复的座位")
+                          f"`declined` 中的{_zh_seat(s)}是出牌者、吃碰杠胡者或重复的座位")
             seen.add(s)
 
     def _priority(self, ev: Event, taker: int, claim: str) -> None:
@@ -445,7 +534,7 @@ class Table:
             if c == "chow" and s != (discarder + 1) % 4:
                 self.fail("chow_not_from_upper_seat", f"`declined`: {SEATS[s]} can't chow {SEATS[discarder]}'s discard "
                           "(a chow is only from one's 上家, docs/rules.md §1)",
-                          f"`declined`：{SEATS[s]} 不能吃 {SEATS[discarder]} 的牌（只能吃上家）")
+                          f"`declined`：{_zh_seat(s)}不能吃{_zh_seat(discarder)}的牌（只能吃上家）")
         if not ev.declined:
             return
         try:
@@ -459,10 +548,10 @@ class Table:
             if claim == "win" and won["type"] == "win":
                 self.fail("second_win_on_discard", f"{won['seat']} wins first: of several wins on one discard only the "
                           "first in play order after the discarder stands (docs/rules.md §8)",
-                          f"{won['seat']} 先胡：一炮只能一家胡，按出牌者之后的顺序（截胡）")
+                          f"{_zh_seat(won['seat'])}先胡：一炮只能一家胡，按出牌者之后的顺序（截胡）")
             self.fail("claim_priority",
                       f"{won['seat']}'s {won['type']} comes first (win > pung/kong > chow, docs/rules.md §8)",
-                      f"{won['seat']} 的{won['type']}优先（胡 > 碰/杠 > 吃）")
+                      f"{_zh_seat(won['seat'])}的{_ZH_EVENT[won['type']]}优先（胡 > 碰/杠 > 吃）")
 
     def _meld_checks(self, seat: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
                      claimed: int | None) -> None:
@@ -481,7 +570,7 @@ class Table:
         found = [f for f in _meld_problems(meld, seat, (seat + 3) % 4, frozenset()) if f[0] == "invalid_meld"]
         if claimed is not None and claimed not in tiles:
             found.insert(0, ("invalid_meld", "tiles", f"the meld does not hold the discard {CODES[claimed]}",
-                             f"副露中没有被吃碰杠的 {CODES[claimed]}"))
+                             f"副露中没有被吃碰杠的{_zh_tile(claimed)}"))
         if found:
             self.fail("invalid_meld", found[0][2], found[0][3])
 
@@ -502,10 +591,10 @@ class Table:
         if kind == "chow" and seat != (discarder + 1) % 4:
             self.fail("chow_not_from_upper_seat", f"{SEATS[seat]} chows only from its 上家 "
                       f"{SEATS[(seat + 3) % 4]}, not {SEATS[discarder]} (docs/rules.md §1)",
-                      f"{SEATS[seat]} 只能吃上家 {SEATS[(seat + 3) % 4]} 的牌，不能吃 {SEATS[discarder]}")
+                      f"{_zh_seat(seat)}只能吃上家{_zh_seat((seat + 3) % 4)}的牌，不能吃{_zh_seat(discarder)}的牌")
         if tile in self.kinds:
             self.fail("caishen_claimed", f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed "
-                      "(docs/rules.md §2)", f"{CODES[tile]} 是财神：打出的财神不能吃碰杠")
+                      "(docs/rules.md §2)", f"{_zh_tile(tile)}是财神：打出的财神不能吃碰杠")
         self._meld_checks(seat, kind, tiles, discarder, tile)
         self._priority(ev, seat, kind)
         st.take(own)
@@ -518,6 +607,22 @@ class Table:
             self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
         else:
             self.phase = MUST_DISCARD
+        if kind == "chow" and not getattr(self.rules, "chow_swap_allowed", True):
+            self.swap_kinds = self._swap_kinds(tile, own)
+
+    def _face(self, tile: int) -> int:
+        """The kind a tile counts as: a white dragon as the caishen kind where it substitutes (§10.8)."""
+        sub = self.substitute
+        return sub if (sub is not None and tile == 33) else tile
+
+    def _swap_kinds(self, claimed: int, own: list[int]) -> frozenset[int]:
+        """吃张打张 (docs/rules.md §11.4): the claimed tile's kind and every kind that makes a chow
+        with the two tiles of the claimant's own that it melded."""
+        a, b = sorted(self._face(t) for t in own)
+        out = {self._face(claimed)}
+        if b - a == 1:
+            out.update(k for k in (a - 1, b + 1) if k // 9 == a // 9)
+        return frozenset(out)
 
     def _concealed_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True, copies=4)
@@ -536,7 +641,7 @@ class Table:
                      (sub if (sub is not None and m[1][0] == 33) else m[1][0]) == face), None)
         if pung is None:
             self.fail("added_kong_without_pung", f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
-                      f"{SEATS[seat]} 没有 {CODES[tile]} 的明刻，不能加杠")
+                      f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠")
         st.take((tile,))
         pung[0], pung[4] = "kong", True
         pung[1] = sorted(pung[1] + [tile])
@@ -547,11 +652,12 @@ class Table:
     def _win(self, i: int, ev: Event) -> None:
         seat = typing.cast(int, ev.seat)
         phase, actor = self.phase, self.actor
-        if phase == ACT and seat == actor and self.last_draw == i - 1:
+        if phase == ACT and seat == actor:
             if ev.declined:
                 self.fail("no_discard_to_claim", "a self-drawn win has no `declined`: nothing was discarded",
                           "自摸没有 `declined`：没有人出牌")
-            by, winning, frm = "self_draw", typing.cast(int, self.log.events[i - 1].tile), None
+            drawn = typing.cast(int, self.last_draw)
+            by, winning, frm = "self_draw", typing.cast(int, self.log.events[drawn].tile), None
         elif phase == ROB and seat != actor:
             self._declined_turn(ev, actor)
             self._priority(ev, seat, "win")
@@ -569,9 +675,28 @@ class Table:
         else:
             self._own_turn(ev, True)
             self._out_of_turn(ev)
+        scored = self._score(i, seat, by, winning, frm)
+        if not scored[2]["eligible"]:
+            self._below_minimum(seat, scored[0], scored[2])
         self.winner, self.win_event = seat, i
         self.phase, self.outcome = ENDED, "win"
-        self._scored = self._score(i, seat, by, winning, frm)
+        self._scored = scored
+
+    def _below_minimum(self, seat: int, body: dict[str, typing.Any], scored: dict[str, typing.Any]) -> typing.NoReturn:
+        """A declared win that /v1/score scores but not as eligible is no win (诈胡, docs/rules.md
+        §11.6): judged last, it carries the score request and the score."""
+        counted, least = scored["counted_tai"], scored["min_tai"]
+        if counted < least:
+            en = f"{SEATS[seat]}'s hand counts {counted} 台, under the minimum of {least}"
+            zh = f"{_zh_seat(seat)}的牌只有 {counted} 台，不够起胡的 {least} 台"
+        else:
+            names = {it.id: it for it in ITEMS}
+            wanted = [names[p] for p in self.rules.required_patterns if p in names]
+            en = (f"{SEATS[seat]}'s hand has none of the patterns the rules require "
+                  f"({', '.join(it.name_en for it in wanted)})")
+            zh = f"{_zh_seat(seat)}的牌没有规则要求的牌型（{'、'.join(it.name for it in wanted)}）"
+        self.fail("below_minimum", f"{en}: a declared win that may not be won is no win (docs/rules.md §11.6)",
+                  f"{zh}：不能胡的牌宣布胡牌不算胡（诈胡）", more={"score_request": body, "score": scored})
 
     def _exhaustive(self, i: int, ev: Event) -> None:
         if self.phase != DISCARDED or self.draws < self.log.live_tiles:
@@ -589,7 +714,8 @@ class Table:
         if by != "self_draw":
             held[winning] += 1
         concealed = [CODES[k] for k in range(_N_CODES) for _ in range(held[k])]
-        evidence: dict[str, typing.Any] = {"win.by": i - 1}
+        before = typing.cast(int, self.last_draw) if by == "self_draw" else i - 1   # the winning draw or discard
+        evidence: dict[str, typing.Any] = {"win.by": before}
         win: dict[str, typing.Any] = {"by": by}
         if frm is not None:
             win["from"] = SEATS[frm]
@@ -603,12 +729,12 @@ class Table:
                 if kong is not None and log.events[kong].t == "kong":
                     win["kong_fed_by"] = SEATS[self._kong_from(st, kong)]
                     evidence["win.kong_fed_by"] = kong
-            if self.draws == log.live_tiles:
+            if self.last_draw_number == log.live_tiles:
                 win["last_tile"] = True
-                evidence["win.last_tile"] = i - 1
+                evidence["win.last_tile"] = before
             if seat == 0 and not self.any_discard and not st.melds:
                 win["heavenly"] = True
-                evidence["win.heavenly"] = i - 1
+                evidence["win.heavenly"] = before
         elif by == "discard" and seat != 0 and frm == 0 and self.first_discard == i - 1 \
                 and not self.any_claim and not st.melds:
             win["earthly"] = True

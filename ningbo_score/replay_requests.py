@@ -13,16 +13,15 @@ from __future__ import annotations
 import typing
 from dataclasses import dataclass
 
-from marshmallow import ValidationError, post_load, validates_schema
+from marshmallow import ValidationError, post_load, pre_load, validates_schema
 
 from .fields import CHARS_PER_TILE, Each, Integer, List, Msg, Nested, OneOf, PresetOrObject, Range, String, Tile, Tiles
 from .hand import MAX_BASE_POINTS, MAX_CONCEALED
 from .strict import StrictSchema
 from .request_schemas import (DEFAULT_RULES, PRESET_IDS, TOO_MANY_MELD_TILES, CaishenSchema, RulesObjectSchema,
                        optional, rules_of)
-from .request_schemas import seat as seat_field
 from .rules import Rules
-from .tiles import SEAT_INDEX, tile_index, tile_indices
+from .tiles import SEAT_INDEX, SEATS, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
     from collections.abc import Mapping
@@ -53,6 +52,50 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "win": (("seat",), ("declined",)),
     "exhaustive_draw": ((), ()),
 }
+
+
+#: a seat as a log may name it (docs/api.md): its wind letter, or its Chinese name
+SEAT_OF: dict[str, int] = {**SEAT_INDEX, "东": 0, "東": 0, "南": 1, "西": 2, "北": 3}
+#: near misses that get a "did you mean" (never read as the seat: a log says what it means)
+_NEAR_SEAT: dict[str, str] = {
+    **{w.lower(): w for w in SEATS}, "east": "E", "south": "S", "west": "W", "north": "N",
+    "东风": "E", "東風": "E", "南风": "S", "南風": "S", "西风": "W", "西風": "W", "北风": "N", "北風": "N",
+    "东家": "E", "南家": "S", "西家": "W", "北家": "N", "dong": "E", "nan": "S", "xi": "W", "bei": "N"}
+_SEATS_SHOWN = "E, S, W, N (or 东, 南, 西, 北)"
+_SEATS_SHOWN_ZH = "E、S、W、N（或 东、南、西、北）"
+
+
+def near_seat(value: object) -> str | None:
+    """The seat a wrong value most likely meant (``e``, ``East``, ``东风``), or None."""
+    return _NEAR_SEAT.get(value.strip().lower()) if isinstance(value, str) else None
+
+
+def _seat_message(value: object) -> Msg:
+    near = near_seat(value)
+    if near is None:
+        return Msg(f"Must be one of: {_SEATS_SHOWN}.", f"必须是以下之一：{_SEATS_SHOWN_ZH}。")
+    zh = "东南西北"[SEAT_INDEX[near]]
+    return Msg(f"Must be one of: {_SEATS_SHOWN}: did you mean \"{near}\"?",
+               f"必须是以下之一：{_SEATS_SHOWN_ZH}：是不是 \"{near}\"（{zh}）？")
+
+
+class SeatName(OneOf):
+    """A seat of the log: ``E``, ``S``, ``W``, ``N`` or 东, 南, 西, 北 (東); a near miss gets a
+    "did you mean"."""
+
+    def __init__(self) -> None:
+        super().__init__(SEAT_OF)
+
+    def __call__(self, value: typing.Any) -> typing.Any:
+        if value not in SEAT_OF:
+            raise ValidationError(_seat_message(value))
+        return value
+
+
+def seat_field(**kwargs: typing.Any) -> String:
+    kwargs.setdefault("metadata", {})
+    kwargs["metadata"].setdefault("description", "A seat wind: `E` (the dealer), `S`, `W` or `N` (or 东, 南, 西, 北).")
+    return String(validate=SeatName(), **kwargs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +176,9 @@ class ReplayEventSchema(StrictSchema):
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> Event:
         s, f = data.get("seat"), data.get("from")
-        return Event(data["t"], None if s is None else SEAT_INDEX[s], data.get("tile"), tuple(data.get("tiles") or ()),
-                     None if f is None else SEAT_INDEX[f],
-                     tuple((SEAT_INDEX[d["seat"]], d["claim"]) for d in data.get("declined") or ()))
+        return Event(data["t"], None if s is None else SEAT_OF[s], data.get("tile"), tuple(data.get("tiles") or ()),
+                     None if f is None else SEAT_OF[f],
+                     tuple((SEAT_OF[d["seat"]], d["claim"]) for d in data.get("declined") or ()))
 
 
 #: over MAX_DEAL a deal field is not read (422 wrong_tile_count, as a /v1/score hand of too many tiles)
@@ -144,6 +187,7 @@ TOO_MANY_DEALT = Msg(f"A seat is dealt 13 tiles, not more than {MAX_DEAL}.",
 
 
 _KEYS = frozenset(("t", "seat", "tile", "tiles", "from", "declined"))
+_DEAL_KEYS = frozenset(SEATS)
 _ALLOWED = {t: frozenset(need + may) for t, (need, may) in _SHAPES.items()}
 _DECLINED_KEYS = frozenset(("seat", "claim"))
 
@@ -169,7 +213,7 @@ def _fast_event(e: object) -> Event | None:
         if key not in allowed:
             return None
         if key == "seat" or key == "from":
-            s = SEAT_INDEX.get(v) if type(v) is str else None
+            s = SEAT_OF.get(v) if type(v) is str else None
             if s is None:
                 return None
             if key == "seat":
@@ -196,9 +240,9 @@ def _fast_event(e: object) -> Event | None:
                 if type(d) is not dict or d.keys() != _DECLINED_KEYS:
                     return None
                 s, c = d["seat"], d["claim"]
-                if type(s) is not str or s not in SEAT_INDEX or type(c) is not str or c not in DECLINED_CLAIMS:
+                if type(s) is not str or s not in SEAT_OF or type(c) is not str or c not in DECLINED_CLAIMS:
                     return None
-                out.append((SEAT_INDEX[s], c))
+                out.append((SEAT_OF[s], c))
             declined = tuple(out)
     for key in _SHAPES[t][0]:
         if e.get(key) is None:
@@ -238,6 +282,29 @@ class DealSchema(StrictSchema):
     W = _deal_field("W")
     N = _deal_field("N")
 
+    @pre_load
+    def _seat_names(self, data: typing.Any, **kwargs: typing.Any) -> typing.Any:
+        """Keys 东, 南, 西, 北 (東) read as E, S, W, N; a near miss (``e``, ``East``) gets a "did you
+        mean" instead of "Unknown field"."""
+        if type(data) is not dict or data.keys() <= _DEAL_KEYS:
+            return data
+        out: dict[str, typing.Any] = {}
+        wrong: dict[str, list[Msg]] = {}
+        for key, value in data.items():
+            if isinstance(key, str) and key in SEAT_OF and key not in _DEAL_KEYS:
+                seat = SEATS[SEAT_OF[key]]
+                if seat in data or seat in out:
+                    wrong[key] = [Msg(f"{seat}'s deal is given twice (as {seat} and {key}).",
+                                      f"{seat}（{key}）的牌给了两次。")]
+                out[seat] = value
+            elif isinstance(key, str) and key not in _DEAL_KEYS and near_seat(key) is not None:
+                wrong[key] = [_seat_message(key)]
+            else:
+                out[key] = value
+        if wrong:
+            raise ValidationError(wrong)
+        return out
+
 
 class ReplayRequestSchema(StrictSchema):
     """The body of `POST /v1/replay`: one hand's log."""
@@ -268,7 +335,7 @@ class ReplayRequestSchema(StrictSchema):
         kinds = caishen.get("kinds")
         live = data.get("live_tiles")
         deal = data["deal"]
-        return ReplayLog(data.get("rules") or DEFAULT_RULES, SEAT_INDEX[data["round_wind"]], data.get("base_points"),
+        return ReplayLog(data.get("rules") or DEFAULT_RULES, SEAT_OF[data["round_wind"]], data.get("base_points"),
                          caishen.get("indicator"), None if kinds is None else tuple(kinds),
                          DEFAULT_LIVE_TILES if live is None else live,
                          tuple(tuple(deal[w]) for w in ("E", "S", "W", "N")), tuple(data["events"]),

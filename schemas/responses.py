@@ -189,7 +189,7 @@ class RulebookChangeSchema(OutSchema):
     id = _str(metadata={"description": "What it is about: an option, an item id or a topic."})
     presets = req(fields.List(fields.String(validate=OneOf(PRESET_IDS)), metadata={
         "description": "The presets whose answers it changes."}))
-    change = _str(metadata={"description": "What changed, for a client that scored with the previous rule book (2)."})
+    change = _str(metadata={"description": "What changed, for a client that scored with the previous rule book (3)."})
 
 
 class PresetListSchema(OutSchema):
@@ -197,7 +197,7 @@ class PresetListSchema(OutSchema):
 
     rulebook = _rulebook()
     changes = req(fields.List(fields.Nested(RulebookChangeSchema), metadata={
-        "description": "What rule book 3 changed for a client that scored with rule book 2."}))
+        "description": "What rule book 4 changed for a client that scored with rule book 3."}))
     presets = req(fields.List(fields.Nested(PresetSchema)))
 
 

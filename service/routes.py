@@ -158,7 +158,7 @@ ROUTES: tuple[Route, ...] = (
               "impossible or not a win is a 422; one below the minimum 台 is a 200 with `eligible: false` "
               "and the `reasons`.")),
     Route("GET", "/v1/rules", "listRules", "rules", None, schemas.preset_list, list_rules,
-          doc="The rule book: its version, what rule book 3 changed, every preset"),
+          doc="The rule book: its version, what rule book 4 changed, every preset"),
     Route("GET", "/v1/rules/{preset}", "getRules", "rules", None, schemas.preset_one, get_rules,
           doc="One preset with its options and item table"),
     Route("GET", "/healthz", "health", "ops", None, schemas.health, healthz,

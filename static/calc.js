@@ -37,7 +37,8 @@
       caishen_discard_restriction: '有财神时捉冲的限制', robbing_needs_no_caishen_discarded: '打过财神不能抢杠',
       points: '分数算法', chi_counts_for_liability: '吃也算包', related_discarder: '相关打牌者',
       kong_bloom_others_pay: '杠上开花别家也付', liability_others_pay: '包自摸时别家也付', liability_cap: '包的上限', hand_cap: '每手封顶',
-      draw_keeps_dealer: '流局连庄', item_tai: '台数改动'
+      draw_keeps_dealer: '流局连庄', chow_swap_allowed: '可以吃张打张', robbed_kong_liability: '抢杠时包家也付',
+      escape_penalty_to: '逃跑罚分归谁', item_tai: '台数改动'
     },
     en: {
       caishen_rule: 'Caishen rule', white_dragon_substitutes: 'White dragon stands for the caishen face',
@@ -47,7 +48,10 @@
         'Robbing a kong needs no caishen discarded', points: 'Points', chi_counts_for_liability: 'Chows count for 包',
       related_discarder: 'Related discarder', kong_bloom_others_pay: 'Others pay for a kong bloom',
       liability_others_pay: 'Others pay for a 包 self-draw',
-      liability_cap: '包 cap', hand_cap: 'Hand cap', draw_keeps_dealer: 'A draw keeps the dealer', item_tai: '台 changes'
+      liability_cap: '包 cap', hand_cap: 'Hand cap', draw_keeps_dealer: 'A draw keeps the dealer',
+      chow_swap_allowed: 'May discard what a chow could swap (吃张打张)',
+      robbed_kong_liability: '包 partner pays on a robbed kong', escape_penalty_to: 'Escape penalty goes to',
+      item_tai: '台 changes'
     }
   };
 

@@ -15,7 +15,7 @@ For every prefix of a legal log (tests/replaygen.py):
   the last discard, the win, the exhaustive draw) is appended to the prefix and the whole log is
   replayed by the public ``ningbo_score.replay.replay_loaded``: accepted exactly when listed.
   Accepted means replay answers 200, or refuses the log only as ``log_not_ended`` after the
-  candidate; a ``win`` is accepted where replay scores it a win (``eligible``: rule book 4).
+  candidate (a win under the minimum is refused: ``below_minimum``, rule book 4).
 """
 from __future__ import annotations
 
@@ -75,8 +75,6 @@ def replay_accepts(log: ReplayLog, ev: Event) -> dict | None:
         if extra.get("reason") == "log_not_ended" and extra.get("event_index") == n + 1:
             return {}
         return None
-    if ev.t == "win" and not answer["score"]["eligible"]:
-        return None
     return answer
 
 
@@ -86,8 +84,6 @@ def step_accepts(table: Table, ev: Event) -> Table | None:
     try:
         t.step(len(table.log.events), ev)
     except ScoreError:
-        return None
-    if ev.t == "win" and not t._scored[2]["eligible"]:
         return None
     return t
 
@@ -121,7 +117,6 @@ class Counts:
     tried: int = 0
     brute_prefixes: int = 0
     brute_candidates: int = 0
-    ineligible_wins: int = 0
     mismatches: list = dataclasses.field(default_factory=list)
     phases: Counter = dataclasses.field(default_factory=Counter)
     kinds: Counter = dataclasses.field(default_factory=Counter)
@@ -129,8 +124,7 @@ class Counts:
     def line(self) -> str:
         return (f"logs {self.logs}, prefixes {self.prefixes}, listed actions {self.listed}, appended and "
                 f"accepted {self.tried}, brute-force prefixes {self.brute_prefixes}, candidates tried "
-                f"{self.brute_candidates}, mismatches {len(self.mismatches)} (logged wins under the minimum, not "
-                f"listed: {self.ineligible_wins})")
+                f"{self.brute_candidates}, mismatches {len(self.mismatches)}")
 
 
 def check_log(body: dict, counts: Counts, brute: float = 0.0, rng: random.Random | None = None,
@@ -157,10 +151,7 @@ def check_log(body: dict, counts: Counts, brute: float = 0.0, rng: random.Random
             if want[0] == "draw":
                 want = ("draw", want[1], None, ())
             if want not in listed:
-                if events[n].t == "win" and not replay_loaded(full)["score"]["eligible"]:
-                    counts.ineligible_wins += 1      # a win under the minimum: no win (rule book 4), not listed
-                else:
-                    counts.mismatches.append((n, "next event not listed", events[n], answer["actions"]))
+                counts.mismatches.append((n, "next event not listed", events[n], answer["actions"]))
             elif events[n].t == "win" and n == len(events) - 1:
                 scored = replay_loaded(full)["score"]
                 got = listed[want]["score"]

@@ -3,9 +3,14 @@ bench/replay_bench.py).
 
 :func:`random_log` deals a shuffled set (an indicator flipped first, or caishen kinds given, or
 none), then plays it by the rule book (RULES.md §1, §2, §7, §8 and API.md's event rules), with a
-random but sensible policy: flowers set aside on the holder's turn and replaced, concealed and
+random but sensible policy: flowers of the deal set aside before play (出牌前补花, RULES.md §11.2:
+the dealer from its first draw, then S, W, N in turn, chains of flowers included) or on the holder's
+first turn, flowers drawn in play set aside on the holder's turn and replaced, concealed and
 added kongs, chows from the 上家, pungs and kongs of discards, claim priority (win > pung/kong >
-chow, the first winner after the discarder), robbed added kongs, wins on replacement draws,
+chow, the first winner after the discarder; 吃张打张 avoided where ``chow_swap_allowed`` is off),
+robbed added kongs, wins on replacement draws (a replacement for a flower of the deal is no 杠上开花),
+wins only where eligible (a hand under the minimum is no win, §11.6: each such moment is kept in
+``below`` for the mutation tests),
 walls cut short (``live_tiles``) so hands end on the last tile or in an exhaustive draw.  Some
 hands are *rigged* (the deal arranged) to reach the rare cases: a heavenly hand, an earthly hand,
 a robbed added kong.
@@ -39,6 +44,9 @@ NEXT_RULE = {"ningbo-7baida"}
 #: whether each preset counts chows for 包 (RULES.md §9 chi_counts_for_liability)
 CHI_COUNTS = {"ningbo": True, "ningbo-456": True, "ningbo-bianfeng": True, "ningbo-taishu": False,
               "ningbo-7baida": False}
+#: whether each preset allows 吃张打张 (RULES.md §9 chow_swap_allowed: only ningbo forbids it)
+CHOW_SWAP = {"ningbo": False, "ningbo-456": True, "ningbo-bianfeng": True, "ningbo-taishu": True,
+             "ningbo-7baida": True}
 
 
 _ZH_NUM = "一二三四五六七八九"
@@ -80,6 +88,17 @@ def caishen_kinds(rule_next: bool, indicator: str | None, kinds: list[str] | Non
     return {indicator, next_kind(indicator)} if rule_next else {indicator}
 
 
+def swap_kinds(claimed: str, own: list[str]) -> set[str]:
+    """吃张打张 (RULES.md §11.4): after chowing ``claimed`` with ``own`` (two tiles), the claimed kind
+    and any kind that makes a chow with ``own``: 2m3m with a claimed 1m forbid 1m and 4m."""
+    suit = own[0][1]
+    a, b = sorted(int(t[0]) for t in own)
+    out = {claimed}
+    if b - a == 1:
+        out.update(f"{r}{suit}" for r in (a - 1, b + 1) if 1 <= r <= 9)
+    return out
+
+
 def full_set() -> list[str]:
     return [k for k in KINDS for _ in range(4)] + list(FLOWERS)
 
@@ -100,9 +119,12 @@ class Hand:
         self.preset = preset or rng.choice(PRESETS)
         self.rules: Any = self.preset
         self.chi_counts = CHI_COUNTS[self.preset]
-        if rng.random() < 0.15:          # a rules object, sometimes overriding 包's chow counting
+        self.chow_swap = CHOW_SWAP[self.preset]
+        if rng.random() < 0.15:          # a rules object, sometimes overriding 包's chow counting or 吃张打张
             self.chi_counts = rng.random() < 0.5
             self.rules = {"preset": self.preset, "chi_counts_for_liability": self.chi_counts}
+            if rng.random() < 0.5:       # a lower minimum: wins /v1/score scores under the preset's
+                self.rules["min_tai"] = rng.randint(0, 3)
         self.rig = rig
         wall = full_set()
         rng.shuffle(wall)
@@ -151,6 +173,13 @@ class Hand:
         self.expected: dict[str, Any] | None = None
         self.outcome: str | None = None
         self.features: set[str] = set()
+        #: the flowers of the deal (RULES.md §11.2): dealt, the dealer's first draw, drawn replacing them
+        self.deal_flowers = {t for h in self.deal for t in h if t in FLOWERS}
+        self.last_drawn: list[tuple[str, int]] = [("", 0)] * 4    # each seat's last draw: tile, draw number
+        #: (event index, seat) where a seat could have declared a win /v1/score scores as not eligible
+        self.below: list[tuple[int, int]] = []
+        #: (event index, seat, forbidden kinds) of each discard after a chow where 吃张打张 is refused
+        self.swap_discards: list[tuple[int, int, set[str]]] = []
 
     # --- rigging the deal --------------------------------------------------------------------
 
@@ -286,12 +315,43 @@ class Hand:
         """One tile: its code, or now and then its Chinese name."""
         return chinese(t) if self.rng.random() < 0.05 else t
 
-    def draw(self, seat: int) -> str:
+    def draw(self, seat: int, deal_flower: bool = False) -> str:
+        """The seat draws; ``deal_flower``: the draw replaces a flower of the deal (a flower so drawn
+        is of the deal too)."""
         t = self.wall.pop()
         self.draws += 1
         self.hands[seat][t] += 1
+        self.last_drawn[seat] = (t, self.draws)
+        if deal_flower and t in FLOWERS:
+            self.deal_flowers.add(t)
+            if self.events:
+                self.features.add("flower_chain")
         self.emit("draw", seat, tile=t)
         return t
+
+    def set_aside(self, seat: int, f: str) -> bool:
+        """The seat sets aside flower f and draws its replacement; whether f was of the deal."""
+        of_deal = f in self.deal_flowers
+        self.hands[seat][f] -= 1
+        self.flowers[seat].append(f)
+        self.emit("flower", seat, tile=f)
+        self.draw(seat, of_deal)
+        return of_deal
+
+    def opening(self) -> None:
+        """出牌前补花 (RULES.md §11.2): after the dealer's first draw, the dealer, then S, W, N each
+        set aside their flowers (each replaced, chains included); a seat may keep them for its
+        first turn instead.  Rigged hands keep theirs (their walls are arranged)."""
+        for seat in range(4):
+            if self.rig is not None or (seat and self.rng.random() < 0.25):
+                continue
+            while self.draws < self.live:
+                flowers = [t for t in FLOWERS if self.hands[seat][t] and t not in self.caishen]
+                if not flowers:
+                    break
+                self.set_aside(seat, flowers[0])
+                if seat:
+                    self.features.add("opening_flowers")
 
     # --- a hand's win, as the generator states it ---------------------------------------------
 
@@ -341,8 +401,11 @@ class Hand:
             return None
         body = self.win_body(seat, by, tile, frm, flags)
         try:
-            ningbo_score.score(body)
+            scored = ningbo_score.score(body)
         except ningbo_score.ScoreError:
+            return None
+        if not scored["eligible"]:              # no win (RULES.md §11.6): a moment for a mutation
+            self.below.append((len(self.events), seat))
             return None
         return body
 
@@ -374,15 +437,15 @@ class Hand:
                         score += w
         return score + self.rng.random() * 1.5
 
-    def choose_discard(self, seat: int) -> str:
+    def choose_discard(self, seat: int, avoid: set[str] | None = None) -> str:
         h = self.hands[seat]
-        held = [t for t, n in h.items() if n > 0]
+        held = [t for t, n in h.items() if n > 0 and not (avoid and t in avoid)]
         if self.earthly_tile and seat == 0 and not self.any_discard and h[self.earthly_tile]:
             return self.earthly_tile
         if self.fed_plan and seat == 0 and not self.any_discard and h[self.fed_plan[1]]:
             return self.fed_plan[1]
         last = self.events[-1]
-        if seat == self.keep_seat and last["t"] == "draw" and last.get("seat") == SEATS[seat]:
+        if seat == self.keep_seat and last["t"] == "draw" and last.get("seat") == SEATS[seat] and not avoid:
             return typing.cast(str, last["tile"])
         if self.rob_plan:
             a, b, c, k = self.rob_plan
@@ -400,9 +463,9 @@ class Hand:
         its discard; returns the discarder, or None when the hand ended."""
         rng = self.rng
         while True:
-            drawn = self.events[-1]["tile"]
+            drawn, number = self.last_drawn[seat]
             flags = {"kong_replacement": source is not None, "kong_fed_by": None,
-                     "last_tile": self.draws == self.live,
+                     "last_tile": number == self.live,
                      "heavenly": seat == 0 and not self.any_discard and not self.melds[0]}
             if source is not None and kong_from is not None:
                 flags["kong_fed_by"] = SEATS[kong_from]
@@ -415,12 +478,11 @@ class Hand:
             can_replace = self.draws < self.live
             flowers = [t for t in FLOWERS if h[t] and t not in self.caishen]
             if flowers and can_replace:
-                f = flowers[0]
-                h[f] -= 1
-                self.flowers[seat].append(f)
-                self.emit("flower", seat, tile=f)
-                self.draw(seat)
-                source = "flower"
+                if self.set_aside(seat, flowers[0]):      # of the deal: no 杠上开花 (RULES.md §11.2)
+                    source, kong_from = None, None
+                    self.features.add("deal_flower_in_turn")
+                else:
+                    source = "flower"
                 continue
             quads = [t for t in KINDS if h[t] == 4 and t not in self.caishen]
             if quads and can_replace and rng.random() < 0.8:
@@ -503,6 +565,8 @@ class Hand:
                 return self.claim(s, d, "kong", [t] * 4, chows, chow_seat)
             if rigged or rng.random() < 0.6:
                 return self.claim(s, d, "pung", [t] * 3, chows, chow_seat)
+        if not self.chow_swap:        # 吃张打张 refused: a chow that leaves no other discard is not made
+            chows = [c for c in chows if self.swap_free(chow_seat, t, c)]
         if chows and chow_seat != self.keep_seat and rng.random() < 0.5:
             return self.claim(chow_seat, d, "chow", rng.choice(chows), [], chow_seat)
         if self.draws < self.live:
@@ -536,17 +600,31 @@ class Hand:
         if kind == "kong":
             self.draw(s)
             return s, "kong", d
-        t = self.choose_discard(s)
+        avoid = swap_kinds(discarded, own) if kind == "chow" and not self.chow_swap else set()
+        t = self.choose_discard(s, avoid)
         self.hands[s][t] -= 1
         if t in self.caishen:
             self.discarded_caishen[s] = True
+        if avoid:
+            self.swap_discards.append((len(self.events), s, avoid))
+            self.features.add("chow_swap_refused")
         self.emit("discard", s, tile=t)
         self.first_discard = False
         return s, "discarded", None
 
+    def swap_free(self, seat: int, claimed: str, run: list[str]) -> bool:
+        """Whether, after chowing ``run`` with ``claimed``, the seat holds a tile 吃张打张 allows."""
+        own = list(run)
+        own.remove(claimed)
+        left = Counter(self.hands[seat])
+        left.subtract(own)
+        avoid = swap_kinds(claimed, own)
+        return any(n > 0 and t not in avoid for t, n in left.items())
+
     def play(self) -> None:
         self.round_wind = self.rng.choice(SEATS)
-        self.draw(0)
+        self.draw(0, deal_flower=True)       # the 14th tile is part of the deal (RULES.md §11.2)
+        self.opening()
         seat: int | None = 0
         source: str | None = None
         kong_from: int | None = None

@@ -183,7 +183,7 @@ def test_exact_both_ways_over_generated_logs():
     assert counts.brute_prefixes >= 20 and counts.brute_candidates >= 4000
     # every kind of action was listed and checked, every phase met
     assert set(counts.kinds) == set(ACTION_TYPES), counts.kinds
-    assert {"turn", "replacement", "claims", "draw", "ended"} <= set(counts.phases), counts.phases
+    assert set(counts.phases) == {"turn", "replacement", "claims", "draw", "opening", "ended"}, counts.phases
 
 
 # --- the route, openapi.yaml, the command ----------------------------------------------------------

@@ -32,7 +32,7 @@ from tools.tile_schema import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.actions import ACTION_TYPES, PHASES
 from ningbo_score.replay import REASONS
-from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS
+from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS, SEAT_OF
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
 from ningbo_score.sessions import MAX_HANDS
 from ningbo_score.table import CLAIM_TYPES
@@ -56,8 +56,8 @@ TAGS = {
 }
 DESCRIPTION = """\
 宁波麻将计分: scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who
-pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 3; every
-answer that echoes rules says `"rulebook": 3`) or your own options. This document is the
+pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 4; every
+answer that echoes rules says `"rulebook": 4`) or your own options. This document is the
 machine-readable form of the HTTP contract, `docs/api.md`.
 
 * JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch` and `POST /v1/sessions/settle`),
@@ -611,6 +611,8 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
         "WinBy": (WIN_BY, "How the hand was won: by self-draw (自摸), on a discard, or by robbing "
                                           "a kong (抢杠)."),
         "MeldType": (MELD_TYPES, "A chow (吃), a pung (碰) or a kong (杠)."),
+        "LogSeat": (tuple(SEAT_OF), "A seat as a hand's log (`/v1/replay`) names it: `E`, `S`, `W`, `N` or "
+                                    "东, 南, 西, 北 (東)."),
         "ReplayEventType": (EVENT_TYPES, "The type (`t`) of an event of a hand's log (`/v1/replay`)."),
         "ReplayReason": (REASONS, "Why `/v1/replay` refused an event (`illegal_event`): the first rule it breaks, in "
                                   "this order (docs/api.md)."),
