@@ -252,7 +252,7 @@ def test_every_help_example_runs_as_written(tmp_path):
     assert len(examples) >= 6 and any("hand.json --lang zh" in e for e in examples)
     (tmp_path / "hand.json").write_text(json.dumps(WORKED_BODY), encoding="utf-8")
     (tmp_path / "session.json").write_text(json.dumps(tool_examples.SESSION), encoding="utf-8")  # docs/api.md's session
-    (tmp_path / "log.json").write_text(json.dumps(tool_examples.ACTIONS_PUNG_AND_WIN), encoding="utf-8")  # docs/api.md's referee
+    (tmp_path / "log.json").write_text(json.dumps(tool_examples.ACTIONS_PUNG_AND_WIN), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8", "HOME": str(tmp_path)}
     env.pop("LC_ALL", None)
     define = f'set -o pipefail; ningbo-score() {{ {shlex.quote(sys.executable)} -m ningbo_score "$@"; }}\n'
