@@ -125,6 +125,54 @@ def test_ended_and_exhaustive_draw():
     assert last["actions"] == [{"t": "exhaustive_draw", "priority": 4}]
 
 
+# --- rule book 4's play rules reach the menu (docs/rules.md §11) ----------------------------------
+
+def test_opening_flowers_of_the_deal():
+    # S is dealt 2f instead of its N.  After E's first draw (1p) it is the dealer's first turn:
+    # phase opening (§11.2: the flowers of the deal are replaced before the dealer's first
+    # discard), turn E.  E may discard any of its 13 kinds (no flower, no four of a kind, no win);
+    # S may set its dealt 2f aside now (the others hold no flower).  Sorted from E.
+    hand = {**examples.ACTIONS_HAND, "deal": {**examples.ACTIONS_HAND["deal"],
+                                             "S": "7m 7m 7m 7m 2m 5m 8m 1p 4p 7p 3s 3s 2f"}}
+    first = hand["events"][:1]
+    got = ningbo_score.actions({**hand, "events": first})
+    assert (got["phase"], got["turn"]) == ("opening", "E")
+    e_kinds = ["1m", "2m", "3m", "9m", "1p", "2p", "3p", "4p", "6p", "7p", "8p", "3s", "6s"]
+    assert got["actions"] == [*({"seat": "E", "t": "discard", "tile": k} for k in e_kinds),
+                              {"seat": "S", "t": "flower", "tile": "2f"}]
+    # S sets 2f aside: it owes its replacement draw, still in the opening
+    got = ningbo_score.actions({**hand, "events": [*first, {"t": "flower", "seat": "S", "tile": "2f"}]})
+    assert (got["phase"], got["turn"], got["actions"]) == ("opening", "S", [{"seat": "S", "t": "draw"}])
+
+
+def test_no_chow_swap_discard():
+    # S holds 2p3p4p: it chows E's 1p with 2p3p (events 0-2).  ningbo has chow_swap_allowed off
+    # (§11.4 吃张打张): S may discard neither 1p (the claimed kind; it holds none) nor 4p (4p
+    # would make a chow with its 2p3p).  It holds 4p 7m×3 2m 5m 8m 9p 3s3s N: 8 kinds, 7 listed.
+    # With chow_swap_allowed on, 4p is listed too.
+    hand = {**examples.ACTIONS_HAND, "deal": {**examples.ACTIONS_HAND["deal"],
+                                             "S": "2p 3p 4p 7m 7m 7m 2m 5m 8m 9p 3s 3s N"}}
+    events = [*hand["events"][:2], {"t": "chow", "seat": "S", "tiles": "1p2p3p"}]
+    got = ningbo_score.actions({**hand, "events": events})
+    kinds = ["2m", "5m", "7m", "8m", "9p", "3s", "N"]
+    assert (got["phase"], got["turn"]) == ("turn", "S")
+    assert got["actions"] == [{"seat": "S", "t": "discard", "tile": k} for k in kinds]
+    allowed = ningbo_score.actions({**hand, "rules": {"preset": "ningbo", "chow_swap_allowed": True},
+                                    "events": events})
+    assert [a["tile"] for a in allowed["actions"]] == ["2m", "5m", "7m", "8m", "4p", "9p", "3s", "N"]
+
+
+def test_a_win_under_the_minimum_is_not_listed():
+    # The same hand with min_tai 7: N's win on E's 3s is worth 6 台 (above) < 7, no win (rule
+    # book 4: below_minimum), so only S's pung and draw are left; N's rob of 6s likewise.
+    rules = {"preset": "ningbo", "min_tai": 7}
+    got = ningbo_score.actions(examples.actions_prefix(30, rules=rules))
+    assert got["actions"] == [{"seat": "S", "t": "pung", "tiles": ["3s", "3s", "3s"], "priority": 2},
+                              {"seat": "S", "t": "draw", "priority": 4}]
+    got = ningbo_score.actions(examples.actions_prefix(24, rules=rules))
+    assert got["actions"] == [{"seat": "W", "t": "draw", "priority": 4}]
+
+
 # --- a prefix that breaks a rule ---------------------------------------------------------------
 
 def test_an_illegal_prefix_is_the_replay_422_and_costs_no_more(monkeypatch):
