@@ -379,7 +379,7 @@ class ActionsRequestSchema(ReplayRequestSchema):
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ActionsInput:
         f = data.get("for")
-        return ActionsInput(ReplayRequestSchema._typed(self, data), None if f is None else SEAT_INDEX[f])
+        return ActionsInput(ReplayRequestSchema._typed(self, data), None if f is None else SEAT_OF[f])
 
 
 ACTIONS_REQUEST = ActionsRequestSchema()

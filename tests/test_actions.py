@@ -106,6 +106,7 @@ def test_for_a_seat_names_no_tile_of_another_hand():
     w = ningbo_score.actions(examples.actions_prefix(24, **{"for": "W"}))
     assert w["actions"] == [{"seat": "W", "t": "draw", "priority": 4}]
     assert w["state"]["melds"]["S"] == [{"type": "kong", "concealed": True}]
+    assert ningbo_score.actions(examples.actions_prefix(24, **{"for": "西"})) == w     # a seat by its Chinese name
     s = ningbo_score.actions(examples.actions_prefix(24, **{"for": "S"}))
     assert s["actions"] == [] and s["state"]["melds"]["S"][0]["tiles"] == ["7m"] * 4
     n = ningbo_score.actions(examples.actions_prefix(30, **{"for": "N"}))
