@@ -52,8 +52,8 @@ def main() -> int:
         hand = replaygen.random_log(rng, replaygen.PRESETS[i % len(replaygen.PRESETS)])
         actions_check.check_log(hand.body(), counts, brute=args.brute, rng=brute_rng,
                                 seat_views=not args.no_seat_views)
-        if (i + 1) % 100 == 0:
-            print(f"  … {i + 1} logs, {counts.prefixes} prefixes, {len(counts.mismatches)} mismatches", flush=True)
+        if (i + 1) % 50 == 0:
+            print(f"  … {counts.line()}", flush=True)
     took = time.perf_counter() - start
     lines = [
         f"actions sweep ({'compiled' if ningbo_score.USING_COMPILED else 'plain Python'}; seed {args.seed}, "
