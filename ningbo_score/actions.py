@@ -34,6 +34,7 @@ if typing.TYPE_CHECKING:
     from collections.abc import Mapping
 
     from .answers import ActionsAnswer
+    from .replay_facts import DerivedWin
 
 __all__ = ["actions", "actions_loaded", "candidates", "PHASES", "ACTION_TYPES"]
 
@@ -104,9 +105,9 @@ def _action(ev: Event, after: Table, claims: bool) -> dict[str, typing.Any]:
     if claims:
         out["priority"] = PRIORITY[ev.t]
     if ev.t == "win":
-        body, _, scored = typing.cast("tuple[dict[str, typing.Any], ...]", after._scored)
+        scored = typing.cast("dict[str, typing.Any]", after.scored)
         out["score"] = {"tai": scored["tai"], "counted_tai": scored["counted_tai"], "eligible": scored["eligible"],
-                        "points": scored["points"], "by": body["win"]["by"]}
+                        "points": scored["points"], "by": typing.cast("DerivedWin", after.win).by}
     return out
 
 
@@ -120,16 +121,10 @@ def _state(table: Table, seat: int | None) -> dict[str, typing.Any]:
     for s, st in enumerate(table.seats):
         if st.melds:
             shown = []
-            for kind, tiles, frm, concealed, added, _ in st.melds:
-                m: dict[str, typing.Any] = {"type": kind}
-                if not (concealed and seat is not None and seat != s):
-                    m["tiles"] = [CODES[t] for t in tiles]
-                if frm is not None:
-                    m["from"] = SEATS[frm]
-                if concealed:
-                    m["concealed"] = True
-                if added:
-                    m["added"] = True
+            for meld in st.melds:
+                m = meld.to_json()             # as a /v1/score body gives it
+                if meld.concealed and seat is not None and seat != s:
+                    del m["tiles"]             # face down: no tile of another seat's hand
                 shown.append(m)
             melds[SEATS[s]] = shown
         if st.flowers:

@@ -9,6 +9,9 @@ from __future__ import annotations
 import typing
 from dataclasses import dataclass
 
+if typing.TYPE_CHECKING:
+    from collections.abc import Mapping
+
 # code -> (HTTP status, English title, Chinese title).  The order is the precedence of
 # docs/rules.md §10.15: when a request has several problems, the first code here wins.
 CODES: dict[str, tuple[int, str, str]] = {
@@ -121,7 +124,7 @@ class Problem:
 class ScoreError(Exception):
     """A request the library refuses.  ``problems`` holds every problem found."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], extra: Mapping[str, typing.Any] | None = None):
         if not problems:
             raise ValueError("ScoreError needs at least one problem")
         self.problems = sorted(problems, key=lambda p: _RANK[p.code])  # stable: list order kept
@@ -129,13 +132,19 @@ class ScoreError(Exception):
         self.code = public_code(first.code)
         self.status = CODES[first.code][0]
         self.path = first.path
-        #: more members of the problem object (POST /v1/replay: ``event_index``, ``reason``, …)
-        self.extra: dict[str, typing.Any] = {}
+        #: more members of the problem object (POST /v1/replay: ``event_index``, ``reason``, …),
+        #: given at construction
+        self.extra: dict[str, typing.Any] = dict(extra or {})
         super().__init__(self.detail())
 
     @classmethod
-    def one(cls, code: str, path: str, en: str, zh: str) -> ScoreError:
-        return cls([Problem(code, path, en, zh)])
+    def one(cls, code: str, path: str, en: str, zh: str, extra: Mapping[str, typing.Any] | None = None) -> ScoreError:
+        return cls([Problem(code, path, en, zh)], extra)
+
+    def with_extra(self, **more: typing.Any) -> ScoreError:
+        """The same problems with more members (``event_index`` of a refused win, a session's
+        ``hand_index``): a new error, to raise ``from`` this one."""
+        return type(self)(self.problems, {**self.extra, **more})
 
     def listed(self) -> int:
         """How many of the problems an answer lists: at most :data:`MAX_PROBLEMS`, and only as

@@ -38,6 +38,7 @@ from .fields import load
 from .hand import CAISHEN_IN_MELD, Meld, _meld_problems
 from .items import ITEMS
 from .caishen import derive_kinds, substitute_kind
+from .replay_facts import DerivedWin, MeldRecord, Replayed
 from .replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST, Event,
                               ReplayBatchInput, ReplayLog)
 from .rules import Rules, option_values, preset_rules
@@ -47,7 +48,8 @@ from .tiles import ALIASES, CODES, FLOWER0, SEATS
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["replay", "replay_loaded", "replay_batch", "read_replay", "REASONS", "MAX_EVENTS", "MAX_LOGS",
+__all__ = ["replay", "replay_loaded", "replay_result", "replay_batch", "read_replay", "Replayed", "DerivedWin",
+           "REASONS", "MAX_EVENTS", "MAX_LOGS",
            "DEFAULT_LIVE_TILES"]
 
 #: The stable sub-codes of ``illegal_event``, in the contract's order: where one event breaks
@@ -85,6 +87,11 @@ def _zh_tiles(tiles: typing.Iterable[int]) -> str:
 _N_CODES = len(CODES)
 
 
+def _legal(seat: int, t: str) -> dict[str, str]:
+    """An entry of ``expected``."""
+    return {"seat": SEATS[seat], "t": t}
+
+
 def _zh_indicator(log: ReplayLog, k: int) -> str:
     return "（翻出的财神指示牌算一张）" if log.indicator == k else ""
 
@@ -116,8 +123,7 @@ class SeatState:
         for t in dealt:
             self.held[t] += 1
         self.count = len(dealt)
-        #: [type, tiles, from seat, concealed, added, event indices]
-        self.melds: list[list[typing.Any]] = []
+        self.melds: list[MeldRecord] = []
         self.flowers: list[int] = []
         self.caishen_discards: list[int] = []
         #: seat -> event indices of the melds claimed from that seat's discards (counted as §7 counts)
@@ -130,10 +136,11 @@ class SeatState:
             self.count -= 1
 
     def copy(self) -> SeatState:
-        """A copy that the events of one seat may change without changing this one."""
+        """A copy that the events of one seat may change without changing this one (its melds are
+        frozen records, shared)."""
         c = SeatState.__new__(SeatState)
         c.held, c.count, c.flowers = list(self.held), self.count, list(self.flowers)
-        c.melds = [[m[0], m[1], m[2], m[3], m[4], list(m[5])] for m in self.melds]
+        c.melds = list(self.melds)
         c.caishen_discards = list(self.caishen_discards)
         c.claims_from = {s: list(v) for s, v in self.claims_from.items()}
         return c
@@ -199,7 +206,7 @@ class Table:
         self.last_draw_number = 0              # ... and how many draws the wall had given with it
         #: the flowers of the deal (docs/rules.md §11.2): dealt, the dealer's first draw, and those
         #: drawn while replacing them; a replacement for one of them is no 杠上开花
-        self.deal_flowers: set[int] = set()
+        self.deal_flowers: frozenset[int] = frozenset()
         #: the opening 补花 (出牌前补花, §11.2): the seat now setting aside its flowers of the deal
         #: (0, the dealer, from its first draw), the others following in turn; None once closed
         self.opening: int | None = None
@@ -211,8 +218,10 @@ class Table:
         self.outcome: str | None = None
         self.winner: int | None = None
         self.win_event: int | None = None
-        #: at the win: (score_request, evidence, the /v1/score answer)
-        self._scored: tuple[dict[str, typing.Any], dict[str, typing.Any], dict[str, typing.Any]] | None = None
+        #: at the win: what the log decides, the /v1/score body derived and its answer
+        self.win: DerivedWin | None = None
+        self.score_request: dict[str, typing.Any] | None = None
+        self.scored: dict[str, typing.Any] | None = None
 
     # --- refusing ----------------------------------------------------------------------------
 
@@ -228,10 +237,8 @@ class Table:
             who = "" if ev.seat is None else f" by {SEATS[ev.seat]}"
             who_zh = "" if ev.seat is None else _zh_seat(ev.seat)
             en, zh = f"event {i} ({ev.t}{who}): {en}", f"第 {i} 个事件（{who_zh}{_ZH_EVENT[ev.t]}）：{zh}"
-        err = ScoreError.one("illegal_event", where, f"{reason}: {en}", zh)
-        err.extra = {"event_index": i, "reason": reason, "expected": self.expected(), "state": self.state(),
-                     **(more or {})}
-        raise err
+        raise ScoreError.one("illegal_event", where, f"{reason}: {en}", zh, extra={
+            "event_index": i, "reason": reason, "expected": self.expected(), "state": self.state(), **(more or {})})
 
     def state(self) -> dict[str, typing.Any]:
         last = self.last_discard
@@ -246,49 +253,57 @@ class Table:
         """The events legal at this point, by seat and type (a ``win`` where the turn allows one:
         whether the hand wins is ``/v1/score``'s answer)."""
         phase, actor = self.phase, self.actor
-        out: list[dict[str, str]] = []
-
-        def add(seat: int, t: str) -> None:
-            out.append({"seat": SEATS[seat], "t": t})
-
         if phase == START:
-            add(0, "draw")
-        elif phase in (REPLACEMENT, ROB):
-            add(actor, "draw")
-            if phase == ROB:
-                for s in self._others(actor):
-                    add(s, "win")
-        elif phase == MUST_DISCARD:
-            add(actor, "discard")
-        elif phase == ACT:
-            st = self.seats[actor]
-            add(actor, "discard")
-            held, kinds = st.held, self.kinds
-            if any(held[f] and f not in kinds for f in range(FLOWER0, _N_CODES)):
-                add(actor, "flower")
-            if any(held[k] == 4 and k not in kinds for k in range(FLOWER0)):
-                add(actor, "concealed_kong")
-            if any(m[0] == "pung" and held[m[1][0]] for m in st.melds):
-                add(actor, "added_kong")
-            add(actor, "win")
-        elif phase == DISCARDED:
-            tile = self.last_discard[1] if self.last_discard else 0
-            nxt = (actor + 1) % 4
-            if self.draws < self.log.live_tiles:
-                add(nxt, "draw")
-            else:
-                out.append({"t": "exhaustive_draw"})
-            claimable = tile not in self.kinds and tile < FLOWER0
-            for s in self._others(actor):
-                held = self.seats[s].held
-                if claimable and s == nxt and tile < 27 and self._can_chow(held, tile):
-                    add(s, "chow")
-                if claimable and held[tile] >= 2:
-                    add(s, "pung")
-                if claimable and held[tile] >= 3:
-                    add(s, "kong")
-                if claimable:                  # a discarded caishen or flower is won by nobody (§2)
-                    add(s, "win")
+            return [_legal(0, "draw")]
+        if phase == REPLACEMENT:
+            return [_legal(actor, "draw")]
+        if phase == ROB:
+            return [_legal(actor, "draw"), *(_legal(s, "win") for s in self._others(actor))]
+        if phase == MUST_DISCARD:
+            return [_legal(actor, "discard")]
+        if phase == ACT:
+            return self._expected_on_turn(actor)
+        if phase == DISCARDED:
+            return self._expected_after_discard(actor)
+        return []
+
+    def _holds_flower(self, seat: int) -> bool:
+        held, kinds = self.seats[seat].held, self.kinds
+        return any(held[f] and f not in kinds for f in range(FLOWER0, _N_CODES))
+
+    def _expected_on_turn(self, actor: int) -> list[dict[str, str]]:
+        """On ``actor``'s turn after a draw: its discard, flower, kongs, self-drawn win, and during
+        the opening 补花 the flowers of the seats whose turn of it is still to come (§11.2)."""
+        st = self.seats[actor]
+        held, kinds = st.held, self.kinds
+        out = [_legal(actor, "discard")]
+        if self._holds_flower(actor):
+            out.append(_legal(actor, "flower"))
+        if any(held[k] == 4 and k not in kinds for k in range(FLOWER0)):
+            out.append(_legal(actor, "concealed_kong"))
+        if any(m.kind == "pung" and held[m.tiles[0]] for m in st.melds):
+            out.append(_legal(actor, "added_kong"))
+        out.append(_legal(actor, "win"))
+        if self.opening is not None and actor == 0:
+            out += [_legal(s, "flower") for s in range(max(1, self.opening), 4) if self._holds_flower(s)]
+        return out
+
+    def _expected_after_discard(self, actor: int) -> list[dict[str, str]]:
+        """After ``actor``'s discard: the next seat's draw (or the exhaustive draw), the claims."""
+        tile = self.last_discard[1] if self.last_discard else 0
+        nxt = (actor + 1) % 4
+        out = [_legal(nxt, "draw")] if self.draws < self.log.live_tiles else [{"t": "exhaustive_draw"}]
+        if tile in self.kinds or tile >= FLOWER0:      # a discarded caishen or flower is claimed by nobody (§2)
+            return out
+        for s in self._others(actor):
+            held = self.seats[s].held
+            if s == nxt and tile < 27 and self._can_chow(held, tile):
+                out.append(_legal(s, "chow"))
+            if held[tile] >= 2:
+                out.append(_legal(s, "pung"))
+            if held[tile] >= 3:
+                out.append(_legal(s, "kong"))
+            out.append(_legal(s, "win"))
         return out
 
     def _can_chow(self, held: list[int], tile: int) -> bool:
@@ -319,7 +334,7 @@ class Table:
             for t in dealt:
                 seen[t] += 1
                 if t >= FLOWER0:
-                    self.deal_flowers.add(t)
+                    self.deal_flowers |= {t}
         over = [k for k in range(_N_CODES) if seen[k] > _limit(k)]
         if over:
             k = over[0]
@@ -353,8 +368,6 @@ class Table:
         if self.phase == ENDED:
             self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
                       "本局已结束：胡牌或荒庄之后不能再有事件")
-        if ev.t not in ("draw", "flower"):
-            self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
         _STEPS[ev.t](self, i, ev)
 
     def try_next(self, ev: Event) -> Table:
@@ -427,7 +440,7 @@ class Table:
         self.replacing = None
         if phase == START or (source is not None and self._replaces_deal_flower(source)):
             if tile >= FLOWER0:                # drawn while replacing the deal's flowers: of the deal too
-                self.deal_flowers.add(tile)
+                self.deal_flowers |= {tile}
             source = None                      # no 杠上开花 (§11.2)
             if seat != 0 and self.opening is not None:
                 self.phase, self.actor = ACT, 0   # an opening 补花: back to the dealer's first turn
@@ -485,6 +498,7 @@ class Table:
 
     def _discard(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, False)
+        self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
         if self.swap_kinds:
             if self._face(tile) in self.swap_kinds:
                 shown = " ".join(CODES[k] for k in sorted(self.swap_kinds))
@@ -598,7 +612,7 @@ class Table:
         self._meld_checks(seat, kind, tiles, discarder, tile)
         self._priority(ev, seat, kind)
         st.take(own)
-        st.melds.append([kind, sorted(tiles), discarder, False, False, [i]])
+        st.melds.append(MeldRecord(kind, tuple(sorted(tiles)), discarder, False, False, (i,)))
         if kind != "chow" or self.rules.chi_counts_for_liability:     # docs/rules.md §7
             st.claims_from.setdefault(discarder, []).append(i)
         self.any_claim = True
@@ -607,7 +621,7 @@ class Table:
             self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
         else:
             self.phase = MUST_DISCARD
-        if kind == "chow" and not getattr(self.rules, "chow_swap_allowed", True):
+        if kind == "chow" and not self.rules.chow_swap_allowed:
             self.swap_kinds = self._swap_kinds(tile, own)
 
     def _face(self, tile: int) -> int:
@@ -626,26 +640,23 @@ class Table:
 
     def _concealed_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True, copies=4)
+        self.opening = None
         self._meld_checks(seat, "kong", (tile,) * 4, None, None)
         st.take((tile,) * 4)
-        st.melds.append(["kong", [tile] * 4, None, True, False, [i]])
+        st.melds.append(MeldRecord("kong", (tile,) * 4, None, True, False, (i,)))
         self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
 
     def _added_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True)
         if tile in self.kinds:
             self._caishen_in_meld()
-        sub = self.substitute
-        face = sub if (sub is not None and tile == 33) else tile
-        pung = next((m for m in st.melds if m[0] == "pung" and
-                     (sub if (sub is not None and m[1][0] == 33) else m[1][0]) == face), None)
-        if pung is None:
+        face = self._face(tile)
+        n = next((n for n, m in enumerate(st.melds) if m.kind == "pung" and self._face(m.tiles[0]) == face), None)
+        if n is None:
             self.fail("added_kong_without_pung", f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
                       f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠")
         st.take((tile,))
-        pung[0], pung[4] = "kong", True
-        pung[1] = sorted(pung[1] + [tile])
-        pung[5].append(i)
+        st.melds[n] = st.melds[n].added_to(tile, i)
         self.phase, self.replacing, self.chain_kong = ROB, i, i
         self.kong_added = (seat, tile, i)
 
@@ -675,12 +686,13 @@ class Table:
         else:
             self._own_turn(ev, True)
             self._out_of_turn(ev)
-        scored = self._score(i, seat, by, winning, frm)
-        if not scored[2]["eligible"]:
-            self._below_minimum(seat, scored[0], scored[2])
+        win = self._derive(i, seat, by, winning, frm)
+        body, scored = self._score(i, win)
+        if not scored["eligible"]:
+            self._below_minimum(seat, body, scored)
         self.winner, self.win_event = seat, i
         self.phase, self.outcome = ENDED, "win"
-        self._scored = scored
+        self.win, self.score_request, self.scored = win, body, scored
 
     def _below_minimum(self, seat: int, body: dict[str, typing.Any], scored: dict[str, typing.Any]) -> typing.NoReturn:
         """A declared win that /v1/score scores but not as eligible is no win (诈胡, docs/rules.md
@@ -706,99 +718,82 @@ class Table:
 
     # --- the win -----------------------------------------------------------------------------
 
-    def _score(self, i: int, seat: int, by: str, winning: int,
-               frm: int | None) -> tuple[dict[str, typing.Any], dict[str, typing.Any], dict[str, typing.Any]]:
-        """The winner's /v1/score body, its evidence, and the answer of ningbo_score.score."""
-        log, st = self.log, self.seats[seat]
+    def _derive(self, i: int, seat: int, by: str, winning: int, frm: int | None) -> DerivedWin:
+        """What the log decides about the win of ``seat`` at event ``i`` (docs/api.md, "Derived")."""
+        st = self.seats[seat]
+        self_draw = by == "self_draw"
         held = list(st.held)
-        if by != "self_draw":
+        if not self_draw:
             held[winning] += 1
-        concealed = [CODES[k] for k in range(_N_CODES) for _ in range(held[k])]
-        before = typing.cast(int, self.last_draw) if by == "self_draw" else i - 1   # the winning draw or discard
-        evidence: dict[str, typing.Any] = {"win.by": before}
-        win: dict[str, typing.Any] = {"by": by}
-        if frm is not None:
-            win["from"] = SEATS[frm]
-            evidence["win.from"] = i - 1
-        if by == "self_draw":
-            source = self.chain_source
-            if source is not None:                      # a replacement draw, no discard since
-                win["kong_replacement"] = True
-                evidence["win.kong_replacement"] = source
-                kong = self.chain_kong
-                if kong is not None and log.events[kong].t == "kong":
-                    win["kong_fed_by"] = SEATS[self._kong_from(st, kong)]
-                    evidence["win.kong_fed_by"] = kong
-            if self.last_draw_number == log.live_tiles:
-                win["last_tile"] = True
-                evidence["win.last_tile"] = before
-            if seat == 0 and not self.any_discard and not st.melds:
-                win["heavenly"] = True
-                evidence["win.heavenly"] = before
-        elif by == "discard" and seat != 0 and frm == 0 and self.first_discard == i - 1 \
-                and not self.any_claim and not st.melds:
-            win["earthly"] = True
-            evidence["win.earthly"] = i - 1
-        if st.caishen_discards:
-            win["discarded_caishen"] = True
-            evidence["win.discarded_caishen"] = list(st.caishen_discards)
-        body: dict[str, typing.Any] = {"rules": _rules_body(self.rules), "seat_wind": SEATS[seat],
+        before = typing.cast(int, self.last_draw) if self_draw else i - 1   # the winning draw, discard or kong
+        source, fed = (self.chain_source, self._fed_by(st)) if self_draw else (None, None)
+        return DerivedWin(
+            seat=seat, by=by, from_seat=frm, winning_tile=winning,
+            concealed=tuple(k for k in range(_N_CODES) for _ in range(held[k])), melds=tuple(st.melds),
+            flowers=tuple(st.flowers), by_event=before, kong_replacement_event=source,
+            kong_fed_by=None if fed is None else fed[0], kong_fed_by_event=None if fed is None else fed[1],
+            last_tile=self_draw and self.last_draw_number == self.log.live_tiles,
+            heavenly=self_draw and seat == 0 and not self.any_discard and not st.melds,
+            earthly=(by == "discard" and seat != 0 and frm == 0 and self.first_discard == i - 1
+                     and not self.any_claim and not st.melds),
+            caishen_discards=tuple(st.caishen_discards), claims=self._claims_from(seat))
+
+    def _fed_by(self, st: SeatState) -> tuple[int, int] | None:
+        """(the discarder, the kong event) where the winning replacement chain's kong was claimed
+        (``kong``) from a discard (docs/rules.md §10.11)."""
+        kong = self.chain_kong
+        if self.chain_source is None or kong is None or self.log.events[kong].t != "kong":
+            return None
+        meld = next(m for m in st.melds if m.made[0] == kong)
+        return typing.cast(int, meld.from_seat), kong
+
+    def _claims_from(self, seat: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """For each other seat with any, the events of the melds it claimed from ``seat``'s discards."""
+        out = []
+        for other in self._others(seat):
+            made = self.seats[other].claims_from.get(seat)
+            if made:
+                out.append((other, tuple(made)))
+        return tuple(out)
+
+    def _request(self, win: DerivedWin) -> dict[str, typing.Any]:
+        """The winner's ``/v1/score`` body (``score_request``)."""
+        log = self.log
+        body: dict[str, typing.Any] = {"rules": _rules_body(self.rules), "seat_wind": SEATS[win.seat],
                                        "round_wind": SEATS[log.round_wind]}
         if log.indicator is not None:
             body["caishen"] = {"indicator": CODES[log.indicator]}
         elif log.kinds is not None:
             body["caishen"] = {"kinds": [CODES[k] for k in log.kinds]}
-        hand: dict[str, typing.Any] = {"concealed": concealed, "winning_tile": CODES[winning]}
-        melds = []
-        for n, (kind, tiles, from_seat, conc, added, made) in enumerate(st.melds):
-            meld: dict[str, typing.Any] = {"type": kind, "tiles": [CODES[t] for t in tiles]}
-            if from_seat is not None:
-                meld["from"] = SEATS[from_seat]
-            if conc:
-                meld["concealed"] = True
-            if added:
-                meld["added"] = True
-            melds.append(meld)
-            evidence[f"hand.melds.{n}"] = list(made)
-        if melds:
-            hand["melds"] = melds
-        if st.flowers:
-            hand["flowers"] = [CODES[f] for f in st.flowers]
-        body["hand"] = hand
-        body["win"] = win
-        claims_from: dict[str, int] = {}
-        for other in self._others(seat):
-            made = self.seats[other].claims_from.get(seat)
-            if made:
-                claims_from[SEATS[other]] = len(made)
-                evidence[f"claims_from_winner.{SEATS[other]}"] = list(made)
-        if claims_from:
-            body["claims_from_winner"] = claims_from
+        body["hand"] = win.hand_json()
+        body["win"] = win.win_json()
+        claims = win.claims_json()
+        if claims:
+            body["claims_from_winner"] = claims
         if log.base_points is not None:
             body["base_points"] = log.base_points
-        try:
-            scored = dict(api.score(body, self.lang))
-        except ScoreError as err:
-            err.extra = {"event_index": i, "score_request": body}
-            raise
-        return body, evidence, scored
+        return body
 
-    def _kong_from(self, st: SeatState, kong: int) -> int:
-        seat: int = next(m[2] for m in st.melds if m[5][0] == kong)
-        return seat
+    def _score(self, i: int, win: DerivedWin) -> tuple[dict[str, typing.Any], dict[str, typing.Any]]:
+        """The score request of the win at event ``i`` and the answer of ningbo_score.score (its
+        refusal raised with ``event_index`` and the request)."""
+        body = self._request(win)
+        try:
+            return body, dict(api.score(body, self.lang))
+        except ScoreError as err:
+            raise err.with_extra(event_index=i, score_request=body) from None
+
+    def result(self) -> Replayed:
+        """The hand's result, once :meth:`play` has folded the whole log."""
+        log = self.log
+        nxt = next_hand(NextHandInput(0, SEATS[log.round_wind], log.dealers_this_round, self.winner,
+                                      self.outcome == "draw", self.rules))
+        return Replayed(typing.cast(str, self.outcome), len(log.events), self.win, self.score_request,
+                        self.scored, nxt)
 
     def answer(self) -> dict[str, typing.Any]:
-        log = self.log
-        out: dict[str, typing.Any] = {"outcome": self.outcome, "events": len(log.events)}
-        if self.outcome == "win":
-            body, evidence, scored = typing.cast("tuple[dict[str, typing.Any], ...]", self._scored)
-            out.update(winner=SEATS[typing.cast(int, self.winner)], score_request=body, score=scored,
-                       evidence=evidence)
-        else:
-            out["evidence"] = {}
-        out["next"] = next_hand(NextHandInput(0, SEATS[log.round_wind], log.dealers_this_round, self.winner,
-                                              self.outcome == "draw", self.rules))
-        return out
+        """The 200 body (:meth:`result`'s)."""
+        return self.result().answer()
 
 
 _STEPS: dict[str, Callable[[Table, int, Event], None]] = {
@@ -837,9 +832,16 @@ def replay_loaded(log: ReplayLog, lang: str = "en") -> dict[str, typing.Any]:
     """Replay a loaded log (what :func:`read_replay` or the schema gives): the 200 body, or a
     ScoreError (``illegal_event`` with ``event_index``/``reason``/``expected``/``state`` in its
     ``extra``, or the win's ``/v1/score`` refusal with ``event_index``)."""
-    table = Table(log, lang)
+    return replay_result(log, lang).answer()
+
+
+def replay_result(body: Mapping[str, object] | ReplayLog, lang: str = "en") -> Replayed:
+    """Replay one hand as :func:`replay` does, but give the typed result (its ``win`` a
+    :class:`~ningbo_score.replay_facts.DerivedWin`: ``seat``, ``by``, ``from_seat``…), for a
+    caller that reads the facts rather than the answer's JSON (a session's replay hand)."""
+    table = Table(body if isinstance(body, ReplayLog) else read_replay(body), lang)
     table.play()
-    return table.answer()
+    return table.result()
 
 
 def replay(body: Mapping[str, object] | ReplayLog, lang: str = "en") -> dict[str, typing.Any]:

@@ -24,7 +24,7 @@ from .rules import Rules
 from .tiles import SEAT_INDEX, SEATS, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 #: docs/api.md: at most 400 events a log and 50 logs a batch
 MAX_EVENTS = 400
@@ -192,6 +192,44 @@ _ALLOWED = {t: frozenset(need + may) for t, (need, may) in _SHAPES.items()}
 _DECLINED_KEYS = frozenset(("seat", "claim"))
 
 
+def _fast_tiles(v: object) -> tuple[int, ...] | None:
+    """A claim's ``tiles`` read plainly (a list or a compact string, within the cap), or None."""
+    if not (type(v) is list and len(v) <= MAX_CONCEALED
+            or type(v) is str and len(v) <= CHARS_PER_TILE * MAX_CONCEALED):
+        return None
+    problems: list[typing.Any] = []
+    got = tile_indices(v, "", problems)
+    return None if problems or len(got) > MAX_CONCEALED else tuple(got)
+
+
+def _fast_declined(v: object) -> tuple[tuple[int, str], ...] | None:
+    """``declined`` read plainly, or None."""
+    if type(v) is not list or len(v) > 3:
+        return None
+    out = []
+    for d in v:
+        if type(d) is not dict or d.keys() != _DECLINED_KEYS:
+            return None
+        s, c = d["seat"], d["claim"]
+        if type(s) is not str or s not in SEAT_OF or type(c) is not str or c not in DECLINED_CLAIMS:
+            return None
+        out.append((SEAT_OF[s], c))
+    return tuple(out)
+
+
+def _fast_tile(v: object) -> int | None:
+    return tile_index(v, "", [])
+
+
+def _fast_seat(v: object) -> int | None:
+    return SEAT_OF.get(v) if type(v) is str else None
+
+
+#: each member an event may have -> its plain reader (None: not plain)
+_FAST_READERS: dict[str, Callable[[object], typing.Any]] = {
+    "seat": _fast_seat, "from": _fast_seat, "tile": _fast_tile, "tiles": _fast_tiles, "declined": _fast_declined}
+
+
 def _fast_event(e: object) -> Event | None:
     """An event that is well-formed in the plainest way (every member of its type, of the right
     type, nothing else, tiles as codes, names or a plain compact string) read directly as the
@@ -203,51 +241,19 @@ def _fast_event(e: object) -> Event | None:
     if type(t) is not str or t not in _ALLOWED:
         return None
     allowed = _ALLOWED[t]
-    seat = tile = from_seat = None
-    tiles: tuple[int, ...] = ()
-    declined: tuple[tuple[int, str], ...] = ()
-    problems: list[typing.Any] = []
+    got: dict[str, typing.Any] = {}
     for key, v in e.items():
         if key == "t" or v is None:
             continue
         if key not in allowed:
             return None
-        if key == "seat" or key == "from":
-            s = SEAT_OF.get(v) if type(v) is str else None
-            if s is None:
-                return None
-            if key == "seat":
-                seat = s
-            else:
-                from_seat = s
-        elif key == "tile":
-            tile = tile_index(v, "", problems)
-            if tile is None:
-                return None
-        elif key == "tiles":
-            if not (type(v) is list and len(v) <= MAX_CONCEALED
-                    or type(v) is str and len(v) <= CHARS_PER_TILE * MAX_CONCEALED):
-                return None
-            got = tile_indices(v, "", problems)
-            if problems or len(got) > MAX_CONCEALED:
-                return None
-            tiles = tuple(got)
-        else:                                           # declined
-            if type(v) is not list or len(v) > 3:
-                return None
-            out = []
-            for d in v:
-                if type(d) is not dict or d.keys() != _DECLINED_KEYS:
-                    return None
-                s, c = d["seat"], d["claim"]
-                if type(s) is not str or s not in SEAT_OF or type(c) is not str or c not in DECLINED_CLAIMS:
-                    return None
-                out.append((SEAT_OF[s], c))
-            declined = tuple(out)
-    for key in _SHAPES[t][0]:
-        if e.get(key) is None:
+        value = _FAST_READERS[key](v)
+        if value is None:
             return None
-    return Event(t, seat, tile, tiles, from_seat, declined)
+        got[key] = value
+    if any(key not in got for key in _SHAPES[t][0]):
+        return None
+    return Event(t, got.get("seat"), got.get("tile"), got.get("tiles", ()), got.get("from"), got.get("declined", ()))
 
 
 class Events(List[Event]):

@@ -164,9 +164,9 @@ def check_log(body: dict, counts: Counts, brute: float = 0.0, rng: random.Random
             if after is None:
                 counts.mismatches.append((n, "listed but refused", a))
             elif a["t"] == "win":
-                scored = after._scored[2]
+                scored = after.scored
                 if any(a["score"][k] != scored[k] for k in ("tai", "counted_tai", "eligible", "points")) or \
-                        a["score"]["by"] != after._scored[0]["win"]["by"]:
+                        a["score"]["by"] != after.score_request["win"]["by"]:
                     counts.mismatches.append((n, "a listed win's value", a, scored))
         if seat_views:
             for s in range(4):

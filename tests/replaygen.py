@@ -30,6 +30,7 @@ from collections import Counter
 from typing import Any
 
 import ningbo_score
+from ningbo_score.rules import preset_rules
 from ningbo_score.shanten import is_winning_shape
 from ningbo_score.tiles import INDEX
 
@@ -44,9 +45,9 @@ NEXT_RULE = {"ningbo-7baida"}
 #: whether each preset counts chows for 包 (RULES.md §9 chi_counts_for_liability)
 CHI_COUNTS = {"ningbo": True, "ningbo-456": True, "ningbo-bianfeng": True, "ningbo-taishu": False,
               "ningbo-7baida": False}
-#: whether each preset allows 吃张打张 (RULES.md §9 chow_swap_allowed: only ningbo forbids it)
-CHOW_SWAP = {"ningbo": False, "ningbo-456": True, "ningbo-bianfeng": True, "ningbo-taishu": True,
-             "ningbo-7baida": True}
+#: whether each preset allows 吃张打张 (RULES.md §9 chow_swap_allowed: only ningbo forbids it), read
+#: from the presets' table (ningbo_score.rules.PRESETS), not restated
+CHOW_SWAP = {p: preset_rules(p).chow_swap_allowed for p in PRESETS}
 
 
 _ZH_NUM = "一二三四五六七八九"
@@ -123,6 +124,9 @@ class Hand:
         if rng.random() < 0.15:          # a rules object, sometimes overriding 包's chow counting or 吃张打张
             self.chi_counts = rng.random() < 0.5
             self.rules = {"preset": self.preset, "chi_counts_for_liability": self.chi_counts}
+            if rng.random() < 0.3:
+                self.chow_swap = not self.chow_swap
+                self.rules["chow_swap_allowed"] = self.chow_swap
             if rng.random() < 0.5:       # a lower minimum: wins /v1/score scores under the preset's
                 self.rules["min_tai"] = rng.randint(0, 3)
         self.rig = rig

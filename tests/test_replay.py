@@ -80,7 +80,7 @@ def test_generated_logs(raw_client, generated):
             mismatches.append(n)
     assert mismatches == []
     # rule book 4: a hand under the minimum is no win (RULES.md §11.6), so the generator plays on where
-    # it would have declared one: about a quarter of the hands end in a win (518 of 2,000)
+    # it would have declared one: about a quarter of the hands end in a win (564 of 2,000)
     assert outcomes["win"] > GENERATED // 5 and outcomes["draw"] > GENERATED // 4
 
 
@@ -283,6 +283,9 @@ def _mutations(hand: replaygen.Hand, rng: random.Random) -> typing.Iterator[tupl
         if w != _next(d):
             yield "second_win_on_discard", at(n - 1, {**events[-1], "declined": [{"seat": _next(d),
                                                                                      "claim": "win"}]}), n - 1
+        else:       # ... or the seat after the winner declares it, the winner's win declined
+            yield "second_win_on_discard", at(n - 1, {"t": "win", "seat": _next(w),
+                                                      "declined": [{"seat": w, "claim": "win"}]}), n - 1
 
 
 def _caishen_claims(hand: replaygen.Hand) -> typing.Iterator[tuple[str, dict, int]]:
@@ -320,6 +323,13 @@ def _rulebook4(hand: replaygen.Hand) -> typing.Iterator[tuple[str, dict, int]]:
         out = copy.deepcopy(body)
         out["events"] = events[:i] + [{"t": "win", "seat": SEATS[seat]}]
         yield "below_minimum", out, i
+    for i, seat, avoid in hand.swap_discards:
+        held = [k for k in sorted(avoid) if Tracker(body, i).hands[SEATS[seat]][k] > 0]
+        if held:
+            out = copy.deepcopy(body)
+            out["events"] = events[:i] + [{**events[i], "tile": held[0]}] + events[i + 1:]
+            yield "chow_swap_discard", out, i
+            break
 
 
 MUTATED_LOGS = 300
@@ -340,11 +350,10 @@ def test_mutations(generated):
                 wrong.append((reason, index, got))
     assert wrong == []
     for reason in replay_lib.REASONS:
-        if reason not in ("caishen_flower_set_aside", "not_a_flower", "caishen_in_meld", "invalid_meld",
-                          "chow_swap_discard"):
+        if reason not in ("caishen_flower_set_aside", "not_a_flower", "caishen_in_meld", "invalid_meld"):
             assert counts[reason] >= 3, (reason, counts)   # those four: hand-worked below
     assert sum(counts.values()) >= 2500
-    assert counts["below_minimum"] >= 500, counts
+    assert counts["below_minimum"] >= 500 and counts["chow_swap_discard"] >= 50, counts
 
 
 def test_mutation_over_http(client):
@@ -826,6 +835,46 @@ def test_hostile_logs_are_answered_like_every_bad_body(client):
 
 # --- rule book 4: 吃张打张 and a declared win under the minimum -----------------------------------
 
+def _chow_swap(rules: typing.Any, discard: str, claimed: str = "1m", run: str = "1m2m3m") -> dict:
+    # one live tile: E draws it, discards `claimed`; S chows it and discards; nobody claims: 荒庄
+    return {"rules": rules, "round_wind": "E", "live_tiles": 1,
+            "deal": {"E": f"{claimed} 5p5p5p 6p6p6p 7p7p7p 8p8p8p", "S": "1m 2m 3m 4m 5m 9s9s9s 1s1s1s 2s2s",
+                     "W": "1p1p1p 2p2p2p 3p3p3p 4p4p4p E", "N": "3s3s3s 4s4s4s 5s5s5s 6s6s6s S"},
+            "events": [d("E", "C"), x("E", claimed), {"t": "chow", "seat": "S", "tiles": run}, x("S", discard),
+                       {"t": "exhaustive_draw"}]}
+
+
+@pytest.mark.parametrize(("claimed", "run", "refused", "allowed"), [
+    # S melds its 2m3m with E's 1m: neither 1m (the claimed kind) nor 4m (2m3m4m) may follow (RULES.md
+    # §11.4, 001 "吃牌123万，吃1万，就不能出1万和4万"); 5m may
+    ("1m", "1m2m3m", ("1m", "4m"), ("5m", "9s")),
+    # 3m4m with a claimed 2m: neither 2m nor 5m (the two sides of 3m4m)
+    ("2m", "2m3m4m", ("2m", "5m"), ("1m", "9s")),
+    # 2m4m with a claimed 3m (a closed chow): only 3m makes a chow with 2m4m; 1m and 5m may follow
+    ("3m", "2m3m4m", ("3m",), ("1m", "5m")),
+])
+def test_chow_swap_discard(claimed, run, refused, allowed):
+    for tile in refused:
+        body = _chow_swap("ningbo", tile, claimed, run)      # S holds 1m-5m: a copy of each to discard
+        problem = _refused(body)
+        assert problem is not None and (problem["code"], problem["reason"], problem["event_index"]) == (
+            "illegal_event", "chow_swap_discard", 3), (tile, problem)
+        # 000 allows it (ningbo-456, chow_swap_allowed on): the same log is a draw
+        assert ningbo_score.replay.replay({**body, "rules": "ningbo-456"})["outcome"] == "draw"
+        # the option decides, not the preset
+        assert ningbo_score.replay.replay({**body, "rules": {"preset": "ningbo", "chow_swap_allowed": True}})[
+            "outcome"] == "draw"
+    for tile in allowed:
+        assert ningbo_score.replay.replay(_chow_swap("ningbo", tile, claimed, run))["outcome"] == "draw"
+
+
+def test_chow_swap_discard_in_chinese():
+    problem = _refused_zh(_chow_swap("ningbo", "4m"))
+    assert problem["reason"] == "chow_swap_discard"
+    assert problem["detail"] == ("events.3: 第 3 个事件（南家出牌）：南家刚吃牌，不能打出四万"
+                                 "（不能吃张打张：一万、四万）")
+
+
 def _below() -> dict:
     return {"round_wind": "E", "deal": deal(S="123m 456m 789m 12p 9s9s", W="1p1p1p 2p2p2p 5p5p5p 6p6p6p E"),
             "events": [d("E", "C"), x("E", "C"), d("S", "C"), x("S", "C"), d("W", "3p"), x("W", "3p"),
@@ -912,3 +961,47 @@ def test_chinese_messages_are_chinese():
     import re
     for text in (_refused_zh(b)["detail"] for b in (body, examples.REPLAY_OUT_OF_TURN, _below())):
         assert not re.search(r"\b(draw|discard|win|[ESWN])\b", text.split(": ", 1)[1]), text
+
+
+# --- the typed result (issue 37) ---------------------------------------------------------------
+
+def test_typed_result_is_what_the_answer_says(generated):
+    """replay_result's frozen records (DerivedWin, MeldRecord) are the facts the answer's JSON is
+    written from: the same winner, win, melds and evidence, for every generated win."""
+    import dataclasses
+
+    from ningbo_score.replay_facts import evidence_json
+
+    for hand in generated[:300]:
+        result = replay_lib.replay_result(hand.body())
+        answer = result.answer()
+        assert answer == replay_lib.replay(hand.body())
+        if result.win is None:
+            assert result.outcome == "draw" and answer["evidence"] == {}
+            continue
+        win = result.win
+        assert SEATS[win.seat] == answer["winner"] and win.by == answer["score_request"]["win"]["by"]
+        assert (None if win.from_seat is None else SEATS[win.from_seat]) == answer["score_request"]["win"].get("from")
+        assert evidence_json(win.evidence()) == answer["evidence"]
+        assert [m.to_json() for m in win.melds] == answer["score_request"]["hand"].get("melds", [])
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            win.by = "discard"  # type: ignore[misc]
+
+
+def test_expected_lists_the_opening_flowers():
+    # after E's first draw, S and W (dealt flowers) may set theirs aside; N holds none (RULES.md §11.2)
+    problem = _refused({"round_wind": "E", "deal": OPENING_DEAL, "events": [d("E", "C"), d("E", "C")]})
+    assert problem is not None and problem["reason"] == "out_of_turn"
+    assert {"seat": "S", "t": "flower"} in problem["expected"] and {"seat": "W", "t": "flower"} in problem["expected"]
+    assert {"seat": "N", "t": "flower"} not in problem["expected"]
+    # once S has begun, the opening goes on from S: E's own flower is still its first turn's
+    problem = _refused({"round_wind": "E", "deal": OPENING_DEAL,
+                        "events": [d("E", "C"), flower("S", "2f"), d("S", "C"), d("S", "C")]})
+    assert problem is not None and {"seat": "S", "t": "flower"} in problem["expected"]
+
+
+def test_score_error_extra_at_construction():
+    err = ningbo_score.ScoreError.one("illegal_event", "events.0", "en", "zh", extra={"event_index": 0})
+    assert err.to_problem()["event_index"] == 0
+    more = err.with_extra(score_request={})
+    assert more.to_problem()["score_request"] == {} and "score_request" not in err.extra
