@@ -70,6 +70,29 @@ def replay_bodies(seed: int) -> list[bytes]:
     import replaygen
 
     return [json.dumps(hand.body(), ensure_ascii=False).encode() for hand in replaygen.logs(seed, REPLAY_LOGS)]
+
+
+def actions_bodies(seed: int) -> list[bytes]:
+    """--actions: the REPLAY_LOGS logs of :func:`replay_bodies`, each cut at a seeded random
+    point (a POST /v1/table/actions body: the log so far), as sent (issue 39)."""
+    import random
+
+    import replaygen
+
+    rng = random.Random(seed)
+    out = []
+    for hand in replaygen.logs(seed, REPLAY_LOGS):
+        body = hand.body()
+        body["events"] = body["events"][:rng.randint(0, len(body["events"]))]
+        out.append(json.dumps(body, ensure_ascii=False).encode())
+    return out
+
+
+#: the optional targets: option -> (path, label, bodies, what they are)
+EXTRA_TARGETS = {
+    "replay": ("/v1/replay", "POST /v1/replay (logs)", replay_bodies, "generated logs"),
+    "actions": ("/v1/table/actions", "POST /v1/table/actions", actions_bodies, "generated logs cut at random"),
+}
 PERCENTILES = [1, 5, 10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 95, 97.5, 99, 99.5, 99.9, 99.99]
 
 # The fixed mix POSTed to /v1/score: docs/api.md's worked example, tools/examples.py's hands (worked
@@ -697,6 +720,9 @@ def main() -> int:
     ap.add_argument("--replay", action="store_true",
                     help=f"also run POST /v1/replay on {REPLAY_LOGS} generated logs (target: ≥ "
                          f"{TARGET_REPLAY_RATIO} × the no-op)")
+    ap.add_argument("--actions", action="store_true",
+                    help=f"also run POST /v1/table/actions on {REPLAY_LOGS} generated logs cut at random (target: ≥ "
+                         f"{TARGET_REPLAY_RATIO} × the no-op)")
     args = ap.parse_args()
     WRK_HEADERS[:] = args.header
     if (args.gunicorn_arg or args.no_worst) and args.results == RESULTS:
@@ -740,20 +766,23 @@ def main() -> int:
         report(f"mix: {len(bodies)} hands, each answered 200: {', '.join(MIX)}")
 
         tmp = Path(tempfile.mkdtemp(prefix="ningbo-wrk-"))
-        noop_lua, score_lua, replay_lua = tmp / "noop.lua", tmp / "score.lua", tmp / "replay.lua"
+        noop_lua, score_lua = tmp / "noop.lua", tmp / "score.lua"
         write_lua(noop_lua, None)
         write_lua(score_lua, bodies)
         targets = [("noop", server.base + "/healthz", noop_lua), ("score", server.base + "/v1/score", score_lua)]
-        if args.replay:
-            logs = replay_bodies(args.seed)
+        extras = [key for key in EXTRA_TARGETS if getattr(args, key)]
+        for key in extras:
+            path, _, make_bodies, what = EXTRA_TARGETS[key]
+            logs = make_bodies(args.seed)
             for body in logs:
-                status, data, _ = http("POST", server.base + "/v1/replay", body)
+                status, data, _ = http("POST", server.base + path, body)
                 if status != 200:
-                    raise SystemExit(f"a generated log answered {status}: {data[:300]!r}")
-            report(f"replay: {len(logs)} generated logs (tests/replaygen.py, seed {args.seed}), each answered 200, "
+                    raise SystemExit(f"a generated log answered {status} on {path}: {data[:300]!r}")
+            report(f"{key}: {len(logs)} {what} (tests/replaygen.py, seed {args.seed}), each answered 200, "
                    f"{sum(map(len, logs)) // len(logs)} bytes on average")
-            write_lua(replay_lua, logs, "/v1/replay")
-            targets.append(("replay", server.base + "/v1/replay", replay_lua))
+            lua = tmp / f"{key}.lua"
+            write_lua(lua, logs, path)
+            targets.append((key, server.base + path, lua))
         rounds: dict[str, list] = {key: [] for key, _, _ in targets}
         for _ in range(args.rounds):            # no-op, score, no-op, score, ...: drift hits both
             for key, url, lua in targets:
@@ -773,8 +802,7 @@ def main() -> int:
         report(f"{'target':<24}{'req/s':>8}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}{'errors':>7}"
                f"   CPUs used: server / wrk / other processes")
         labels = [("noop", "GET /healthz (no-op)"), ("score", "POST /v1/score (mix)")]
-        if args.replay:
-            labels.append(("replay", "POST /v1/replay (logs)"))
+        labels += [(key, EXTRA_TARGETS[key][1]) for key in extras]
         for key, label in labels:
             if args.rounds > 1:
                 for i, r in enumerate(runs[key]["rounds"], 1):
@@ -803,11 +831,11 @@ def main() -> int:
                 p99 <= TARGET_P99_MS,
             f"no socket errors, timeouts or non-2xx answers ({errors})": errors == 0,
         }
-        if args.replay:
-            replay_ratio = runs["replay"]["rps"] / runs["noop"]["rps"]
-            replay_errors = sum(runs["replay"]["errors"].values())
-            checks[f"/v1/replay throughput ≥ {TARGET_REPLAY_RATIO} × no-op (ratio {replay_ratio:.2f}), "
-                   f"{replay_errors} errors"] = replay_ratio >= TARGET_REPLAY_RATIO and replay_errors == 0
+        for key in extras:
+            extra_ratio = runs[key]["rps"] / runs["noop"]["rps"]
+            extra_errors = sum(runs[key]["errors"].values())
+            checks[f"{EXTRA_TARGETS[key][0]} throughput ≥ {TARGET_REPLAY_RATIO} × no-op (ratio {extra_ratio:.2f}), "
+                   f"{extra_errors} errors"] = extra_ratio >= TARGET_REPLAY_RATIO and extra_errors == 0
         report(f"for comparison: the gthread workers' target was {GTHREAD_RATIO} × their no-op and their "
                f"/v1/score ran {GTHREAD_SCORE_RPS} req/s; here {runs['score']['rps']:.0f} req/s "
                f"({runs['score']['rps'] / GTHREAD_SCORE_RPS:.2f} × that)")

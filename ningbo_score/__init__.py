@@ -7,6 +7,7 @@ body, typed :class:`ScoreAnswer` (ningbo_score.answers); :func:`waits`, :func:`a
 :func:`levels` answer as ``POST /v1/waits``, ``/v1/analyze``, ``/v1/score/batch``,
 ``/v1/table/next``, ``/v1/table/claims``, ``/v1/table/escape`` and ``GET /v1/levels`` do;
 :func:`ningbo_score.replay.replay`: ``POST /v1/replay``, a hand's log checked, derived and scored;
+:func:`actions`: ``POST /v1/table/actions``, what each seat may do after a log's prefix (the referee);
 problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
 the rule book.
@@ -38,7 +39,7 @@ USING_COMPILED = _compiled_is_current()
 if USING_COMPILED:
     __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
 
-from .answers import (AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer, LevelsAnswer,  # noqa: E402
+from .answers import (ActionsAnswer, AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer, LevelsAnswer,  # noqa: E402
                       NextHandAnswer, Preset, ProblemBody, Rulebook, ScoreAnswer, WaitsAnswer)
 from .api import (Body, analyze, claims, escape, levels, next_hand, read_score, score, score_batch,  # noqa: E402
                   waits)
@@ -46,6 +47,7 @@ from .batch import MAX_BATCH  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
 from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
 from . import replay  # noqa: E402  (the module: ningbo_score.replay.replay(body), .replay_loaded, .replay_batch)
+from .actions import actions  # noqa: E402  (the function; the module is ningbo_score.actions's sys.modules entry)
 
 
 def presets() -> list[Preset]:
@@ -68,7 +70,8 @@ def preset(preset_id: str) -> Preset:
 __all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "next_hand", "claims", "escape",
            "levels", "presets", "preset", "rulebook", "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH",
            "Body", "ScoreAnswer", "WaitsAnswer", "AnalyzeAnswer", "BatchAnswer", "NextHandAnswer", "ClaimsAnswer",
-           "EscapeAnswer", "LevelsAnswer", "Preset", "Rulebook", "ProblemBody", "replay"]
+           "EscapeAnswer", "LevelsAnswer", "Preset", "Rulebook", "ProblemBody", "replay",
+           "actions", "ActionsAnswer"]
 
 
 def warm_up() -> None:

@@ -363,7 +363,88 @@ class Rulebook(TypedDict):
     presets: list[Preset]
 
 
+#: A meld on the table.
+TableMeld = TypedDict("TableMeld", {
+    "type": Literal["chow", "pung", "kong"],
+    "tiles": NotRequired[list[TileCode]],
+    "from": NotRequired[Seat],
+    "concealed": NotRequired[bool],
+    "added": NotRequired[bool],
+})
+
+
+class SeatMelds(TypedDict):
+    """The melds of each seat that has any."""
+
+    E: NotRequired[list[TableMeld]]
+    S: NotRequired[list[TableMeld]]
+    W: NotRequired[list[TableMeld]]
+    N: NotRequired[list[TableMeld]]
+
+
+class SeatFlowers(TypedDict):
+    """The flowers set aside by each seat that has any."""
+
+    E: NotRequired[list[TileCode]]
+    S: NotRequired[list[TileCode]]
+    W: NotRequired[list[TileCode]]
+    N: NotRequired[list[TileCode]]
+
+
+class LastDiscard(TypedDict):
+    """The last discard of the hand so far."""
+
+    seat: Seat
+    tile: TileCode
+    event_index: int
+
+
+class TableState(TypedDict):
+    """What is on the table: no tile of a concealed hand."""
+
+    live_tiles: int
+    tiles: SeatAmounts
+    melds: SeatMelds
+    flowers: SeatFlowers
+    last_discard: LastDiscard | None
+
+
+class ActionScore(TypedDict):
+    """What the win is worth (the `/v1/score` answer's figures)."""
+
+    tai: int
+    counted_tai: int
+    eligible: bool
+    points: int
+    by: Literal["self_draw", "discard", "robbing_kong"]
+
+
+class Action(TypedDict):
+    """An event `/v1/replay` would accept as the log's next one (without `declined`)."""
+
+    seat: NotRequired[Seat]
+    t: Literal["win", "kong", "pung", "chow", "concealed_kong", "added_kong", "flower", "discard", "draw",
+    "exhaustive_draw"]
+    tile: NotRequired[TileCode]
+    tiles: NotRequired[list[TileCode]]
+    priority: NotRequired[int]
+    score: NotRequired[ActionScore]
+
+
+class ActionsAnswer(TypedDict):
+    """What each seat may do now."""
+
+    events: int
+    phase: Literal["turn", "replacement", "claims", "draw", "opening", "ended"]
+    turn: Seat | None
+    state: TableState
+    actions: list[Action]
+
+
 __all__ = [
+    "Action",
+    "ActionScore",
+    "ActionsAnswer",
     "AnalyzeAnswer",
     "AnalyzedWait",
     "BatchAnswer",
@@ -380,6 +461,7 @@ __all__ = [
     "Improving",
     "Item",
     "ItemId",
+    "LastDiscard",
     "Level",
     "LevelsAnswer",
     "NextHandAnswer",
@@ -397,7 +479,11 @@ __all__ = [
     "ScoredItem",
     "Seat",
     "SeatAmounts",
+    "SeatFlowers",
+    "SeatMelds",
     "SeatWinds",
+    "TableMeld",
+    "TableState",
     "TileCode",
     "Wait",
     "WaitValue",

@@ -1,5 +1,5 @@
-"""The ``ningbo-score`` command: score a hand, list its waits, analyse it, replay a hand's log, or
-serve the HTTP API.
+"""The ``ningbo-score`` command: score a hand, list its waits, analyse it, replay a hand's log, list
+what each seat may do after a log's prefix (``actions``), or serve the HTTP API.
 
 A hand is given either as a compact string of its concealed tiles (docs/api.md: ``"123m 456p EE C"``,
 Chinese names too) with options for the rest, or as a JSON file holding a ``/v1/score`` (or
@@ -50,6 +50,7 @@ EXAMPLES = (
     "ningbo-score waits '23m 678m 99s' --seat S --meld pung:CCC:E --meld kong:1111s:concealed",
     "ningbo-score analyze '23m 678m 99s 5p' --seat S --meld pung:CCC:E --meld kong:1111s:concealed",
     "ningbo-score settle session.json",
+    "ningbo-score actions log.json --for N",
     "ningbo-score serve --port 8000",
 )
 
@@ -503,6 +504,10 @@ def parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="check a hand's log, derive its win and score it (POST /v1/replay)",
                                  epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_replay_options(replay)
+    actions = commands.add_parser("actions", help="what each seat may do after a log's prefix "
+                                                  "(POST /v1/table/actions)",
+                                  epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_actions_options(actions)
     serve = commands.add_parser("serve", help="run the HTTP API (gunicorn with gunicorn.conf.py, as `make run`)",
                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--host", help="address to bind (default: $HOST, else 127.0.0.1)")
@@ -590,28 +595,96 @@ def _derived_value(request: dict[str, Any], key: str) -> str:
     return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
 
+def print_refused_log(err: ningbo_score.ScoreError, lang: str) -> int:
+    """A log's refusal (``replay`` and ``actions``): the problem, the event, what was legal there."""
+    print_problem(err, lang)
+    problem = err.to_problem(lang)
+    if "reason" in problem:
+        t = REPLAY_TEXT[lang]
+        print("  " + t["illegal"].format(i=problem["event_index"], reason=problem["reason"]), file=sys.stderr)
+        legal = ", ".join(f"{e.get('seat', '')} {e['t']}".strip() for e in problem["expected"])
+        print(f"  {t['expected']}: {legal}", file=sys.stderr)
+        print("  " + _state_line(problem["state"], t), file=sys.stderr)
+    elif "event_index" in problem:
+        print(f"  {REPLAY_TEXT[lang]['event']} {problem['event_index']}", file=sys.stderr)
+    return REFUSED
+
+
+def _state_line(state: dict[str, Any], t: dict[str, Any]) -> str:
+    last = state["last_discard"]
+    line: str = t["state"].format(
+        live=state["live_tiles"], tiles=" ".join(f"{s} {n}" for s, n in state["tiles"].items()),
+        last="-" if last is None else f"{last['seat']} {last['tile']} ({last['event_index']})")
+    return line
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         result = ningbo_score.replay.replay(read_json(args.log), args.lang)
     except ningbo_score.ScoreError as err:
-        print_problem(err, args.lang)
-        problem = err.to_problem(args.lang)
-        if "reason" in problem:
-            t = REPLAY_TEXT[args.lang]
-            print("  " + t["illegal"].format(i=problem["event_index"], reason=problem["reason"]), file=sys.stderr)
-            legal = ", ".join(f"{e.get('seat', '')} {e['t']}".strip() for e in problem["expected"])
-            print(f"  {t['expected']}: {legal}", file=sys.stderr)
-            state = problem["state"]
-            last = state["last_discard"]
-            print("  " + t["state"].format(
-                live=state["live_tiles"], tiles=" ".join(f"{s} {n}" for s, n in state["tiles"].items()),
-                last="-" if last is None else f"{last['seat']} {last['tile']} ({last['event_index']})"),
-                file=sys.stderr)
-        elif "event_index" in problem:
-            print(f"  {REPLAY_TEXT[args.lang]['event']} {problem['event_index']}", file=sys.stderr)
-        return REFUSED
+        return print_refused_log(err, args.lang)
     if args.json:
         print_json(result)
     else:
         print_replay(result, args.lang)
     return NOT_ELIGIBLE if result["outcome"] == "win" and not result["score"]["eligible"] else OK
+
+
+# --- actions (POST /v1/table/actions) ------------------------------------------------------------
+
+ACTIONS_TEXT: dict[str, dict[str, str]] = {
+    "en": {"head": "after {n} events: {phase}", "turn": ", {seat}'s turn", "none": "no actions",
+           "priority": "priority {p}", "melds": "melds", "flowers": "flowers"},
+    "zh": {"head": "{n} 个事件之后：{phase}", "turn": "，轮到 {seat}", "none": "无可行动作",
+           "priority": "优先 {p}", "melds": "副露", "flowers": "花"},
+}
+
+
+def add_actions_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("log", help="a JSON file holding a POST /v1/table/actions body: a /v1/replay body whose "
+                                    "events stop anywhere (- for standard input)")
+    parser.add_argument("--for", dest="seat", choices=("E", "S", "W", "N"),
+                        help="list only this seat's actions (overrides the body's `for`)")
+    parser.add_argument("--json", action="store_true", help="print the JSON answer instead of a list")
+    parser.set_defaults(run=cmd_actions)
+
+
+def print_actions(result: ningbo_score.ActionsAnswer, lang: str) -> None:
+    t = ACTIONS_TEXT[lang]
+    turn = result["turn"]
+    print(t["head"].format(n=result["events"], phase=result["phase"])
+          + ("" if turn is None else t["turn"].format(seat=turn)))
+    state = result["state"]
+    print("  " + _state_line(dict(state), REPLAY_TEXT[lang]))
+    for seat, melds in typing.cast("dict[str, list[dict[str, Any]]]", state["melds"]).items():
+        shown = "; ".join(" ".join([m["type"], *m.get("tiles", ["?"] * 4)]) for m in melds)
+        print(f"  {t['melds']} {seat}: {shown}")
+    for seat, flowers in typing.cast("dict[str, list[str]]", state["flowers"]).items():
+        print(f"  {t['flowers']} {seat}: {' '.join(flowers)}")
+    if not result["actions"]:
+        print("  " + t["none"])
+    for a in result["actions"]:
+        what = " ".join(p for p in (a.get("seat", "-"), a["t"], a.get("tile", ""), "".join(a.get("tiles", []))) if p)
+        more = []
+        if "priority" in a:
+            more.append(t["priority"].format(p=a["priority"]))
+        if "score" in a:
+            sc = a["score"]
+            more.append(f"{sc['by']}, {sc['tai']} 台, {sc['points']} points" if lang == "en" else
+                        f"{sc['by']}，{sc['tai']} 台，{sc['points']} 分")
+        print(f"  {what}" + (f"  ({'; '.join(more)})" if more else ""))
+
+
+def cmd_actions(args: argparse.Namespace) -> int:
+    body = read_json(args.log)
+    if args.seat is not None and isinstance(body, dict):
+        body = {**body, "for": args.seat}
+    try:
+        result = ningbo_score.actions(body, args.lang)
+    except ningbo_score.ScoreError as err:
+        return print_refused_log(err, args.lang)
+    if args.json:
+        print_json(result)
+    else:
+        print_actions(result, args.lang)
+    return OK

@@ -153,9 +153,33 @@ class SeatState:
         return all(held[t] >= n for t, n in need.items())
 
 
+class _CopyOnRead(list[SeatState]):
+    """A trial's seats (:meth:`Table.try_next`): the acting seat is copied when first read (its
+    event's turn checks, which refuse most trials, read none)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seats: list[SeatState], seat: int) -> None:
+        super().__init__(seats)
+        self.seat: int | None = seat
+
+    def __getitem__(self, i: typing.Any) -> typing.Any:
+        if i == self.seat:
+            self.seat = None
+            list.__setitem__(self, i, list.__getitem__(self, i).copy())
+        return list.__getitem__(self, i)
+
+
+class Refused(Exception):
+    """An event :meth:`Table.try_next` refuses (its ``args[0]``: the reason), without a message."""
+
+
 class Table:
     """The state machine of one hand: :meth:`play` folds the log's events, raising the first
     illegal one; :meth:`answer` builds the 200 body."""
+
+    #: :meth:`try_next`'s copies: a refusal raises :class:`Refused`, not the 422
+    trial = False
 
     def __init__(self, log: ReplayLog, lang: str) -> None:
         self.log = log
@@ -203,6 +227,8 @@ class Table:
 
     def fail(self, reason: str, en: str, zh: str, index: int | None = None,
              more: Mapping[str, typing.Any] | None = None) -> typing.NoReturn:
+        if self.trial:
+            raise Refused(reason)
         i = self.index if index is None else index
         events = self.log.events
         where = f"events.{i}" if i < len(events) else "events"
@@ -345,6 +371,23 @@ class Table:
         if ev.t not in ("draw", "flower"):
             self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
         _STEPS[ev.t](self, i, ev)
+
+    def try_next(self, ev: Event) -> Table:
+        """The table after ``ev`` as the log's next event, with the same checks as :meth:`step`,
+        on a copy (this table is left as it was); :class:`Refused` (its reason, or the code of a
+        win ``/v1/score`` refuses) where they refuse it.  A refusal here builds no 422 (its
+        messages and ``expected``): ningbo_score.actions tries many."""
+        t = Table.__new__(Table)
+        t.__dict__.update(self.__dict__)
+        t.trial = True
+        t.seen = list(self.seen)
+        if ev.seat is not None:
+            t.seats = _CopyOnRead(self.seats, ev.seat)
+        try:
+            t.step(len(self.log.events), ev)
+        except ScoreError as err:             # a win /v1/score refuses
+            raise Refused(err.code) from None
+        return t
 
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:
         who = SEATS[ev.seat] if ev.seat is not None else "anyone"

@@ -362,3 +362,30 @@ class ReplayBatchRequestSchema(StrictSchema):
 
 REPLAY_REQUEST = ReplayRequestSchema()
 REPLAY_BATCH_REQUEST = ReplayBatchRequestSchema()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionsInput:
+    """A loaded ``POST /v1/table/actions`` body: the log (stopping anywhere) and the seat asking
+    (None: every seat)."""
+    log: ReplayLog
+    seat: int | None
+
+
+class ActionsRequestSchema(ReplayRequestSchema):
+    """The body of `POST /v1/table/actions`: a `/v1/replay` body whose events stop anywhere, and
+    optionally the seat whose actions are asked for."""
+
+    events = Events(Nested(ReplayEventSchema), required=True, max_items=MAX_EVENTS, metadata={
+        "description": f"The events so far in play order, at most {MAX_EVENTS}: a prefix of a hand's log "
+                       "(possibly empty)."})
+    for_ = seat_field(data_key="for", attribute="for", required=False, allow_none=True, metadata={
+        "description": "List only this seat's actions (default: every seat's)."})
+
+    @post_load
+    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> ActionsInput:
+        f = data.get("for")
+        return ActionsInput(ReplayRequestSchema._typed(self, data), None if f is None else SEAT_OF[f])
+
+
+ACTIONS_REQUEST = ActionsRequestSchema()

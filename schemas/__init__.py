@@ -41,6 +41,8 @@ from ningbo_score.request_schemas import (
 from ningbo_score.replay_requests import (
     REPLAY_BATCH_REQUEST,
     REPLAY_REQUEST,
+    ACTIONS_REQUEST,
+    ActionsRequestSchema,
     DealSchema,
     DeclinedSchema,
     ReplayBatchRequestSchema,
@@ -76,6 +78,7 @@ from .responses import (
     ReplayBatchResponseSchema,
     ReplayBatchResultSchema,
     ReplayResponseSchema,
+    ActionsResponseSchema,
 )
 
 score_request = SCORE_REQUEST
@@ -103,6 +106,8 @@ replay_request = REPLAY_REQUEST
 replay_response = ReplayResponseSchema()
 replay_batch_request = REPLAY_BATCH_REQUEST
 replay_batch_response = ReplayBatchResponseSchema()
+actions_request = ACTIONS_REQUEST
+actions_response = ActionsResponseSchema()
 
 
 __all__ = [
@@ -183,8 +188,12 @@ __all__ = [
     "ReplayEventSchema",
     "ReplayRequestSchema",
     "ReplayResponseSchema",
+    "ActionsRequestSchema",
+    "ActionsResponseSchema",
     "replay_request",
     "replay_response",
     "replay_batch_request",
     "replay_batch_response",
+    "actions_request",
+    "actions_response",
 ]

@@ -10,6 +10,7 @@ from marshmallow.validate import Range
 from ningbo_score.errors import CODES, public_code
 from ningbo_score.fields import OneOf, OpenAPIConverter, TileCode
 from ningbo_score.hand import WIN_BY
+from ningbo_score.actions import ACTION_TYPES, PHASES
 from ningbo_score.replay import REASONS
 from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
 from ningbo_score.rules import RULEBOOK
@@ -678,3 +679,97 @@ class ReplayBatchResponseSchema(BatchResponseSchema):
     """One result per log, in order."""
 
     results = req(fields.List(fields.Nested(ReplayBatchResultSchema)))
+
+
+# --- POST /v1/table/actions ----------------------------------------------------------------------
+
+class TableMeldSchema(OutSchema):
+    """A meld on the table."""
+
+    type = _str("chow", "pung", "kong")
+    tiles = fields.List(TileCode(), metadata={
+        "description": "Its tiles (absent: another seat's concealed kong, for a seat's view: face down)."})
+    from_ = fields.String(data_key="from", attribute="from", validate=OneOf(SEATS), metadata={
+        "description": "The discarder of a claimed meld."})
+    concealed = fields.Boolean(metadata={"description": "`true`: a concealed kong."})
+    added = fields.Boolean(metadata={"description": "`true`: a kong added to an exposed pung."})
+
+
+class SeatMeldsSchema(OutSchema):
+    """The melds of each seat that has any."""
+
+    E = fields.List(fields.Nested(TableMeldSchema))
+    S = fields.List(fields.Nested(TableMeldSchema))
+    W = fields.List(fields.Nested(TableMeldSchema))
+    N = fields.List(fields.Nested(TableMeldSchema))
+
+
+class SeatFlowersSchema(OutSchema):
+    """The flowers set aside by each seat that has any."""
+
+    E = fields.List(TileCode())
+    S = fields.List(TileCode())
+    W = fields.List(TileCode())
+    N = fields.List(TileCode())
+
+
+class LastDiscardSchema(OutSchema):
+    """The last discard of the hand so far."""
+
+    seat = _str(*SEATS)
+    tile = req(TileCode())
+    event_index = req(fields.Integer(metadata={"minimum": 0}))
+
+
+class TableStateSchema(OutSchema):
+    """What is on the table: no tile of a concealed hand."""
+
+    live_tiles = req(fields.Integer(metadata={"minimum": 0, "description": "Live tiles left in the wall."}))
+    tiles = req(fields.Nested(SeatAmountsSchema, metadata={
+        "description": "Each seat's concealed tile count."}))
+    melds = req(fields.Nested(SeatMeldsSchema))
+    flowers = req(fields.Nested(SeatFlowersSchema))
+    last_discard = req(fields.Nested(LastDiscardSchema, allow_none=True, metadata={
+        "description": "`null`: nothing discarded yet."}))
+
+
+class ActionScoreSchema(OutSchema):
+    """What the win is worth (the `/v1/score` answer's figures)."""
+
+    tai = req(fields.Integer(metadata={"minimum": 0}))
+    counted_tai = req(fields.Integer(metadata={"minimum": 0}))
+    eligible = req(fields.Boolean(metadata={"description": "Always `true`: only a win that scores is listed."}))
+    points = req(fields.Integer(metadata={"minimum": 0}))
+    by = _str(*WIN_BY)
+
+
+class ActionSchema(OutSchema):
+    """An event `/v1/replay` would accept as the log's next one (without `declined`)."""
+
+    seat = fields.String(validate=OneOf(SEATS), metadata={"description": "Who acts (every action but "
+                                                                         "`exhaustive_draw`)."})
+    t = _str(*ACTION_TYPES)
+    tile = TileCode(metadata={"description": "`discard`, `flower`, `concealed_kong`, `added_kong`: the tile."})
+    tiles = fields.List(TileCode(), metadata={"description": "`chow`, `pung`, `kong`: the meld, the discard "
+                                                             "included."})
+    priority = fields.Integer(validate=Range(min=1, max=4), metadata={
+        "description": "The claims of a discard or of a robbable kong: win 1, pung/kong 2, chow 3, the draw "
+                       "(or `exhaustive_draw`) taken when nobody claims 4."})
+    score = fields.Nested(ActionScoreSchema, metadata={"description": "`win`: its value."})
+
+
+class ActionsResponseSchema(OutSchema):
+    """What each seat may do now."""
+
+    events = req(fields.Integer(metadata={"minimum": 0, "description": "How many events the prefix has."}))
+    phase = _str(*PHASES, metadata={
+        "description": "`turn` (`turn` has drawn or claimed: it discards, kongs, sets a flower aside or wins), "
+                       "`replacement` (`turn` owes a replacement draw), `claims` (a discard or a robbable added "
+                       "kong: the others may claim; else `turn` draws), `draw` (`turn` draws), `opening` (the "
+                       "flowers of the deal are replaced), `ended` (no actions)."})
+    turn = req(fields.String(validate=OneOf((*SEATS, None)), allow_none=True, metadata={
+        "description": "The seat whose turn it is (`null` once the hand has ended)."}))
+    state = req(fields.Nested(TableStateSchema))
+    actions = req(fields.List(fields.Nested(ActionSchema), metadata={
+        "description": "Each event `/v1/replay` accepts next, once, sorted by seat in play order from `turn`, "
+                       "then `t`, then tile."}))

@@ -266,6 +266,17 @@ ROUTES: tuple[Route, ...] = (
               "`{\"logs\": [replay request, …]}`: one result per log, in order, each the `/v1/replay` answer "
               "(`replay`) or its problem (`problem`, with the status `/v1/replay` would have answered). A "
               "bad log never fails the batch. Bodies up to 1 MiB.")),
+    Route("POST", "/v1/table/actions", "tableActions", "table", schemas.actions_request, schemas.actions_response,
+          lambda loaded, lang, _: ningbo_score.actions(loaded, lang),
+          doc=(
+              "The referee: what each seat may do now\n\n"
+              "A `/v1/replay` body whose `events` stop anywhere (the empty log included), optionally `for` a "
+              "seat. The answer's `phase`, `turn` and `state` (live tiles, tiles per seat, melds, flowers, the "
+              "last discard) and `actions`: every event `/v1/replay` would accept as the log's next one, each "
+              "once (a `draw` without its tile; a `win` only where it scores a win, with its `score`; "
+              "`priority` on the claims of a discard: win 1, pung/kong 2, chow 3, the draw 4). `for` a seat: "
+              "its actions only, and no tile of another seat's hand. A prefix that breaks a rule: the "
+              "`/v1/replay` 422 at that event.")),
     # the service's pages (no operations of openapi.yaml); WhiteNoise serves the calculator's
     # files under /static/ (service/static.py)
     Route("GET", "/", None, None, None, None, calculator),

@@ -245,12 +245,14 @@ def _help_examples() -> list[str]:
 
 def test_every_help_example_runs_as_written(tmp_path):
     """Each example of --help, run by a shell in a folder holding hand.json (docs/api.md's worked
-    example, as the examples assume) and session.json (docs/api.md's session); serve's on a free
+    example, as the examples assume), session.json (docs/api.md's session) and log.json (the referee's
+    hand cut after 30 events, docs/api.md); serve's on a free
     port instead of its 8000."""
     examples = _help_examples()
     assert len(examples) >= 6 and any("hand.json --lang zh" in e for e in examples)
     (tmp_path / "hand.json").write_text(json.dumps(WORKED_BODY), encoding="utf-8")
     (tmp_path / "session.json").write_text(json.dumps(tool_examples.SESSION), encoding="utf-8")  # docs/api.md's session
+    (tmp_path / "log.json").write_text(json.dumps(tool_examples.ACTIONS_PUNG_AND_WIN), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8", "HOME": str(tmp_path)}
     env.pop("LC_ALL", None)
     define = f'set -o pipefail; ningbo-score() {{ {shlex.quote(sys.executable)} -m ningbo_score "$@"; }}\n'

@@ -349,6 +349,61 @@ REPLAY_ERROR_EXAMPLES = {
     "invalid_request": ("An unknown event type (400)",
                         {**REPLAY_DRAW, "events": [{"t": "ron", "seat": "S"}]}),
 }
+# --- POST /v1/table/actions ----------------------------------------------------------------------
+
+#: A hand walked through three decisions (docs/examples.md, docs/api.md; tests/test_actions.py
+#: works each answer out by hand): S draws a flower holding four 7m (prefix 3: a concealed kong
+#: and a flower), W adds the fourth 6s to its pung while N waits on 3s/6s (prefix 24: N may rob
+#: it), E discards 3s that S may pung and N may win on (prefix 30); N wins.
+ACTIONS_HAND: dict[str, typing.Any] = {
+    "rules": "ningbo", "round_wind": "E",
+    "deal": {"E": "1m 2m 3m 9m 9m 2p 3p 4p 6p 7p 8p 3s 6s", "S": "7m 7m 7m 7m 2m 5m 8m 1p 4p 7p 3s 3s N",
+             "W": "6s 6s 1m 4m 9p 2p 5p 8p E E S W P", "N": "C C C F F F 1s 2s 3s 4s 5s 9s N"},
+    "events": [
+        {"t": "draw", "seat": "E", "tile": "1p"}, {"t": "discard", "seat": "E", "tile": "1p"},
+        {"t": "draw", "seat": "S", "tile": "1f"},
+        {"t": "concealed_kong", "seat": "S", "tile": "7m"}, {"t": "draw", "seat": "S", "tile": "9p"},
+        {"t": "flower", "seat": "S", "tile": "1f"}, {"t": "draw", "seat": "S", "tile": "S"},
+        {"t": "discard", "seat": "S", "tile": "S"},
+        {"t": "draw", "seat": "W", "tile": "1m"}, {"t": "discard", "seat": "W", "tile": "1m"},
+        {"t": "draw", "seat": "N", "tile": "8s"}, {"t": "discard", "seat": "N", "tile": "8s"},
+        {"t": "draw", "seat": "E", "tile": "W"}, {"t": "discard", "seat": "E", "tile": "6s"},
+        {"t": "pung", "seat": "W", "tiles": "6s6s6s"}, {"t": "discard", "seat": "W", "tile": "P"},
+        {"t": "draw", "seat": "N", "tile": "9s"}, {"t": "discard", "seat": "N", "tile": "N"},
+        {"t": "draw", "seat": "E", "tile": "7s"}, {"t": "discard", "seat": "E", "tile": "7s"},
+        {"t": "draw", "seat": "S", "tile": "8s"}, {"t": "discard", "seat": "S", "tile": "8s"},
+        {"t": "draw", "seat": "W", "tile": "6s"}, {"t": "added_kong", "seat": "W", "tile": "6s"},
+        {"t": "draw", "seat": "W", "tile": "2s"}, {"t": "discard", "seat": "W", "tile": "2s"},
+        {"t": "draw", "seat": "N", "tile": "5p"}, {"t": "discard", "seat": "N", "tile": "5p"},
+        {"t": "draw", "seat": "E", "tile": "8m"}, {"t": "discard", "seat": "E", "tile": "3s"},
+        {"t": "win", "seat": "N"},
+    ],
+}
+
+
+def actions_prefix(n: int, **more: typing.Any) -> dict[str, typing.Any]:
+    """ACTIONS_HAND cut after its first ``n`` events (a /v1/table/actions body)."""
+    return {**ACTIONS_HAND, "events": ACTIONS_HAND["events"][:n], **more}
+
+
+#: the three decisions: S's turn (a concealed kong and a flower), W's added kong (N may rob it),
+#: E's 3s (S may pung, N may win)
+ACTIONS_KONG_AND_FLOWER = actions_prefix(3)
+ACTIONS_ROBBABLE_KONG = actions_prefix(24)
+ACTIONS_PUNG_AND_WIN = actions_prefix(30)
+ACTIONS_EXAMPLES = {
+    "kong_and_flower": ("S's turn: a concealed kong of 7m, the flower 1f, or a discard", ACTIONS_KONG_AND_FLOWER),
+    "robbable_kong": ("W adds 6s to its pung: N may rob it (win 1), else W's replacement draw (4)",
+                      ACTIONS_ROBBABLE_KONG),
+    "pung_and_win": ("E discards 3s: N may win on it (1), S may pung it (2), else S draws (4)", ACTIONS_PUNG_AND_WIN),
+    "for_a_seat": ("The same discard, for N only", actions_prefix(30, **{"for": "N"})),
+    "empty_log": ("Before any event: the dealer draws", actions_prefix(0)),
+}
+ACTIONS_ERROR_EXAMPLES = {
+    "out_of_turn": ("A prefix that breaks a rule: the /v1/replay 422 at that event",
+                    {**ACTIONS_HAND, "events": [*ACTIONS_HAND["events"][:2], {"t": "draw", "seat": "W", "tile": "S"}]}),
+    "invalid_request": ("`for` is no seat (400)", actions_prefix(3, **{"for": "X"})),
+}
 REPLAY_BATCH_EXAMPLES = {
     "mixed": ("The whole hand, the exhaustive draw and an out-of-turn draw",
               {"logs": [REPLAY_HAND, REPLAY_DRAW, REPLAY_OUT_OF_TURN]}),

@@ -36,6 +36,7 @@ ANSWERS: dict[str, type[Schema]] = {
     "LevelsAnswer": r.LevelsSchema,
     "Rulebook": r.PresetListSchema,
     "Preset": r.PresetSchema,
+    "ActionsAnswer": r.ActionsResponseSchema,
 }
 #: Names of other schemas where dropping "Schema" would clash with the library's own names.
 RENAMED: dict[type[Schema], str] = {r.ProblemSchema: "ProblemBody", r.SetSchema: "DecompositionSet",

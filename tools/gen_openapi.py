@@ -30,6 +30,7 @@ from service.observability import ids as obs_ids
 from service.routes import ROUTES
 from tools.tile_schema import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
+from ningbo_score.actions import ACTION_TYPES, PHASES
 from ningbo_score.replay import REASONS
 from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS, SEAT_OF
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
@@ -305,6 +306,7 @@ LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
     "/v1/table/escape": (examples.ESCAPE_EXAMPLES, examples.ESCAPE_ERROR_EXAMPLES),
     "/v1/replay": (examples.REPLAY_EXAMPLES, examples.REPLAY_ERROR_EXAMPLES),
     "/v1/replay/batch": (examples.REPLAY_BATCH_EXAMPLES, examples.REPLAY_BATCH_ERROR_EXAMPLES),
+    "/v1/table/actions": (examples.ACTIONS_EXAMPLES, examples.ACTIONS_ERROR_EXAMPLES),
 }
 
 
@@ -434,6 +436,12 @@ def live_paths(client) -> dict[str, dict]:
             errors={**common, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
                                    "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
                                    "`score_request`)."}),
+        "/v1/table/actions": _live_operation(
+            answers, "/v1/table/actions",
+            ok="What each seat may do now.",
+            errors={**common, 422: "A prefix that breaks a rule: the `/v1/replay` 422 at its first illegal event "
+                                   "(`illegal_event`, with `event_index`, `reason`, `expected`, `state`, or a win "
+                                   "`/v1/score` refuses)."}),
         "/v1/replay/batch": _live_operation(
             answers, "/v1/replay/batch",
             ok="One result per log.",
@@ -615,6 +623,11 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
         "ReplayReason": (REASONS, "Why `/v1/replay` refused an event (`illegal_event`): the first rule it breaks, in "
                                   "this order (docs/api.md)."),
         "ReplayOutcome": (("win", "draw"), "How a replayed hand ended: a win, or an exhaustive draw (荒庄)."),
+        "ActionType": (ACTION_TYPES, "The type (`t`) of an action of `/v1/table/actions`: the event `/v1/replay` "
+                                     "would accept next."),
+        "TablePhase": (PHASES, "Where a hand is (`/v1/table/actions`): a seat's `turn`, its `replacement` draw, "
+                               "the `claims` of a discard or a robbable kong, the `draw` of the next seat, the "
+                               "`opening` flowers of the deal, or `ended`."),
         "ClaimType": (tuple(CLAIM_TYPES), "A claim on a discard: `win` (胡), `kong` (杠), `pung` (碰) or "
                                           "`chow` (吃)."),
         "ClaimRule": (response_schemas.CLAIM_RULES, "The rule of docs/rules.md §8 that gave the discard to its taker."),
