@@ -232,7 +232,11 @@ SESSION = {
     ],
 }
 SESSION_EXAMPLES = {
-    "session": ("Two wins, a draw, a hand scored elsewhere and an escape", SESSION),
+    "session": ("Two wins, a draw, a hand scored elsewhere and an escape (owed to the house)", SESSION),
+    "names": ("Seats named by players' names; an escape paid to the table (escape_penalty_to)",
+              {**SESSION, "rules": {"preset": "ningbo", "escape_penalty_to": "table"},
+               "hands": [{"draw": True}, {"net": {"Ann": 6, "Bo": -2, "Cy": -2, "Di": -2}},
+                         {"penalty": {"escape": "Cy"}}]}),
 }
 SESSION_ERROR_EXAMPLES = {
     "dealer_sequence": ("A hand in the South round while the East round is on (422)",
@@ -241,6 +245,10 @@ SESSION_ERROR_EXAMPLES = {
                          {**SESSION, "hands": [{"draw": True}, {"score": WRONG_TILE_COUNT}]}),
     "invalid_request": ("A hand that is both a draw and a penalty (400)",
                         {**SESSION, "hands": [{"draw": True, "penalty": {"escape": "W"}}]}),
+    "below_minimum": ("A declared win under the minimum: no win, not recorded (422)",
+                      {**SESSION, "hands": [{"score": {"seat_wind": "S", "win": {"by": "discard", "from": "W"},
+                                                       "hand": {"concealed": "123m 456m 789p 234s 55s",
+                                                                "winning_tile": "4m"}}}]}),
 }
 
 
@@ -286,6 +294,8 @@ CLAIMS_ERROR_EXAMPLES = {
 ESCAPE_EXAMPLES = {
     "base_points": ("From the base points", {"base_points": 2}),
     "level": ("From a level of GET /v1/levels (科长: base points 20)", {"level": 3}),
+    "table": ("To the table: 8 × base to each other player (escape_penalty_to)",
+              {"base_points": 2, "rules": {"preset": "ningbo", "escape_penalty_to": "table"}}),
 }
 ESCAPE_ERROR_EXAMPLES = {
     "invalid_request": ("Both base_points and level (400)", {"base_points": 2, "level": 3}),
