@@ -4,6 +4,7 @@ request's headers, and ``ETag``/``Cache-Control`` with 304 on what only a releas
 from __future__ import annotations
 
 import gzip
+import types
 
 import brotli
 import pytest
@@ -93,6 +94,22 @@ def test_what_a_release_changes_is_cached_and_revalidated(plain, path, coding):
     assert other.status_code == 200 and other.data == first.data
     # the same body, the same validator: another worker or a restart answers 304 too
     assert plain.get(path, headers=headers).headers["ETag"] == etag
+
+
+@pytest.mark.parametrize("path", ["/v1/rules/ningbo-456", "/openapi.yaml"])
+def test_the_same_body_is_the_same_gzip_bytes_at_any_time(plain, monkeypatch, path):
+    """The cause of the revalidation test's one failure on a fresh clone: gzip's header held the
+    second of compression (RFC 1952 MTIME), so the same answer asked across a second's boundary
+    came out as other bytes under the same strong ETag.  Two clocks a day apart give the same
+    bytes now, with no time stamp (MTIME 0)."""
+    answers = []
+    for now in (1_800_000_000.0, 1_800_086_400.0):
+        monkeypatch.setattr(gzip, "time", types.SimpleNamespace(time=lambda now=now: now))  # gzip's clock only
+        answers.append(plain.get(path, headers={"Accept-Encoding": "gzip"}))
+    one, two = answers
+    assert one.headers["Content-Encoding"] == two.headers["Content-Encoding"] == "gzip"
+    assert one.data[4:8] == b"\0\0\0\0" and one.data == two.data and one.headers["ETag"] == two.headers["ETag"]
+    assert gzip.decompress(one.data) == plain.get(path).data
 
 
 def test_the_rule_book_s_etag_follows_its_bytes(plain):
