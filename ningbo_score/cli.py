@@ -468,8 +468,13 @@ def add_hand_options(parser: argparse.ArgumentParser, waiting: bool) -> None:
             parser.add_argument(f"--{flag.replace('_', '-')}", action="store_true", help=f"win.{flag}")
         parser.add_argument("--base-points", type=int, metavar="N", help="对局分, 1 to 1,000,000 (default 1)")
     parser.add_argument("--json", action="store_true", help="print the API's JSON answer instead of text")
-    # also after the command and its hand (`score hand.json --lang zh`); before it, as the
-    # top-level option, it is kept (SUPPRESS: no default here overwrites it)
+    add_lang_option(parser)
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` after the command and its argument too (``score hand.json --lang zh``, ``replay
+    log.json --lang zh``); given before the command, as the top-level option, it is kept
+    (SUPPRESS: no default here overwrites it)."""
     parser.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS,
                         help="language of the output (as before the command)")
 
@@ -511,6 +516,7 @@ def parser() -> argparse.ArgumentParser:
                                  epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     settle.add_argument("session", help="a JSON file holding a /v1/sessions/settle body ('-': standard input)")
     settle.add_argument("--json", action="store_true", help="print the API's JSON answer instead of the table")
+    add_lang_option(settle)
     settle.set_defaults(run=cmd_settle)
     return top
 
@@ -554,6 +560,7 @@ REPLAY_TEXT: dict[str, dict[str, Any]] = {
 def add_replay_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", help="a JSON file holding a POST /v1/replay body (- for standard input)")
     parser.add_argument("--json", action="store_true", help="print the JSON answer instead of an account")
+    add_lang_option(parser)
     parser.set_defaults(run=cmd_replay)
 
 

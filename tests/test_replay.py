@@ -615,7 +615,7 @@ def test_cli_replay(tmp_path):
     (tmp_path / "hand.json").write_text(json.dumps(examples.REPLAY_HAND), encoding="utf-8")
     (tmp_path / "bad.json").write_text(json.dumps(examples.REPLAY_OUT_OF_TURN), encoding="utf-8")
     docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    shown = docs.split("$ ningbo-score replay hand.json\n", 1)[1].split("```", 1)[0]
+    shown = docs.split("$ ningbo-score replay docs/examples/replay.json\n", 1)[1].split("```", 1)[0]
     out = cli("replay", "hand.json")
     assert out.returncode == 0 and out.stdout == shown
     out = cli("replay", "hand.json", "--json")
