@@ -357,6 +357,99 @@ class Rulebook(TypedDict):
     presets: list[Preset]
 
 
+class ReplayAnswer(TypedDict):
+    """A hand's log replayed: its outcome, the `/v1/score` body its win makes and that body's score, the events that
+    decided each derived field, and the next hand's table."""
+
+    outcome: Literal["win", "draw"]
+    events: int
+    winner: NotRequired[Seat]
+    score_request: NotRequired[dict[str, object]]
+    score: NotRequired[ScoreAnswer]
+    evidence: dict[str, object]
+    next: NextHandAnswer
+
+
+class ReplayBatchResult(TypedDict):
+    """One log's result: its `replay` (status 200) or its `problem` (the status it would have had)."""
+
+    index: int
+    outcome: Literal["replayed", "refused"]
+    status: int
+    replay: NotRequired[ReplayAnswer]
+    problem: NotRequired[ProblemBody]
+
+
+class ReplayBatchAnswer(TypedDict):
+    """One result per log, in order."""
+
+    ok: int
+    failed: int
+    results: list[ReplayBatchResult]
+
+
+class SessionSeats(TypedDict):
+    """Who sits where in a hand: each seat wind's player (`E` deals)."""
+
+    E: str
+    S: str
+    W: str
+    N: str
+
+
+#: One hand: who dealt, the seats, how it ended, what each player won and the running totals.
+SessionHandResult = TypedDict("SessionHandResult", {
+    "index": int,
+    "kind": Literal["replay", "score", "draw", "net", "penalty"],
+    "dealer": str,
+    "round_wind": Seat,
+    "seats": SessionSeats,
+    "outcome": Literal["win", "draw", "net", "penalty"],
+    "winner": str | None,
+    "by": Literal["self_draw", "discard", "robbing_kong"] | None,
+    "from": str | None,
+    "tai": int | None,
+    "eligible": bool | None,
+    "net": dict[str, int],
+    "totals": dict[str, int],
+})
+
+
+#: One transfer that settles the session.
+SessionTransfer = TypedDict("SessionTransfer", {
+    "from": str,
+    "to": str,
+    "amount": int,
+})
+
+
+class SessionStats(TypedDict):
+    """A player's wins over the `score` and `replay` hands (eligible wins only)."""
+
+    wins: int
+    self_draws: int
+    dealt_in: int
+    best_tai: int | None
+
+
+class SessionNext(TypedDict):
+    """The next hand's table."""
+
+    dealer: str
+    round_wind: Seat
+    seats: SessionSeats
+
+
+class SessionAnswer(TypedDict):
+    """The session settled: each hand, the totals, the fewest transfers, stats and the next hand."""
+
+    hands: list[SessionHandResult]
+    totals: dict[str, int]
+    transfers: list[SessionTransfer]
+    stats: dict[str, SessionStats]
+    next: SessionNext
+
+
 __all__ = [
     "AnalyzeAnswer",
     "AnalyzedWait",
@@ -383,6 +476,9 @@ __all__ = [
     "PresetId",
     "ProblemBody",
     "ProblemCode",
+    "ReplayAnswer",
+    "ReplayBatchAnswer",
+    "ReplayBatchResult",
     "Rulebook",
     "RulebookChange",
     "RulesEcho",
@@ -392,6 +488,12 @@ __all__ = [
     "Seat",
     "SeatAmounts",
     "SeatWinds",
+    "SessionAnswer",
+    "SessionHandResult",
+    "SessionNext",
+    "SessionSeats",
+    "SessionStats",
+    "SessionTransfer",
     "TileCode",
     "Wait",
     "WaitValue",

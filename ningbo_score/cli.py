@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import ningbo_score
-from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ScoreAnswer, ScoredItem, Wait, WaitsAnswer,
-                                  WaitValue)
-from ningbo_score import sessions
+from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ReplayAnswer, ScoreAnswer, ScoredItem,
+                                  SessionAnswer, SessionHandResult, Wait, WaitsAnswer, WaitValue)
 
 #: Exit statuses (also in ``ningbo-score --help``).
 OK, NOT_ELIGIBLE, USAGE, REFUSED, UNAVAILABLE = 0, 1, 2, 3, 4
@@ -360,18 +359,18 @@ SETTLE_TEXT = {
 }
 
 
-def hand_summary(hand: dict[str, Any], lang: str) -> str:
+def hand_summary(hand: SessionHandResult, lang: str) -> str:
     """One hand of a settled session in a few words."""
     t = SETTLE_TEXT[lang]
     if hand["outcome"] == "win":
-        text = t[hand["by"]].format(winner=hand["winner"], from_=hand["from"]) + t["tai"].format(tai=hand["tai"])
+        text = t[str(hand["by"])].format(winner=hand["winner"], from_=hand["from"]) + t["tai"].format(tai=hand["tai"])
         return text + ("" if hand["eligible"] else t["not_eligible"])
     if hand["outcome"] == "penalty":
         return t["penalty"].format(player=min(hand["net"], key=hand["net"].__getitem__))
     return t[hand["outcome"]]
 
 
-def print_session(result: dict[str, Any], lang: str) -> None:
+def print_session(result: SessionAnswer, lang: str) -> None:
     """A settled session: a row per hand (its net per player) and the totals, then the transfers."""
     t = SETTLE_TEXT[lang]
     players = list(result["totals"])
@@ -391,7 +390,7 @@ def print_session(result: dict[str, Any], lang: str) -> None:
 
 def cmd_settle(args: argparse.Namespace) -> int:
     try:
-        result = sessions.settle(read_json(args.session), args.lang)
+        result = ningbo_score.settle(read_json(args.session), args.lang)
     except ningbo_score.ScoreError as err:
         if "hand_index" in err.extra:
             print(f"ningbo-score: {SETTLE_TEXT[args.lang]['failed'].format(index=err.extra['hand_index'])}",
@@ -564,12 +563,14 @@ def add_replay_options(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=cmd_replay)
 
 
-def print_replay(result: dict[str, Any], lang: str) -> None:
+def print_replay(result: ReplayAnswer, lang: str) -> None:
     t = REPLAY_TEXT[lang]
     print(f"{result['events']} {t['events']}: " + (t["draw"] if result["outcome"] == "draw" else
                                                    t["win"].format(seat=result["winner"])))
     if result["outcome"] == "win":
-        request, evidence = result["score_request"], result["evidence"]
+        # (a derived win's request and the events behind each field: JSON of any shape)
+        request: dict[str, Any] = result["score_request"]
+        evidence: dict[str, Any] = result["evidence"]
         win = request["win"]
         print("  " + t["by"][win["by"]].format(src=win.get("from", "")))
         print(f"  {t['derived']}:")
@@ -596,7 +597,7 @@ def _derived_value(request: dict[str, Any], key: str) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        result = ningbo_score.replay.replay(read_json(args.log), args.lang)
+        result = ningbo_score.replay(read_json(args.log), args.lang)
     except ningbo_score.ScoreError as err:
         print_problem(err, args.lang)
         problem = err.to_problem(args.lang)

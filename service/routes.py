@@ -19,6 +19,7 @@ import ningbo_score
 import schemas
 from ningbo_score import sessions, table
 from ningbo_score.hand import Hand
+from ningbo_score.replay import replay_batch, replay_loaded
 from service import serving
 from service.bodies import PROBLEM_TYPE, json_body, json_response, language
 from service.observability import metrics, readiness
@@ -241,7 +242,7 @@ ROUTES: tuple[Route, ...] = (
               "24 × the base points, given directly or as a level of `GET /v1/levels` (docs/rules.md §8); "
               "the others gain nothing from it.")),
     Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response,
-          lambda log, lang, _: ningbo_score.replay.replay_loaded(log, lang),
+          lambda log, lang, _: replay_loaded(log, lang),
           doc=(
               "Replay a hand's log: check every event, derive the win, score it\n\n"
               "One hand's log (the deal and every event in play order, ending in `win` or "
@@ -254,7 +255,7 @@ ROUTES: tuple[Route, ...] = (
               "`state`; a win `/v1/score` refuses: its code with the win's `event_index`.")),
     Route("POST", "/v1/replay/batch", "replayBatch", "scoring", schemas.replay_batch_request,
           schemas.replay_batch_response,
-          _count_refused(lambda logs, lang, each: ningbo_score.replay.replay_batch(logs, lang, each)),
+          _count_refused(lambda logs, lang, each: replay_batch(logs, lang, each)),
           body_limit=MAX_BATCH_BODY_BYTES, heavy=True,
           doc=(
               "Replay up to 50 logs in one call\n\n"

@@ -36,6 +36,9 @@ ANSWERS: dict[str, type[Schema]] = {
     "LevelsAnswer": r.LevelsSchema,
     "Rulebook": r.PresetListSchema,
     "Preset": r.PresetSchema,
+    "ReplayAnswer": r.ReplayResponseSchema,
+    "ReplayBatchAnswer": r.ReplayBatchResponseSchema,
+    "SessionAnswer": r.SessionSettleResponseSchema,
 }
 #: Names of other schemas where dropping "Schema" would clash with the library's own names.
 RENAMED: dict[type[Schema], str] = {r.ProblemSchema: "ProblemBody", r.SetSchema: "DecompositionSet",
@@ -123,6 +126,8 @@ class Generator:
                 return self.literal(choices)
             plain = {fields.Integer: "int", fields.Boolean: "bool"}.get(_base(field), "str")
             text = _REF_ALIASES[ref] if ref else plain
+        elif type(field) is fields.Raw:          # any JSON value (a replay state's table, a request echoed)
+            text = "object"
         else:
             raise ValueError(f"no Python type for {field!r}")
         return f"{text} | None" if field.allow_none and "None" not in text else text
