@@ -80,6 +80,31 @@ def test_an_answer_in_the_request_s_language_says_so(plain):
     assert "Content-Language" not in rules.headers and "Accept-Language" not in rules.headers["Vary"]
 
 
+def test_the_route_table_says_which_answers_speak_the_request_s_language(plain):
+    """Each operation's 200 carries Content-Language and Vary: Accept-Language exactly when its
+    Route says ``localized`` (no second list beside the table); /v1/replay and /v1/replay/batch
+    answer in the request's language (their score's reasons) and say so (issue 38)."""
+    from service.routes import ROUTES
+    from tools.gen_openapi import example_set
+
+    localized = {r.path for r in ROUTES if r.localized}
+    assert {"/v1/replay", "/v1/replay/batch", "/v1/score", "/v1/waits"} <= localized
+    for route in ROUTES:
+        if route.operation is None:
+            continue
+        name, (_, body, how) = next(iter(example_set(route).items()))
+        if "answer" in how:                                   # (readiness: not asked of the app)
+            continue
+        headers = {"Accept-Language": "zh", "Accept-Encoding": "identity"}
+        if route.request is None:
+            answer = plain.open(route.path.format(**(body or {})), method=route.method, headers=headers)
+        else:
+            answer = plain.open(route.path, method=route.method, json=body, headers=headers)
+        assert answer.status_code == 200, (route.path, name)
+        assert answer.headers.get("Content-Language") == ("zh" if route.localized else None), route.path
+        assert ("Accept-Language" in answer.headers.get("Vary", "")) == route.localized, route.path
+
+
 @pytest.mark.parametrize("path", ["/v1/rules", "/v1/rules/ningbo", "/v1/rules/ningbo-456", "/openapi.yaml"])
 @pytest.mark.parametrize("coding", [None, "gzip"])
 def test_what_a_release_changes_is_cached_and_revalidated(plain, path, coding):
