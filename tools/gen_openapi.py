@@ -306,7 +306,8 @@ def answered(client, route: Route) -> dict[str, tuple[str, typing.Any, int, typi
 
 
 def body_limits() -> str:
-    """The body limits of the route table in a few words: the app's, and each larger one's routes."""
+    """The body limits of the route table in a few words: the app's, and each larger one's routes
+    (openapi.yaml's description; docs/operations.md's limits table says the same, tests/test_docs_ops.py)."""
     larger: dict[int, list[str]] = {}
     for route in ROUTES:
         if route.max_body is not None and route.max_body != MAX_BODY_BYTES:
@@ -314,7 +315,7 @@ def body_limits() -> str:
     def listed(names: list[str]) -> str:
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     more = "; ".join(f"{_size(limit)} for {listed(names)}" for limit, names in larger.items())
-    return f"bodies up to {_size(MAX_BODY_BYTES)}" + (f" ({more})" if more else "")
+    return _size(MAX_BODY_BYTES) + (f" ({more})" if more else "")
 
 
 def _size(limit: int) -> str:
@@ -408,7 +409,7 @@ def build() -> dict:
         version=VERSION,
         openapi_version="3.1.0",
         plugins=[plugin],
-        info={"description": DESCRIPTION.replace("{limits}", body_limits()), "license": LICENSE},
+        info={"description": DESCRIPTION.replace("{limits}", f"bodies up to {body_limits()}"), "license": LICENSE},
         tags=[{"name": name, "description": text} for name, text in TAGS.items()],
     )
     used = {route.tag for route in ROUTES if route.tag is not None}
