@@ -416,6 +416,11 @@ def test_the_alerts_watch_series_the_service_exports():
     assert set(alerts) == {"NingboScoreErrorRatioHigh", "NingboScoreLatencyHigh", "NingboScorePodNotReady",
                            "NingboScoreNoReadyPod"}
     assert 'status=~"5.."' in alerts["NingboScoreErrorRatioHigh"]
+    # no namespace written in a rule (the overlay's namespace is kustomize's to set): the series by
+    # the ServiceMonitor's job or the pods' names, each alert per namespace
+    for name, expr in alerts.items():
+        assert "namespace=" not in expr and "by (namespace" in expr, name
+        assert 'job="ningbo-score"' in expr or 'pod=~"ningbo-score-.+"' in expr, name
     assert "histogram_quantile(0.99" in alerts["NingboScoreLatencyHigh"]
     # every series named is one service/observability/metrics.py exports (or kube-state-metrics' readiness)
     from service.observability import metrics as obs_metrics
