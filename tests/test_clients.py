@@ -183,7 +183,8 @@ const { data, error, response } = await client.POST("/v1/score", {
   params: { header: { "X-Request-ID": "ts-client-1" } },
 });
 if (error !== undefined) {
-  throw new Error(`refused: ${error.code} ${error.detail}`);
+  // the service's problem, or a proxy's page in front of it (text/html: nginx's 413)
+  throw new Error(typeof error === "string" ? `refused: ${response.status}` : `refused: ${error.code} ${error.detail}`);
 }
 const south: number = data.net.S;
 const items: components["schemas"]["OpenItemId"][] = data.items.map((item) => item.id);
