@@ -24,3 +24,31 @@ def test_a_page_points_only_into_the_repository(name):
             continue
         resolved = (page.parent / target).resolve()
         assert resolved.is_relative_to(ROOT) and resolved.exists(), f"{name} links to {target}, not in the repository"
+
+
+def test_the_deploy_commands_and_paths_are_the_repository_s():
+    """`kubectl apply -f deploy/` failed (deploy/ is a kustomize base and overlays): every apply
+    in the docs is `-k` on a folder with a kustomization; every deploy/ path named exists."""
+    for name in PAGES:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        for flag, target in re.findall(r"kubectl apply (-[fk]) (\S+)", text):
+            assert flag == "-k" and (ROOT / target / "kustomization.yaml").is_file(), (name, flag, target)
+        for path in re.findall(r"`(deploy/[\w./-]+)`", text):
+            assert (ROOT / path).exists(), (name, path)
+
+
+def test_the_pod_s_resources_in_the_docs_are_the_deployment_s():
+    import yaml
+
+    deployment = yaml.safe_load((ROOT / "deploy" / "base" / "deployment.yaml").read_text(encoding="utf-8"))
+    resources = deployment["spec"]["template"]["spec"]["containers"][0]["resources"]
+    mib = {k: int(v["memory"].removesuffix("Mi")) for k, v in resources.items()}
+    cpu = {k: int(v["cpu"]) for k, v in resources.items()}
+    text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    said = f"requests {cpu['requests']}\n  CPU / {mib['requests']} MiB, limits {cpu['limits']} CPUs / {mib['limits']} MiB"
+    assert said in text
+    readme = (ROOT / "deploy" / "README.md").read_text(encoding="utf-8")
+    assert f"**requests {mib['requests']}Mi**" in readme and f"**limits at {mib['limits']}Mi**" in readme
+    # the measured figures the two pages give are the same
+    for figure in re.findall(r"(\d+\.\d) MiB", text.split("## Kubernetes", 1)[1].split("\n## ", 1)[0]):
+        assert f"{figure} MiB" in readme, figure
