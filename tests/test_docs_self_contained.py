@@ -52,3 +52,14 @@ def test_the_pod_s_resources_in_the_docs_are_the_deployment_s():
     # the measured figures the two pages give are the same
     for figure in re.findall(r"(\d+\.\d) MiB", text.split("## Kubernetes", 1)[1].split("\n## ", 1)[0]):
         assert f"{figure} MiB" in readme, figure
+
+
+def test_the_readme_tells_the_build_switches_and_the_test_time():
+    """The fast install (NINGBO_SCORE_PURE) was told only in setup.py's docstring: each switch
+    setup.py reads is in the README's table; and how long `make test` takes."""
+    switches = set(re.findall(r"^  (NINGBO_SCORE_\w+)=", (ROOT / "setup.py").read_text(encoding="utf-8"), re.M))
+    assert switches == {"NINGBO_SCORE_PURE", "NINGBO_SCORE_COMPILE", "NINGBO_SCORE_JOBS"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for switch in switches:
+        assert re.search(rf"^\| `{switch}=", readme, re.M), switch
+    assert re.search(r"`make test`\s.*takes about\s+[\d–]+\s+minutes", readme, re.S)
