@@ -139,6 +139,34 @@ class ScoreAnswer(TypedDict):
     net: SeatAmounts
 
 
+class RulebookChange(TypedDict):
+    """One change of the rule book since the previous version (release notes)."""
+
+    id: str
+    presets: list[PresetId]
+    change: str
+
+
+class Preset(TypedDict):
+    """A rule preset (docs/rules.md §9) with its item table."""
+
+    id: PresetId
+    rulebook: Literal[3]
+    name: str
+    name_en: str
+    source: str
+    options: Options
+    items: list[Item]
+
+
+class Rulebook(TypedDict):
+    """The rule book: its version, what it changed since the previous version, and every preset."""
+
+    rulebook: Literal[3]
+    changes: list[RulebookChange]
+    presets: list[Preset]
+
+
 class WinScored(ScoreAnswer):
     outcome: Literal["scored"]
 
@@ -287,107 +315,6 @@ class NextHandAnswer(TypedDict):
     round_changed: bool
 
 
-class Claim(TypedDict):
-    """A seat's claim on the discard (as in the request)."""
-
-    seat: Seat
-    type: Literal["win", "kong", "pung", "chow"]
-
-
-class ClaimsAnswer(TypedDict):
-    """The claim that takes the discard (docs/rules.md §8)."""
-
-    taker: Claim | None
-    rule: Literal["none", "win", "intercept", "pung_kong", "chow"]
-    reason: str
-    overridden: list[Claim]
-
-
-class EscapeAnswer(TypedDict):
-    """The penalty for leaving a game: 24 × base points."""
-
-    penalty: int
-    multiplier: int
-    base_points: int
-    level: int | None
-
-
-class Level(TypedDict):
-    """A level (级别)."""
-
-    level: int
-    name: str
-    name_en: str
-    threshold: int
-    base_points: int
-
-
-class LevelsAnswer(TypedDict):
-    """The level table of the 456 rules."""
-
-    source: str
-    levels: list[Level]
-
-
-class RulebookChange(TypedDict):
-    """One change of the rule book since the previous version (release notes)."""
-
-    id: str
-    presets: list[PresetId]
-    change: str
-
-
-class Preset(TypedDict):
-    """A rule preset (docs/rules.md §9) with its item table."""
-
-    id: PresetId
-    rulebook: Literal[3]
-    name: str
-    name_en: str
-    source: str
-    options: Options
-    items: list[Item]
-
-
-class Rulebook(TypedDict):
-    """The rule book: its version, what it changed since the previous version, and every preset."""
-
-    rulebook: Literal[3]
-    changes: list[RulebookChange]
-    presets: list[Preset]
-
-
-class ReplayAnswer(TypedDict):
-    """A hand's log replayed: its outcome, the `/v1/score` body its win makes and that body's score, the events that
-    decided each derived field, and the next hand's table."""
-
-    outcome: Literal["win", "draw"]
-    events: int
-    winner: NotRequired[Seat]
-    score_request: NotRequired[dict[str, object]]
-    score: NotRequired[ScoreAnswer]
-    evidence: dict[str, object]
-    next: NextHandAnswer
-
-
-class ReplayBatchResult(TypedDict):
-    """One log's result: its `replay` (status 200) or its `problem` (the status it would have had)."""
-
-    index: int
-    outcome: Literal["replayed", "refused"]
-    status: int
-    replay: NotRequired[ReplayAnswer]
-    problem: NotRequired[ProblemBody]
-
-
-class ReplayBatchAnswer(TypedDict):
-    """One result per log, in order."""
-
-    ok: int
-    failed: int
-    results: list[ReplayBatchResult]
-
-
 class SessionSeats(TypedDict):
     """Who sits where in a hand: each seat wind's player (`E` deals)."""
 
@@ -448,6 +375,79 @@ class SessionAnswer(TypedDict):
     transfers: list[SessionTransfer]
     stats: dict[str, SessionStats]
     next: SessionNext
+
+
+class Claim(TypedDict):
+    """A seat's claim on the discard (as in the request)."""
+
+    seat: Seat
+    type: Literal["win", "kong", "pung", "chow"]
+
+
+class ClaimsAnswer(TypedDict):
+    """The claim that takes the discard (docs/rules.md §8)."""
+
+    taker: Claim | None
+    rule: Literal["none", "win", "intercept", "pung_kong", "chow"]
+    reason: str
+    overridden: list[Claim]
+
+
+class Level(TypedDict):
+    """A level (级别)."""
+
+    level: int
+    name: str
+    name_en: str
+    threshold: int
+    base_points: int
+
+
+class LevelsAnswer(TypedDict):
+    """The level table of the 456 rules."""
+
+    source: str
+    levels: list[Level]
+
+
+class EscapeAnswer(TypedDict):
+    """The penalty for leaving a game: 24 × base points."""
+
+    penalty: int
+    multiplier: int
+    base_points: int
+    level: int | None
+
+
+class ReplayAnswer(TypedDict):
+    """A hand's log replayed: its outcome, the `/v1/score` body its win makes and that body's score, the events that
+    decided each derived field, and the next hand's table."""
+
+    outcome: Literal["win", "draw"]
+    events: int
+    winner: NotRequired[Seat]
+    score_request: NotRequired[dict[str, object]]
+    score: NotRequired[ScoreAnswer]
+    evidence: dict[str, object]
+    next: NextHandAnswer
+
+
+class ReplayBatchResult(TypedDict):
+    """One log's result: its `replay` (status 200) or its `problem` (the status it would have had)."""
+
+    index: int
+    outcome: Literal["replayed", "refused"]
+    status: int
+    replay: NotRequired[ReplayAnswer]
+    problem: NotRequired[ProblemBody]
+
+
+class ReplayBatchAnswer(TypedDict):
+    """One result per log, in order."""
+
+    ok: int
+    failed: int
+    results: list[ReplayBatchResult]
 
 
 __all__ = [

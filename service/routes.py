@@ -105,6 +105,8 @@ class Route:
     ``localized``: its 200 answer depends on Accept-Language (``Content-Language`` and ``Vary:
     Accept-Language`` on it; a problem always has them).  ``ok``: what its 200 answer is, in a few
     words.  ``parameters``: its path parameters, name -> (description, JSON schema, example).
+    ``typed``: the name of the TypedDict of its 200 answer that the library's function returns
+    (ningbo_score/answers.py, generated from ``response`` by tools/gen_answers.py).
 
     A route with a ``request`` schema (:func:`answer`) reads the body within ``body_limit`` bytes
     (None: the app's ``MAX_CONTENT_LENGTH``), loads it with the schema and calls
@@ -130,6 +132,7 @@ class Route:
     examples: str | None = None
     localized: bool = False
     parameters: typing.Mapping[str, tuple[str, dict[str, typing.Any], str]] = field(default_factory=dict)
+    typed: str | None = None
 
     def __post_init__(self) -> None:
         assert (self.operation is None) == (self.tag is None), self.path
@@ -186,7 +189,7 @@ def answer(route: Route, path_args: dict[str, typing.Any]) -> Response:
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/score", "score", "scoring", schemas.score_request, schemas.score_response,
           lambda hand, lang, _: ningbo_score.score(hand, lang),
-          ok="The score.", examples="SCORE", localized=True,
+          typed="ScoreAnswer", ok="The score.", examples="SCORE", localized=True,
           errors={400: "Not JSON (`malformed_json`), or wrong types, unknown fields or unknown tiles "
                        "(`invalid_request`).",
                   415: NOT_JSON_TYPE,
@@ -200,10 +203,10 @@ ROUTES: tuple[Route, ...] = (
               "impossible or not a win is a 422; one below the minimum 台 is a 200 with `eligible: false` "
               "and the `reasons`.")),
     Route("GET", "/v1/rules", "listRules", "rules", None, schemas.preset_list, list_rules,
-          ok="The rule book's version, its changes and the presets.", examples="RULES",
+          typed="Rulebook", ok="The rule book's version, its changes and the presets.", examples="RULES",
           doc="The rule book: its version, what rule book 3 changed, every preset"),
     Route("GET", "/v1/rules/{preset}", "getRules", "rules", None, schemas.preset_one, get_rules,
-          ok="The preset.", examples="PRESET", errors={404: "No such preset (`not_found`)."},
+          typed="Preset", ok="The preset.", examples="PRESET", errors={404: "No such preset (`not_found`)."},
           # open, as the ids /v1/rules lists: a client may ask for any id it was given
           parameters={"preset": ("A preset id: one of `GET /v1/rules`'s (an id this version does not know is a 404 "
                                  "`not_found`).", {"$ref": "#/components/schemas/OpenPresetId"}, "ningbo")},
@@ -217,7 +220,7 @@ ROUTES: tuple[Route, ...] = (
           doc="Readiness: the engine scores docs/api.md's worked example right"),
     Route("POST", "/v1/waits", "waits", "scoring", schemas.waits_request, schemas.waits_response,
           lambda hand, lang, turns: ningbo_score.waits(hand, lang, turns), heavy=heavy_hand,
-          ok="The waits.", examples="WAITS", errors=HAND_ERRORS, localized=True,
+          typed="WaitsAnswer", ok="The waits.", examples="WAITS", errors=HAND_ERRORS, localized=True,
           doc=(
               "What a hand waits on (听牌), and what each wait is worth\n\n"
               "The `/v1/score` request with the hand *before* its winning tile (13 − 3 × melds concealed "
@@ -228,7 +231,7 @@ ROUTES: tuple[Route, ...] = (
               "`any_tile` is true and tiles with the same outcome share one entry (`same_for`).")),
     Route("POST", "/v1/analyze", "analyze", "scoring", schemas.analyze_request, schemas.analyze_response,
           lambda loaded, lang, turns: ningbo_score.analyze(loaded, lang, turns), heavy=_heavy_analysis,
-          ok="The analysis.", examples="ANALYZE", errors=HAND_ERRORS, localized=True,
+          typed="AnalyzeAnswer", ok="The analysis.", examples="ANALYZE", errors=HAND_ERRORS, localized=True,
           doc=(
               "What to do with a hand that has not won: shanten (向听), improving tiles, discards\n\n"
               "A `/v1/waits` body whose hand holds 13 − 3 × melds concealed tiles (waiting to draw) or 14 "
@@ -239,7 +242,8 @@ ROUTES: tuple[Route, ...] = (
               "`/v1/waits` gives it.")),
     Route("POST", "/v1/score/batch", "scoreBatch", "scoring", schemas.batch_request, schemas.batch_response,
           _count_refused(lambda items, lang, each: ningbo_score.score_batch(items, lang, each)),
-          body_limit=MAX_BATCH_BODY_BYTES, heavy=True, ok="One result per request.", examples="BATCH",
+          body_limit=MAX_BATCH_BODY_BYTES, heavy=True, typed="BatchAnswer", ok="One result per request.",
+          examples="BATCH",
           localized=True,
           errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
                        f"{ningbo_score.MAX_BATCH} requests (`invalid_request`).",
@@ -252,7 +256,7 @@ ROUTES: tuple[Route, ...] = (
               "on its own. Bodies up to 1 MiB.")),
     Route("POST", "/v1/table/next", "nextHand", "table", schemas.next_hand_request, schemas.next_hand_response,
           lambda loaded, _lang, _: table.next_hand(loaded),
-          ok="The next hand's table.", examples="NEXT", errors=BODY_ERRORS,
+          typed="NextHandAnswer", ok="The next hand's table.", examples="NEXT", errors=BODY_ERRORS,
           doc=(
               "Who deals the next hand, every seat wind and the round wind\n\n"
               "docs/rules.md §8. Players are positions 0–3 in play order. The dealer keeps the deal when "
@@ -263,7 +267,8 @@ ROUTES: tuple[Route, ...] = (
               "`dealers_this_round` back with the next hand's `result`.")),
     Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
           schemas.session_response, lambda hands, lang, each: sessions.settle(hands, lang, each),
-          body_limit=MAX_SESSION_BODY_BYTES, heavy=True, ok="The session settled.", examples="SESSION",
+          body_limit=MAX_SESSION_BODY_BYTES, heavy=True, typed="SessionAnswer", ok="The session settled.",
+          examples="SESSION",
           errors={400: "Not JSON (`malformed_json`), or not a session of at most "
                        f"{sessions.MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
                   415: NOT_JSON_TYPE,
@@ -288,7 +293,7 @@ ROUTES: tuple[Route, ...] = (
               "its field paths are within that hand's body. Bodies up to 1 MiB.")),
     Route("POST", "/v1/table/claims", "claims", "table", schemas.claims_request, schemas.claims_response,
           lambda loaded, lang, _: table.claims(loaded, lang),
-          ok="The claim that takes it.", examples="CLAIMS", localized=True,
+          typed="ClaimsAnswer", ok="The claim that takes it.", examples="CLAIMS", localized=True,
           errors={**BODY_ERRORS, 422: "Claims that can't happen at a table (`invalid_request`): the discarder "
                                       "claiming its own discard, a seat claiming twice, a chow from a seat other "
                                       "than the discarder's next, two seats both punging or konging."},
@@ -298,20 +303,20 @@ ROUTES: tuple[Route, ...] = (
               "in play order after the discarder takes it (截胡; one discard, one winner). A chow is only "
               "for the discarder's next seat. `reason` follows `Accept-Language`.")),
     Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, lambda: table.levels(),
-          ok="The levels.", examples="LEVELS",
+          typed="LevelsAnswer", ok="The levels.", examples="LEVELS",
           doc=(
               "The level table (级别) of the 456 rules\n\n"
               "Each level's name, the points (积分) it needs and its base points (对局分).")),
     Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
           lambda loaded, _lang, _: table.escape(loaded),
-          ok="The penalty.", examples="ESCAPE", errors=BODY_ERRORS,
+          typed="EscapeAnswer", ok="The penalty.", examples="ESCAPE", errors=BODY_ERRORS,
           doc=(
               "The penalty for leaving a game (逃跑)\n\n"
               "24 × the base points, given directly or as a level of `GET /v1/levels` (docs/rules.md §8); "
               "the others gain nothing from it.")),
     Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response,
           lambda log, lang, _: replay_loaded(log, lang),
-          ok="The hand replayed.", examples="REPLAY", localized=True,
+          typed="ReplayAnswer", ok="The hand replayed.", examples="REPLAY", localized=True,
           errors={**BODY_ERRORS, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
                                       "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
                                       "`score_request`)."},
@@ -328,7 +333,8 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/replay/batch", "replayBatch", "scoring", schemas.replay_batch_request,
           schemas.replay_batch_response,
           _count_refused(lambda logs, lang, each: replay_batch(logs, lang, each)),
-          body_limit=MAX_BATCH_BODY_BYTES, heavy=True, ok="One result per log.", examples="REPLAY_BATCH",
+          body_limit=MAX_BATCH_BODY_BYTES, heavy=True, typed="ReplayBatchAnswer", ok="One result per log.",
+          examples="REPLAY_BATCH",
           localized=True,
           errors={400: "Not JSON (`malformed_json`), or not `{\"logs\": [object, …]}` with at most "
                        f"{MAX_LOGS} logs (`invalid_request`).",

@@ -484,7 +484,8 @@ const client = createClient<paths>({ baseUrl: process.argv[2] });
 const body: components["schemas"]["ScoreRequest"] = %(body)s;
 const seen: Record<string, unknown> = {};
 for (const id of ["429", "503", "413"]) {
-  const { data, error, response } = await client.POST("/v1/score", { body, params: { header: { "X-Request-ID": id } } });
+  const params = { header: { "X-Request-ID": id } };
+  const { data, error, response } = await client.POST("/v1/score", { body, params });
   if (data !== undefined) throw new Error("not an error");
   // an error is the service's problem, or a proxy's page as text (a string only where openapi.yaml
   // says one may come: with Problem the only error type, `error` is `never` here and tsc refuses)

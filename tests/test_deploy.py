@@ -405,7 +405,8 @@ def test_the_ingress_has_the_body_limits_of_the_app(overlay_output):
     # the route table's: the app's limit for every path, and each route with a larger one on a
     # path of its own (Exact); a route the edge held to less would get nginx's HTML 413 instead
     # of the app's answer (issue 38: /v1/replay/batch and /v1/sessions/settle were missing)
-    larger = {r.path: r.max_body for r in routes.ROUTES if r.max_body is not None and r.max_body != routes.MAX_BODY_BYTES}
+    larger = {r.path: r.max_body for r in routes.ROUTES
+              if r.max_body is not None and r.max_body != routes.MAX_BODY_BYTES}
     assert larger
     assert limits == {"/": routes.MAX_BODY_BYTES, **larger}
 

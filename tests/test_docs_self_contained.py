@@ -45,7 +45,8 @@ def test_the_pod_s_resources_in_the_docs_are_the_deployment_s():
     mib = {k: int(v["memory"].removesuffix("Mi")) for k, v in resources.items()}
     cpu = {k: int(v["cpu"]) for k, v in resources.items()}
     text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
-    said = f"requests {cpu['requests']}\n  CPU / {mib['requests']} MiB, limits {cpu['limits']} CPUs / {mib['limits']} MiB"
+    said = (f"requests {cpu['requests']}\n  CPU / {mib['requests']} MiB, "
+            f"limits {cpu['limits']} CPUs / {mib['limits']} MiB")
     assert said in text
     readme = (ROOT / "deploy" / "README.md").read_text(encoding="utf-8")
     assert f"**requests {mib['requests']}Mi**" in readme and f"**limits at {mib['limits']}Mi**" in readme
