@@ -4,7 +4,9 @@ request's headers, and ``ETag``/``Cache-Control`` with 304 on what only a releas
 from __future__ import annotations
 
 import gzip
+import re
 import types
+from pathlib import Path
 
 import brotli
 import pytest
@@ -89,6 +91,10 @@ def test_the_route_table_says_which_answers_speak_the_request_s_language(plain):
 
     localized = {r.path for r in ROUTES if r.localized}
     assert {"/v1/replay", "/v1/replay/batch", "/v1/score", "/v1/waits"} <= localized
+    # docs/api.md's list is the table's
+    api = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    said = api.split("- **Language.**", 1)[1].split("- **", 1)[0]
+    assert set(re.findall(r"`(/v1/[\w/]+)`", said)) == localized
     for route in ROUTES:
         if route.operation is None:
             continue
