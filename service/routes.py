@@ -42,6 +42,15 @@ MAX_SESSION_BODY_BYTES = MAX_BATCH_BODY_BYTES
 NOT_JSON = "Not JSON (`malformed_json`), or wrong types, unknown fields or missing fields (`invalid_request`)."
 NOT_JSON_TYPE = "The body is not `application/json` (`unsupported_media_type`)."
 BODY_ERRORS = {400: NOT_JSON, 415: NOT_JSON_TYPE}
+
+
+def batch_errors(items: str, most: int) -> dict[int, str]:
+    """A batch's problems: only its body's (each item's problem is its own result)."""
+    return {400: f"Not JSON (`malformed_json`), or not `{{\"{items}\": [object, …]}}` with at most {most} {items} "
+                 "(`invalid_request`).",
+            415: NOT_JSON_TYPE}
+
+
 #: a waiting hand's 422s (/v1/waits and /v1/analyze take the same hands)
 HAND_ERRORS = {**BODY_ERRORS, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
                                    "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
@@ -245,9 +254,7 @@ ROUTES: tuple[Route, ...] = (
           body_limit=MAX_BATCH_BODY_BYTES, heavy=True, typed="BatchAnswer", ok="One result per request.",
           examples="BATCH",
           localized=True,
-          errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
-                       f"{ningbo_score.MAX_BATCH} requests (`invalid_request`).",
-                  415: NOT_JSON_TYPE},
+          errors=batch_errors("requests", ningbo_score.MAX_BATCH),
           doc=(
               "Score up to 200 hands in one call\n\n"
               "`{\"requests\": [score request, …]}`: one result per request, in order, each the `/v1/score` "
@@ -336,9 +343,7 @@ ROUTES: tuple[Route, ...] = (
           body_limit=MAX_BATCH_BODY_BYTES, heavy=True, typed="ReplayBatchAnswer", ok="One result per log.",
           examples="REPLAY_BATCH",
           localized=True,
-          errors={400: "Not JSON (`malformed_json`), or not `{\"logs\": [object, …]}` with at most "
-                       f"{MAX_LOGS} logs (`invalid_request`).",
-                  415: NOT_JSON_TYPE},
+          errors=batch_errors("logs", MAX_LOGS),
           doc=(
               "Replay up to 50 logs in one call\n\n"
               "`{\"logs\": [replay request, …]}`: one result per log, in order, each the `/v1/replay` answer "

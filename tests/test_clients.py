@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, VENV_BIN, gunicorn_server
+from conftest import ROOT, VENV_BIN, gunicorn_server, threaded_server
 from tools import examples
 
 NODE_DIR = ROOT / "tools" / "node"
@@ -426,32 +426,19 @@ EDGE_ANSWERS = {
 
 @pytest.fixture(scope="module")
 def edge():
-    """A stand-in for what sits in front of the service (a proxy, a gateway): it answers any POST
-    with the answer EDGE_ANSWERS names by the request's X-Request-ID, after reading the body."""
-    import http.server
-    import threading
+    """A stand-in for what sits in front of the service (a proxy, a gateway): it answers any
+    request with the answer EDGE_ANSWERS names by the request's X-Request-ID, after reading the body."""
+    from http import HTTPStatus
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            status, kind, body, headers = EDGE_ANSWERS[self.headers["X-Request-ID"]]
-            self.send_response(status)
-            for name, value in {"Content-Type": kind, "Content-Length": str(len(body)), **headers}.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
+    def application(environ, start_response):
+        environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        status, kind, body, headers = EDGE_ANSWERS[environ["HTTP_X_REQUEST_ID"]]
+        start_response(f"{status} {HTTPStatus(status).phrase}",
+                       [("Content-Type", kind), ("Content-Length", str(len(body))), *headers.items()])
+        return [body]
 
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with threaded_server(application) as base:
+        yield base
 
 
 def test_python_client_parses_a_429_a_503_and_nginx_s_html_413(edge, python_client):
