@@ -15,7 +15,7 @@ FROM python:3.11.14-bookworm AS build
 WORKDIR /build
 COPY requirements-build.txt ./
 RUN pip download --no-cache-dir --no-deps --require-hashes -r requirements-build.txt -d /wheelhouse
-COPY pyproject.toml setup.py LICENSE ./
+COPY pyproject.toml setup.py LICENSE README.md ./
 COPY ningbo_score ningbo_score
 RUN pip wheel --no-cache-dir --no-deps --no-index --find-links /wheelhouse -w /wheels .
 

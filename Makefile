@@ -111,14 +111,16 @@ lock:
 
 # A release is the annotated git tag vX.Y.Z of ningbo_score/_version.py, made on a clean tree
 # (nothing uncommitted, nothing untracked) whose CHANGELOG.md has a "## [X.Y.Z]" section, and
-# never over an existing tag.  Push it yourself: git push origin vX.Y.Z.
+# never over an existing tag.  The tag's message is that section, as it is written
+# (tools/changelog.py; tests/test_release.py checks every dated section has its tag).  Push it
+# yourself: git push origin vX.Y.Z.
 release:
 	@set -e; version=$$(sed -n 's/^__version__ = "\(.*\)"$$/\1/p' ningbo_score/_version.py); tag="v$$version"; \
 	  [ -n "$$version" ] || { echo "release: no __version__ in ningbo_score/_version.py" >&2; exit 1; }; \
 	  [ -z "$$(git status --porcelain)" ] || { echo "release: the tree is not clean (git status)" >&2; exit 1; }; \
 	  ! git rev-parse -q --verify "refs/tags/$$tag" >/dev/null || { echo "release: $$tag exists" >&2; exit 1; }; \
-	  grep -q "^## \[$$version\]" CHANGELOG.md || { echo "release: CHANGELOG.md has no [$$version]" >&2; exit 1; }; \
-	  git tag -a "$$tag" -m "ningbo-score $$version"; echo "tagged $$tag: git push origin $$tag"
+	  section=$$(python3 tools/changelog.py section "$$version" 2>&1) || { echo "release: $$section" >&2; exit 1; }; \
+	  git tag -a "$$tag" --cleanup=verbatim -m "$$section"; echo "tagged $$tag: git push origin $$tag"
 
 clean:
 	rm -rf $(VENV) dist .pytest_cache .hypothesis .mypy_cache .ruff_cache ningbo_score/_compiled build *.egg-info

@@ -8,7 +8,7 @@ have more than 150.  For each, timed ``--runs`` times after a warm-up (the media
 
 * ``actions``: ``ningbo_score.actions(body)`` (the schema's reading, the prefix folded by the
   replay's checks, every candidate tried, the wins among them scored);
-* ``replay``: ``/v1/replay`` on the same events (``ningbo_score.replay.replay(body)``: it reads,
+* ``replay``: ``/v1/replay`` on the same events (``ningbo_score.replay(body)``: it reads,
   checks every event, and refuses the prefix as ``log_not_ended``);
 * ``wins``: the wins it tries: each seat's ``win`` after the folded prefix, through the replay's
   own win step (``Table.try_next``: its turn checks, then the derived ``/v1/score`` body scored, or
@@ -75,7 +75,7 @@ def median_ms(fn, runs: int) -> float:
 
 def replay_of(body: dict) -> None:
     try:
-        ningbo_score.replay.replay(body)
+        ningbo_score.replay(body)
     except ScoreError:
         pass
 

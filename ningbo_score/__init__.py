@@ -6,7 +6,8 @@ body, typed :class:`ScoreAnswer` (ningbo_score.answers); :func:`waits`, :func:`a
 :func:`score_batch` and the table's :func:`next_hand`, :func:`claims`, :func:`escape` and
 :func:`levels` answer as ``POST /v1/waits``, ``/v1/analyze``, ``/v1/score/batch``,
 ``/v1/table/next``, ``/v1/table/claims``, ``/v1/table/escape`` and ``GET /v1/levels`` do;
-:func:`ningbo_score.replay.replay`: ``POST /v1/replay``, a hand's log checked, derived and scored;
+:func:`replay` and :func:`replay_batch`: ``POST /v1/replay`` and ``/v1/replay/batch``, a hand's log checked,
+derived and scored; :func:`settle`: ``POST /v1/sessions/settle``, a session's rotation, totals and transfers;
 :func:`actions`: ``POST /v1/table/actions``, what each seat may do after a log's prefix (the referee);
 problems raise :class:`ScoreError` carrying the stable ``code`` of docs/api.md.
 :func:`presets` and :func:`preset` describe the rule presets of docs/rules.md §9, :func:`rulebook`
@@ -39,14 +40,43 @@ USING_COMPILED = _compiled_is_current()
 if USING_COMPILED:
     __path__.insert(0, str(COMPILED_DIR))  # noqa: F821 (a package's own __path__)
 
-from .answers import (ActionsAnswer, AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer, LevelsAnswer,  # noqa: E402
-                      NextHandAnswer, Preset, ProblemBody, Rulebook, ScoreAnswer, WaitsAnswer)
+from .answers import (ActionsAnswer, AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer,  # noqa: E402
+                      LevelsAnswer, NextHandAnswer, Preset, ProblemBody, ReplayAnswer, ReplayBatchAnswer, Rulebook,
+                      ScoreAnswer, SessionAnswer, WaitsAnswer)
 from .api import (Body, analyze, claims, escape, levels, next_hand, read_score, score, score_batch,  # noqa: E402
                   waits)
 from .batch import MAX_BATCH  # noqa: E402
 from .errors import Problem, ScoreError  # noqa: E402
 from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa: E402
-from . import replay  # noqa: E402  (the module: ningbo_score.replay.replay(body), .replay_loaded, .replay_batch)
+# The module ningbo_score.replay (a hand's log checked, derived and scored) stays importable by
+# its name (``from ningbo_score.replay import …``, ``sys.modules``); the package's attribute
+# ``replay`` is the typed function below, which calls it (``ningbo_score.replay(log)``, as
+# ``ningbo_score.score(hand)``).
+from . import replay as _replay_log  # noqa: E402
+from . import sessions as _sessions  # noqa: E402
+from .replay_requests import ReplayLog  # noqa: E402
+
+
+def replay(request: Body | ReplayLog, lang: str = "en") -> ReplayAnswer:
+    """Replay one hand's log: the body of ``POST /v1/replay`` (or its loaded ReplayLog) in, the 200
+    body out; ``lang`` ("en" or "zh") is the language of the score's ``reasons`` and of a refusal's
+    messages.  An illegal log raises ScoreError ``illegal_event`` (``event_index``, ``reason``,
+    ``expected``, ``state`` in its ``extra``); a win ``/v1/score`` refuses, its code."""
+    return typing.cast("ReplayAnswer", _replay_log.replay(request, lang))
+
+
+def replay_batch(request: Body, lang: str = "en") -> ReplayBatchAnswer:
+    """``POST /v1/replay/batch``: ``{"logs": [...]}`` in, one result per log (each answered alone)."""
+    return typing.cast("ReplayBatchAnswer", _replay_log.replay_batch(request, lang))
+
+
+def settle(request: Body, lang: str = "en") -> SessionAnswer:
+    """Settle a session: the body of ``POST /v1/sessions/settle`` in, its 200 body out (each hand
+    with its dealer and running totals, the totals, the fewest transfers, the next hand).  A hand
+    that fails raises its endpoint's ScoreError with ``hand_index`` in its ``extra``."""
+    return typing.cast("SessionAnswer", _sessions.settle(request, lang))
+
+
 from .actions import actions  # noqa: E402  (the function; the module is ningbo_score.actions's sys.modules entry)
 
 
@@ -70,8 +100,8 @@ def preset(preset_id: str) -> Preset:
 __all__ = ["__version__", "score", "read_score", "score_batch", "waits", "analyze", "next_hand", "claims", "escape",
            "levels", "presets", "preset", "rulebook", "RULEBOOK", "warm_up", "ScoreError", "Problem", "MAX_BATCH",
            "Body", "ScoreAnswer", "WaitsAnswer", "AnalyzeAnswer", "BatchAnswer", "NextHandAnswer", "ClaimsAnswer",
-           "EscapeAnswer", "LevelsAnswer", "Preset", "Rulebook", "ProblemBody", "replay",
-           "actions", "ActionsAnswer"]
+           "EscapeAnswer", "LevelsAnswer", "Preset", "Rulebook", "ProblemBody", "replay", "replay_batch", "settle",
+           "ReplayAnswer", "ReplayBatchAnswer", "SessionAnswer", "actions", "ActionsAnswer"]
 
 
 def warm_up() -> None:

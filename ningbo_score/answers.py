@@ -142,6 +142,34 @@ class ScoreAnswer(TypedDict):
     net: SeatAmounts
 
 
+class RulebookChange(TypedDict):
+    """One change of the rule book since the previous version (release notes)."""
+
+    id: str
+    presets: list[PresetId]
+    change: str
+
+
+class Preset(TypedDict):
+    """A rule preset (docs/rules.md §9) with its item table."""
+
+    id: PresetId
+    rulebook: Literal[4]
+    name: str
+    name_en: str
+    source: str
+    options: Options
+    items: list[Item]
+
+
+class Rulebook(TypedDict):
+    """The rule book: its version, what it changed since the previous version, and every preset."""
+
+    rulebook: Literal[4]
+    changes: list[RulebookChange]
+    presets: list[Preset]
+
+
 class WinScored(ScoreAnswer):
     outcome: Literal["scored"]
 
@@ -291,6 +319,78 @@ class NextHandAnswer(TypedDict):
     round_changed: bool
 
 
+#: One hand: who dealt, how it ended, what each player won and the running totals. Players are named by their
+#: position in the answer's `players` (0 to 3), gains listed in that order: the seat wind `k` (`E` = 0) of the hand
+#: is the player `(dealer + k) % 4`.
+SessionHandResult = TypedDict("SessionHandResult", {
+    "index": int,
+    "kind": Literal["replay", "score", "draw", "net", "penalty"],
+    "dealer": int,
+    "round_wind": Seat,
+    "outcome": Literal["win", "draw", "net", "penalty"],
+    "winner": int | None,
+    "by": Literal["self_draw", "discard", "robbing_kong"] | None,
+    "from": int | None,
+    "tai": int | None,
+    "eligible": bool | None,
+    "net": list[int],
+    "totals": list[int],
+})
+
+
+#: What a player owes outside the table (an escape penalty where `escape_penalty_to` is `house`).
+SessionHouse = TypedDict("SessionHouse", {
+    "from": str,
+    "amount": int,
+})
+
+
+#: One transfer that settles the session.
+SessionTransfer = TypedDict("SessionTransfer", {
+    "from": str,
+    "to": str,
+    "amount": int,
+})
+
+
+class SessionStats(TypedDict):
+    """A player's wins over the `score` and `replay` hands (eligible wins only)."""
+
+    wins: int
+    self_draws: int
+    dealt_in: int
+    best_tai: int | None
+
+
+class SessionSeats(TypedDict):
+    """Who sits where in a hand: each seat wind's player (`E` deals)."""
+
+    E: str
+    S: str
+    W: str
+    N: str
+
+
+class SessionNext(TypedDict):
+    """The next hand's table."""
+
+    dealer: str
+    round_wind: Seat
+    seats: SessionSeats
+
+
+class SessionAnswer(TypedDict):
+    """The session settled: each hand, the totals, the fewest transfers, stats and the next hand."""
+
+    players: list[str]
+    hands: list[SessionHandResult]
+    totals: dict[str, int]
+    house: list[SessionHouse]
+    transfers: list[SessionTransfer]
+    stats: dict[str, SessionStats]
+    next: SessionNext
+
+
 class Claim(TypedDict):
     """A seat's claim on the discard (as in the request)."""
 
@@ -305,17 +405,6 @@ class ClaimsAnswer(TypedDict):
     rule: Literal["none", "win", "intercept", "pung_kong", "chow"]
     reason: str
     overridden: list[Claim]
-
-
-class EscapeAnswer(TypedDict):
-    """The penalty for leaving a game: 24 × base points."""
-
-    penalty: int
-    multiplier: int
-    base_points: int
-    level: int | None
-    to: Literal["house", "table"]
-    each_other: int
 
 
 class Level(TypedDict):
@@ -335,32 +424,46 @@ class LevelsAnswer(TypedDict):
     levels: list[Level]
 
 
-class RulebookChange(TypedDict):
-    """One change of the rule book since the previous version (release notes)."""
+class EscapeAnswer(TypedDict):
+    """The penalty for leaving a game: 24 × base points."""
 
-    id: str
-    presets: list[PresetId]
-    change: str
-
-
-class Preset(TypedDict):
-    """A rule preset (docs/rules.md §9) with its item table."""
-
-    id: PresetId
-    rulebook: Literal[4]
-    name: str
-    name_en: str
-    source: str
-    options: Options
-    items: list[Item]
+    penalty: int
+    multiplier: int
+    base_points: int
+    level: int | None
+    to: Literal["house", "table"]
+    each_other: int
 
 
-class Rulebook(TypedDict):
-    """The rule book: its version, what it changed since the previous version, and every preset."""
+class ReplayAnswer(TypedDict):
+    """A hand's log replayed: its outcome, the `/v1/score` body its win makes and that body's score, the events that
+    decided each derived field, and the next hand's table."""
 
-    rulebook: Literal[4]
-    changes: list[RulebookChange]
-    presets: list[Preset]
+    outcome: Literal["win", "draw"]
+    events: int
+    winner: NotRequired[Seat]
+    score_request: NotRequired[dict[str, object]]
+    score: NotRequired[ScoreAnswer]
+    evidence: dict[str, object]
+    next: NextHandAnswer
+
+
+class ReplayBatchResult(TypedDict):
+    """One log's result: its `replay` (status 200) or its `problem` (the status it would have had)."""
+
+    index: int
+    outcome: Literal["replayed", "refused"]
+    status: int
+    replay: NotRequired[ReplayAnswer]
+    problem: NotRequired[ProblemBody]
+
+
+class ReplayBatchAnswer(TypedDict):
+    """One result per log, in order."""
+
+    ok: int
+    failed: int
+    results: list[ReplayBatchResult]
 
 
 #: A meld on the table.
@@ -471,6 +574,9 @@ __all__ = [
     "PresetId",
     "ProblemBody",
     "ProblemCode",
+    "ReplayAnswer",
+    "ReplayBatchAnswer",
+    "ReplayBatchResult",
     "Rulebook",
     "RulebookChange",
     "RulesEcho",
@@ -482,6 +588,13 @@ __all__ = [
     "SeatFlowers",
     "SeatMelds",
     "SeatWinds",
+    "SessionAnswer",
+    "SessionHandResult",
+    "SessionHouse",
+    "SessionNext",
+    "SessionSeats",
+    "SessionStats",
+    "SessionTransfer",
     "TableMeld",
     "TableState",
     "TileCode",

@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import ningbo_score
-from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ScoreAnswer, ScoredItem, Wait, WaitsAnswer,
-                                  WaitValue)
-from ningbo_score import sessions
+from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ReplayAnswer, ScoreAnswer, ScoredItem,
+                                  SessionAnswer, SessionHandResult, Wait, WaitsAnswer, WaitValue)
 
 #: Exit statuses (also in ``ningbo-score --help``).
 OK, NOT_ELIGIBLE, USAGE, REFUSED, UNAVAILABLE = 0, 1, 2, 3, 4
@@ -361,18 +360,19 @@ SETTLE_TEXT = {
 }
 
 
-def hand_summary(hand: dict[str, Any], players: list[str], lang: str) -> str:
+def hand_summary(hand: SessionHandResult, players: list[str], lang: str) -> str:
     """One hand of a settled session in a few words (its players by position in ``players``)."""
     t = SETTLE_TEXT[lang]
     if hand["outcome"] == "win":
         source = None if hand["from"] is None else players[hand["from"]]
-        return t[hand["by"]].format(winner=players[hand["winner"]], from_=source) + t["tai"].format(tai=hand["tai"])
+        winner = players[typing.cast(int, hand["winner"])]
+        return t[str(hand["by"])].format(winner=winner, from_=source) + t["tai"].format(tai=hand["tai"])
     if hand["outcome"] == "penalty":
         return t["penalty"].format(player=players[min(range(4), key=hand["net"].__getitem__)])
     return t[hand["outcome"]]
 
 
-def print_session(result: dict[str, Any], lang: str) -> None:
+def print_session(result: SessionAnswer, lang: str) -> None:
     """A settled session: a row per hand (its net per player) and the totals, then what is owed to
     the house and the transfers."""
     t = SETTLE_TEXT[lang]
@@ -395,7 +395,7 @@ def print_session(result: dict[str, Any], lang: str) -> None:
 
 def cmd_settle(args: argparse.Namespace) -> int:
     try:
-        result = sessions.settle(read_json(args.session), args.lang)
+        result = ningbo_score.settle(read_json(args.session), args.lang)
     except ningbo_score.ScoreError as err:
         if "hand_index" in err.extra:
             print(f"ningbo-score: {SETTLE_TEXT[args.lang]['failed'].format(index=err.extra['hand_index'])}",
@@ -472,8 +472,13 @@ def add_hand_options(parser: argparse.ArgumentParser, waiting: bool) -> None:
             parser.add_argument(f"--{flag.replace('_', '-')}", action="store_true", help=f"win.{flag}")
         parser.add_argument("--base-points", type=int, metavar="N", help="对局分, 1 to 1,000,000 (default 1)")
     parser.add_argument("--json", action="store_true", help="print the API's JSON answer instead of text")
-    # also after the command and its hand (`score hand.json --lang zh`); before it, as the
-    # top-level option, it is kept (SUPPRESS: no default here overwrites it)
+    add_lang_option(parser)
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` after the command and its argument too (``score hand.json --lang zh``, ``replay
+    log.json --lang zh``); given before the command, as the top-level option, it is kept
+    (SUPPRESS: no default here overwrites it)."""
     parser.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS,
                         help="language of the output (as before the command)")
 
@@ -519,6 +524,7 @@ def parser() -> argparse.ArgumentParser:
                                  epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     settle.add_argument("session", help="a JSON file holding a /v1/sessions/settle body ('-': standard input)")
     settle.add_argument("--json", action="store_true", help="print the API's JSON answer instead of the table")
+    add_lang_option(settle)
     settle.set_defaults(run=cmd_settle)
     return top
 
@@ -562,15 +568,18 @@ REPLAY_TEXT: dict[str, dict[str, Any]] = {
 def add_replay_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", help="a JSON file holding a POST /v1/replay body (- for standard input)")
     parser.add_argument("--json", action="store_true", help="print the JSON answer instead of an account")
+    add_lang_option(parser)
     parser.set_defaults(run=cmd_replay)
 
 
-def print_replay(result: dict[str, Any], lang: str) -> None:
+def print_replay(result: ReplayAnswer, lang: str) -> None:
     t = REPLAY_TEXT[lang]
     print(f"{result['events']} {t['events']}: " + (t["draw"] if result["outcome"] == "draw" else
                                                    t["win"].format(seat=result["winner"])))
     if result["outcome"] == "win":
-        request, evidence = result["score_request"], result["evidence"]
+        # (a derived win's request and the events behind each field: JSON of any shape)
+        request: dict[str, Any] = result["score_request"]
+        evidence: dict[str, Any] = result["evidence"]
         win = request["win"]
         print("  " + t["by"][win["by"]].format(src=win.get("from", "")))
         print(f"  {t['derived']}:")
@@ -620,7 +629,7 @@ def _state_line(state: dict[str, Any], t: dict[str, Any]) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        result = ningbo_score.replay.replay(read_json(args.log), args.lang)
+        result = ningbo_score.replay(read_json(args.log), args.lang)
     except ningbo_score.ScoreError as err:
         return print_refused_log(err, args.lang)
     if args.json:

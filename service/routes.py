@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import Flask, Response, request
 from marshmallow import Schema
@@ -19,6 +19,8 @@ import ningbo_score
 import schemas
 from ningbo_score import sessions, table
 from ningbo_score.hand import Hand
+from ningbo_score.replay import replay_batch, replay_loaded
+from ningbo_score.replay_requests import MAX_LOGS
 from service import serving
 from service.bodies import PROBLEM_TYPE, json_body, json_response, language
 from service.observability import metrics, readiness
@@ -35,14 +37,31 @@ MAX_BATCH_BODY_BYTES = 1024 * 1024
 #: ``/v1/replay`` log (a whole hand's log is about 3 KiB as compact JSON): the batch's limit, so
 #: that the server takes it as heavy work as it takes a batch (serving.HeavyTurns).
 MAX_SESSION_BODY_BYTES = MAX_BATCH_BODY_BYTES
-#: The endpoints whose 200 answer depends on Accept-Language (a problem always does).
-LOCALIZED = frozenset({"score", "scoreBatch", "waits", "analyze", "claims"})
+
+#: What the problems of a route's body mean (each route's ``errors``, in openapi.yaml)
+NOT_JSON = "Not JSON (`malformed_json`), or wrong types, unknown fields or missing fields (`invalid_request`)."
+NOT_JSON_TYPE = "The body is not `application/json` (`unsupported_media_type`)."
+BODY_ERRORS = {400: NOT_JSON, 415: NOT_JSON_TYPE}
+
+
+def batch_errors(items: str, most: int) -> dict[int, str]:
+    """A batch's problems: only its body's (each item's problem is its own result)."""
+    return {400: f"Not JSON (`malformed_json`), or not `{{\"{items}\": [object, …]}}` with at most {most} {items} "
+                 "(`invalid_request`).",
+            415: NOT_JSON_TYPE}
+
+
+#: a waiting hand's 422s (/v1/waits and /v1/analyze take the same hands)
+HAND_ERRORS = {**BODY_ERRORS, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
+                                   "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
+                                   "`invalid_request`)."}
 
 
 def language_headers(response: Response) -> Response:
     """``Content-Language`` and ``Vary: Accept-Language`` on an answer in the request's language:
-    every problem, and the 200 answers of :data:`LOCALIZED`."""
-    if response.mimetype == PROBLEM_TYPE or (request.endpoint in LOCALIZED and response.status_code == 200):
+    every problem, and the 200 answers of a route whose row says ``localized``."""
+    route = BY_ENDPOINT.get(request.endpoint or "")
+    if response.mimetype == PROBLEM_TYPE or (route is not None and route.localized and response.status_code == 200):
         response.headers["Content-Language"] = language()
         response.vary.add("Accept-Language")
     return response
@@ -86,6 +105,18 @@ class Route:
     body and of its 200 answer, and what it calls.  (The metrics are no route: prometheus_client
     serves them on a listener of their own, service/observability/metrics.py.)
 
+    What the route's answers are, besides its 200: ``errors``, each problem status it answers with
+    what it means (openapi.yaml documents them; a route with a body also answers 413 over its
+    ``body_limit``, every route 500 and any other status as a problem: written by
+    tools/gen_openapi.py for all), and ``examples``, the name of its example set in
+    tools/examples.py (``<NAME>_EXAMPLES`` and ``<NAME>_ERROR_EXAMPLES``: request bodies, or a GET's
+    path arguments, that the app answers for openapi.yaml; the service does not import tools/).
+    ``localized``: its 200 answer depends on Accept-Language (``Content-Language`` and ``Vary:
+    Accept-Language`` on it; a problem always has them).  ``ok``: what its 200 answer is, in a few
+    words.  ``parameters``: its path parameters, name -> (description, JSON schema, example).
+    ``typed``: the name of the TypedDict of its 200 answer that the library's function returns
+    (ningbo_score/answers.py, generated from ``response`` by tools/gen_answers.py).
+
     A route with a ``request`` schema (:func:`answer`) reads the body within ``body_limit`` bytes
     (None: the app's ``MAX_CONTENT_LENGTH``), loads it with the schema and calls
     ``call(loaded, language, before_each)``, sending its result as JSON.  ``heavy``: True for a
@@ -105,10 +136,25 @@ class Route:
     body_limit: int | None = None
     heavy: bool | typing.Callable[[typing.Any], bool] = False
     doc: str = ""
+    ok: str = ""
+    errors: typing.Mapping[int, str] = field(default_factory=dict)
+    examples: str | None = None
+    localized: bool = False
+    parameters: typing.Mapping[str, tuple[str, dict[str, typing.Any], str]] = field(default_factory=dict)
+    typed: str | None = None
 
     def __post_init__(self) -> None:
         assert (self.operation is None) == (self.tag is None), self.path
         assert self.request is not None or (self.body_limit is None and self.heavy is False), self.path
+        # an operation of openapi.yaml says what its 200 is and has examples; a page has neither
+        assert (self.operation is None) == (not self.ok) == (self.examples is None), self.path
+        assert self.request is None or {400, 415} <= set(self.errors), f"{self.path}: a body's 400 and 415"
+        assert 413 not in self.errors and 500 not in self.errors, f"{self.path}: 413 and 500 are every route's"
+
+    @property
+    def max_body(self) -> int | None:
+        """The most bytes its body may hold (None: no body)."""
+        return None if self.request is None else (self.body_limit or MAX_BODY_BYTES)
 
     @property
     def endpoint(self) -> str:
@@ -152,21 +198,38 @@ def answer(route: Route, path_args: dict[str, typing.Any]) -> Response:
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/score", "score", "scoring", schemas.score_request, schemas.score_response,
           lambda hand, lang, _: ningbo_score.score(hand, lang),
+          typed="ScoreAnswer", ok="The score.", examples="SCORE", localized=True,
+          errors={400: "Not JSON (`malformed_json`), or wrong types, unknown fields or unknown tiles "
+                       "(`invalid_request`).",
+                  415: NOT_JSON_TYPE,
+                  422: "Well-formed but impossible, or not a win (`wrong_tile_count`, `too_many_copies`, "
+                       "`invalid_meld`, `caishen_in_meld`, `winning_tile_not_in_hand`, `inconsistent_win_context`, "
+                       "`discard_win_not_allowed`, `caishen_needs_self_draw`, `not_a_winning_hand`, "
+                       "`invalid_request`)."},
           doc=(
               "Score a winning hand\n\n"
               "台 items, points and payments of one hand (docs/api.md). A well-formed hand that is "
               "impossible or not a win is a 422; one below the minimum 台 is a 200 with `eligible: false` "
               "and the `reasons`.")),
     Route("GET", "/v1/rules", "listRules", "rules", None, schemas.preset_list, list_rules,
+          typed="Rulebook", ok="The rule book's version, its changes and the presets.", examples="RULES",
           doc="The rule book: its version, what rule book 4 changed, every preset"),
     Route("GET", "/v1/rules/{preset}", "getRules", "rules", None, schemas.preset_one, get_rules,
+          typed="Preset", ok="The preset.", examples="PRESET", errors={404: "No such preset (`not_found`)."},
+          # open, as the ids /v1/rules lists: a client may ask for any id it was given
+          parameters={"preset": ("A preset id: one of `GET /v1/rules`'s (an id this version does not know is a 404 "
+                                 "`not_found`).", {"$ref": "#/components/schemas/OpenPresetId"}, "ningbo")},
           doc="One preset with its options and item table"),
     Route("GET", "/healthz", "health", "ops", None, schemas.health, healthz,
+          ok="The service is up.", examples="HEALTH",
           doc="Liveness"),
     Route("GET", "/readyz", "ready", "ops", None, schemas.ready, readiness.readyz,
+          ok="Ready to serve.", examples="READY",
+          errors={503: "Not ready (`not_ready`): `errors` names the failing checks."},
           doc="Readiness: the engine scores docs/api.md's worked example right"),
     Route("POST", "/v1/waits", "waits", "scoring", schemas.waits_request, schemas.waits_response,
           lambda hand, lang, turns: ningbo_score.waits(hand, lang, turns), heavy=heavy_hand,
+          typed="WaitsAnswer", ok="The waits.", examples="WAITS", errors=HAND_ERRORS, localized=True,
           doc=(
               "What a hand waits on (听牌), and what each wait is worth\n\n"
               "The `/v1/score` request with the hand *before* its winning tile (13 − 3 × melds concealed "
@@ -177,6 +240,7 @@ ROUTES: tuple[Route, ...] = (
               "`any_tile` is true and tiles with the same outcome share one entry (`same_for`).")),
     Route("POST", "/v1/analyze", "analyze", "scoring", schemas.analyze_request, schemas.analyze_response,
           lambda loaded, lang, turns: ningbo_score.analyze(loaded, lang, turns), heavy=_heavy_analysis,
+          typed="AnalyzeAnswer", ok="The analysis.", examples="ANALYZE", errors=HAND_ERRORS, localized=True,
           doc=(
               "What to do with a hand that has not won: shanten (向听), improving tiles, discards\n\n"
               "A `/v1/waits` body whose hand holds 13 − 3 × melds concealed tiles (waiting to draw) or 14 "
@@ -187,7 +251,10 @@ ROUTES: tuple[Route, ...] = (
               "`/v1/waits` gives it.")),
     Route("POST", "/v1/score/batch", "scoreBatch", "scoring", schemas.batch_request, schemas.batch_response,
           _count_refused(lambda items, lang, each: ningbo_score.score_batch(items, lang, each)),
-          body_limit=MAX_BATCH_BODY_BYTES, heavy=True,
+          body_limit=MAX_BATCH_BODY_BYTES, heavy=True, typed="BatchAnswer", ok="One result per request.",
+          examples="BATCH",
+          localized=True,
+          errors=batch_errors("requests", ningbo_score.MAX_BATCH),
           doc=(
               "Score up to 200 hands in one call\n\n"
               "`{\"requests\": [score request, …]}`: one result per request, in order, each the `/v1/score` "
@@ -196,6 +263,7 @@ ROUTES: tuple[Route, ...] = (
               "on its own. Bodies up to 1 MiB.")),
     Route("POST", "/v1/table/next", "nextHand", "table", schemas.next_hand_request, schemas.next_hand_response,
           lambda loaded, _lang, _: table.next_hand(loaded),
+          typed="NextHandAnswer", ok="The next hand's table.", examples="NEXT", errors=BODY_ERRORS,
           doc=(
               "Who deals the next hand, every seat wind and the round wind\n\n"
               "docs/rules.md §8. Players are positions 0–3 in play order. The dealer keeps the deal when "
@@ -206,7 +274,16 @@ ROUTES: tuple[Route, ...] = (
               "`dealers_this_round` back with the next hand's `result`.")),
     Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
           schemas.session_response, lambda hands, lang, each: sessions.settle(hands, lang, each),
-          body_limit=MAX_SESSION_BODY_BYTES, heavy=True,
+          body_limit=MAX_SESSION_BODY_BYTES, heavy=True, typed="SessionAnswer", ok="The session settled.",
+          examples="SESSION",
+          errors={400: "Not JSON (`malformed_json`), or not a session of at most "
+                       f"{sessions.MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
+                  415: NOT_JSON_TYPE,
+                  422: "A hand refused by its endpoint (its code, with `hand_index`), a declared win under "
+                       "the minimum (`below_minimum`, with `hand_index`), a hand whose "
+                       "`round_wind` contradicts the rotation (`dealer_sequence`), a `net` that does not "
+                       "sum to 0, a name of nobody at the table, a seat named twice or a running total past "
+                       "2^53 − 1 (`invalid_request`)."},
           doc=(
               "Settle a session: rotation, running totals and the fewest transfers\n\n"
               "Four `players` in seating order, the `first_dealer` and the `hands` in play order (at most "
@@ -229,24 +306,34 @@ ROUTES: tuple[Route, ...] = (
               "its field paths are within that hand's body. Bodies up to 1 MiB.")),
     Route("POST", "/v1/table/claims", "claims", "table", schemas.claims_request, schemas.claims_response,
           lambda loaded, lang, _: table.claims(loaded, lang),
+          typed="ClaimsAnswer", ok="The claim that takes it.", examples="CLAIMS", localized=True,
+          errors={**BODY_ERRORS, 422: "Claims that can't happen at a table (`invalid_request`): the discarder "
+                                      "claiming its own discard, a seat claiming twice, a chow from a seat other "
+                                      "than the discarder's next, two seats both punging or konging."},
           doc=(
               "Which claim takes a discard\n\n"
               "docs/rules.md §8: a win beats a pung or kong, which beats a chow; of several wins the first "
               "in play order after the discarder takes it (截胡; one discard, one winner). A chow is only "
               "for the discarder's next seat. `reason` follows `Accept-Language`.")),
     Route("GET", "/v1/levels", "levels", "table", None, schemas.levels_response, lambda: table.levels(),
+          typed="LevelsAnswer", ok="The levels.", examples="LEVELS",
           doc=(
               "The level table (级别) of the 456 rules\n\n"
               "Each level's name, the points (积分) it needs and its base points (对局分).")),
     Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
           lambda loaded, _lang, _: table.escape(loaded),
+          typed="EscapeAnswer", ok="The penalty.", examples="ESCAPE", errors=BODY_ERRORS,
           doc=(
               "The penalty for leaving a game (逃跑)\n\n"
               "24 × the base points, given directly or as a level of `GET /v1/levels` (docs/rules.md §8). "
               "Who receives it is the `rules`' `escape_penalty_to` (`to`): `house` in every preset, so the "
               "others gain nothing from it (`each_other` 0); `table`: 8 × base to each other player.")),
     Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response,
-          lambda log, lang, _: ningbo_score.replay.replay_loaded(log, lang),
+          lambda log, lang, _: replay_loaded(log, lang),
+          typed="ReplayAnswer", ok="The hand replayed.", examples="REPLAY", localized=True,
+          errors={**BODY_ERRORS, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
+                                      "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
+                                      "`score_request`)."},
           doc=(
               "Replay a hand's log: check every event, derive the win, score it\n\n"
               "One hand's log (the deal and every event in play order, ending in `win` or "
@@ -259,8 +346,11 @@ ROUTES: tuple[Route, ...] = (
               "`state`; a win `/v1/score` refuses: its code with the win's `event_index`.")),
     Route("POST", "/v1/replay/batch", "replayBatch", "scoring", schemas.replay_batch_request,
           schemas.replay_batch_response,
-          _count_refused(lambda logs, lang, each: ningbo_score.replay.replay_batch(logs, lang, each)),
-          body_limit=MAX_BATCH_BODY_BYTES, heavy=True,
+          _count_refused(lambda logs, lang, each: replay_batch(logs, lang, each)),
+          body_limit=MAX_BATCH_BODY_BYTES, heavy=True, typed="ReplayBatchAnswer", ok="One result per log.",
+          examples="REPLAY_BATCH",
+          localized=True,
+          errors=batch_errors("logs", MAX_LOGS),
           doc=(
               "Replay up to 50 logs in one call\n\n"
               "`{\"logs\": [replay request, …]}`: one result per log, in order, each the `/v1/replay` answer "
@@ -268,6 +358,10 @@ ROUTES: tuple[Route, ...] = (
               "bad log never fails the batch. Bodies up to 1 MiB.")),
     Route("POST", "/v1/table/actions", "tableActions", "table", schemas.actions_request, schemas.actions_response,
           lambda loaded, lang, _: ningbo_score.actions(loaded, lang),
+          typed="ActionsAnswer", ok="What each seat may do now.", examples="ACTIONS", localized=True,
+          errors={**BODY_ERRORS, 422: "A prefix that breaks a rule: the `/v1/replay` 422 at its first illegal event "
+                                      "(`illegal_event`, with `event_index`, `reason`, `expected`, `state`, or a win "
+                                      "`/v1/score` refuses)."},
           doc=(
               "The referee: what each seat may do now\n\n"
               "A `/v1/replay` body whose `events` stop anywhere (the empty log included), optionally `for` a "
@@ -293,6 +387,8 @@ ROUTES: tuple[Route, ...] = (
 # of scoring a hand.  The tests dump every 200 answer through its schema here and require it to
 # come out unchanged (tests/conftest.py), besides validating it against openapi.yaml.
 RESPONSE_SCHEMAS: dict[str, Schema] = {r.endpoint: r.response for r in ROUTES if r.response is not None}
+#: each route by its Flask endpoint (/docs and /docs/ share one)
+BY_ENDPOINT: dict[str, Route] = {r.endpoint: r for r in ROUTES}
 
 
 def _view(route: Route) -> typing.Callable[..., Response]:

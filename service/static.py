@@ -38,6 +38,9 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PAGE = "index.html"
 URL_PREFIX = "/static/"
 IMMUTABLE = "public, max-age=31536000, immutable"
+#: Types WhiteNoise's table lacks (it knows a file named manifest.json, not the extension the
+#: W3C manifest spec registers): the page's web app manifest was application/octet-stream.
+MEDIA_TYPES = {".webmanifest": "application/manifest+json"}
 REVALIDATE = "no-cache"
 #: Files smaller than this are sent as they are (gzip would save next to nothing).
 MIN_GZIP_BYTES = 256
@@ -121,7 +124,8 @@ class StaticFiles(WhiteNoise):
         by_path = {str(assets.root / name): name for name in assets.hashed}
         self._name_of = by_path
         super().__init__(application, root=str(assets.root), prefix=URL_PREFIX, autorefresh=False, max_age=None,
-                         allow_all_origins=False, charset="utf-8", add_headers_function=self._headers)
+                         allow_all_origins=False, charset="utf-8", add_headers_function=self._headers,
+                         mimetypes=MEDIA_TYPES)
         for name, hashed in assets.hashed.items():
             self.add_file_to_dictionary(URL_PREFIX + hashed, str(assets.root / name))
 

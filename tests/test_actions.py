@@ -97,7 +97,7 @@ def test_a_discard_with_a_pung_and_a_win_on_it():
          "score": {"tai": 6, "counted_tai": 6, "eligible": True, "points": 7, "by": "discard"}},
     ]
     # and the log's own win (event 30) is what replay scores
-    assert ningbo_score.replay.replay(examples.ACTIONS_HAND)["score"]["points"] == 7
+    assert ningbo_score.replay(examples.ACTIONS_HAND)["score"]["points"] == 7
 
 
 def test_for_a_seat_names_no_tile_of_another_hand():
@@ -181,7 +181,7 @@ def test_an_illegal_prefix_is_the_replay_422_and_costs_no_more(monkeypatch):
     with pytest.raises(ningbo_score.ScoreError) as err:
         ningbo_score.actions(body)
     with pytest.raises(ningbo_score.ScoreError) as want:
-        ningbo_score.replay.replay(body)
+        ningbo_score.replay(body)
     assert err.value.to_problem("en") == want.value.to_problem("en")
     assert (err.value.extra["reason"], err.value.extra["event_index"]) == ("out_of_turn", 2)
     # 400 events whose event 1 is illegal (E draws twice): the fold stops there

@@ -7,19 +7,23 @@ The expected answers are worked out by hand from docs/rules.md (ningbo preset: m
 points P = base_points × (1 + tai), §6; self-draw: every other player pays 1 × P, §7)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import sys
+import typing
 import urllib.request
 
 import pytest
 
 import ningbo_score
 from conftest import ROOT, free_port, wait_until_up
+from service.settings import DEFAULT_METRICS_LISTENER
 from tools import examples as tool_examples
 
 # docs/api.md's worked example: seat S, caishen indicator 5p (the kind 5p; none in the hand), melds
@@ -243,6 +247,28 @@ def _help_examples() -> list[str]:
     return [line.strip() for line in text.replace("\\\n", " ").splitlines() if line.strip()]
 
 
+@contextlib.contextmanager
+def _held(address: tuple[str, int]) -> typing.Iterator[None]:
+    """``address`` taken while inside (if it is free: if not, someone else holds it already)."""
+    with socket.socket() as s:
+        try:
+            s.bind(address)
+            s.listen()
+        except OSError:
+            pass
+        yield
+
+
+def stop(proc: subprocess.Popen) -> str:
+    """Stop a server started in its own session; one that has already exited (its port was taken,
+    say) is no error here: its own words say why (no ProcessLookupError hiding them)."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    return proc.communicate(timeout=60)[1].decode(errors="replace")
+
+
 def test_every_help_example_runs_as_written(tmp_path):
     """Each example of --help, run by a shell in a folder holding hand.json (docs/api.md's worked
     example, as the examples assume), session.json (docs/api.md's session) and log.json (the referee's
@@ -258,15 +284,19 @@ def test_every_help_example_runs_as_written(tmp_path):
     define = f'set -o pipefail; ningbo-score() {{ {shlex.quote(sys.executable)} -m ningbo_score "$@"; }}\n'
     for example in examples:
         if " serve " in example:
-            port = free_port()
-            proc = subprocess.Popen(["bash", "-c", define + example.replace("8000", str(port))], cwd=tmp_path,
-                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                    start_new_session=True)
-            try:
-                wait_until_up(f"http://127.0.0.1:{port}/healthz", proc)
-            finally:
-                os.killpg(proc.pid, signal.SIGTERM)
-                proc.communicate(timeout=60)
+            # the metrics listener on a free port too: the default one (8011) may be another
+            # server's, as it is here while this test holds it (make test must pass then too)
+            port, served = free_port(), {**env, "METRICS_PORT": str(free_port())}
+            with _held(DEFAULT_METRICS_LISTENER):
+                proc = subprocess.Popen(["bash", "-c", define + example.replace("8000", str(port))], cwd=tmp_path,
+                                        env=served, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        start_new_session=True)
+                try:
+                    wait_until_up(f"http://127.0.0.1:{port}/healthz", proc)
+                except Exception as err:
+                    said = stop(proc)
+                    raise AssertionError(f"{example}: {err}; the server said: {said[-2000:]!r}") from None
+                stop(proc)
             continue
         out = subprocess.run(["bash", "-c", define + example], cwd=tmp_path, env=env, capture_output=True,
                              text=True, timeout=120)

@@ -4,6 +4,9 @@ request's headers, and ``ETag``/``Cache-Control`` with 304 on what only a releas
 from __future__ import annotations
 
 import gzip
+import re
+import types
+from pathlib import Path
 
 import brotli
 import pytest
@@ -79,6 +82,35 @@ def test_an_answer_in_the_request_s_language_says_so(plain):
     assert "Content-Language" not in rules.headers and "Accept-Language" not in rules.headers["Vary"]
 
 
+def test_the_route_table_says_which_answers_speak_the_request_s_language(plain):
+    """Each operation's 200 carries Content-Language and Vary: Accept-Language exactly when its
+    Route says ``localized`` (no second list beside the table); /v1/replay and /v1/replay/batch
+    answer in the request's language (their score's reasons) and say so (issue 38)."""
+    from service.routes import ROUTES
+    from tools.gen_openapi import example_set
+
+    localized = {r.path for r in ROUTES if r.localized}
+    assert {"/v1/replay", "/v1/replay/batch", "/v1/score", "/v1/waits"} <= localized
+    # docs/api.md's list is the table's
+    api = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    said = api.split("- **Language.**", 1)[1].split("- **", 1)[0]
+    assert set(re.findall(r"`(/v1/[\w/]+)`", said)) == localized
+    for route in ROUTES:
+        if route.operation is None:
+            continue
+        name, (_, body, how) = next(iter(example_set(route).items()))
+        if "answer" in how:                                   # (readiness: not asked of the app)
+            continue
+        headers = {"Accept-Language": "zh", "Accept-Encoding": "identity"}
+        if route.request is None:
+            answer = plain.open(route.path.format(**(body or {})), method=route.method, headers=headers)
+        else:
+            answer = plain.open(route.path, method=route.method, json=body, headers=headers)
+        assert answer.status_code == 200, (route.path, name)
+        assert answer.headers.get("Content-Language") == ("zh" if route.localized else None), route.path
+        assert ("Accept-Language" in answer.headers.get("Vary", "")) == route.localized, route.path
+
+
 @pytest.mark.parametrize("path", ["/v1/rules", "/v1/rules/ningbo", "/v1/rules/ningbo-456", "/openapi.yaml"])
 @pytest.mark.parametrize("coding", [None, "gzip"])
 def test_what_a_release_changes_is_cached_and_revalidated(plain, path, coding):
@@ -93,6 +125,22 @@ def test_what_a_release_changes_is_cached_and_revalidated(plain, path, coding):
     assert other.status_code == 200 and other.data == first.data
     # the same body, the same validator: another worker or a restart answers 304 too
     assert plain.get(path, headers=headers).headers["ETag"] == etag
+
+
+@pytest.mark.parametrize("path", ["/v1/rules/ningbo-456", "/openapi.yaml"])
+def test_the_same_body_is_the_same_gzip_bytes_at_any_time(plain, monkeypatch, path):
+    """The cause of the revalidation test's one failure on a fresh clone: gzip's header held the
+    second of compression (RFC 1952 MTIME), so the same answer asked across a second's boundary
+    came out as other bytes under the same strong ETag.  Two clocks a day apart give the same
+    bytes now, with no time stamp (MTIME 0)."""
+    answers = []
+    for now in (1_800_000_000.0, 1_800_086_400.0):
+        monkeypatch.setattr(gzip, "time", types.SimpleNamespace(time=lambda now=now: now))  # gzip's clock only
+        answers.append(plain.get(path, headers={"Accept-Encoding": "gzip"}))
+    one, two = answers
+    assert one.headers["Content-Encoding"] == two.headers["Content-Encoding"] == "gzip"
+    assert one.data[4:8] == b"\0\0\0\0" and one.data == two.data and one.headers["ETag"] == two.headers["ETag"]
+    assert gzip.decompress(one.data) == plain.get(path).data
 
 
 def test_the_rule_book_s_etag_follows_its_bytes(plain):

@@ -60,7 +60,7 @@ def test_dockerfile_shape():
     build = steps[:steps.index(("FROM", RUN_IMAGE))]
     assert ("RUN", "pip download --no-cache-dir --no-deps --require-hashes -r requirements-build.txt "
                    "-d /wheelhouse") in build
-    assert ("COPY", "pyproject.toml setup.py LICENSE ./") in build
+    assert ("COPY", "pyproject.toml setup.py LICENSE README.md ./") in build   # README.md: the long description
     assert ("RUN", "pip wheel --no-cache-dir --no-deps --no-index --find-links /wheelhouse -w /wheels .") in build
     assert not [a for _, a in build if "--no-build-isolation" in a]
     # ... and only the wheel reaches the image, which starts from the slim Python and installs it
@@ -175,7 +175,7 @@ def context(tmp_path_factory) -> tuple[Path, list[str]]:
 def test_build_context_is_the_service_only(context):
     _, files = context
     for needed in ("app.py", "gunicorn.conf.py", "service/__main__.py", "service/fair_worker.py", "service/serving.py",
-                   "pyproject.toml", "setup.py", "LICENSE", "requirements-build.txt", "openapi.yaml",
+                   "pyproject.toml", "setup.py", "LICENSE", "README.md", "requirements-build.txt", "openapi.yaml",
                    "service/observability/metrics.py", "service/settings.py", "requirements.txt",
                    "schemas/__init__.py", "ningbo_score/__init__.py"):
         assert needed in files, needed

@@ -54,10 +54,24 @@ def test_committed_file_is_the_generated_one():
 
 def test_every_operation_documents_its_errors(openapi_document):
     score = openapi_document["paths"]["/v1/score"]["post"]["responses"]
-    assert {"200", "400", "413", "415", "422", "500"} <= set(score)
-    for status in ("400", "413", "415", "422", "500"):
+    assert {"200", "400", "413", "415", "422", "500", "default"} <= set(score)
+    for status in ("400", "415", "422", "500", "default"):
         assert list(score[status]["content"]) == ["application/problem+json"]
+    # a proxy's HTML page first, so a generated client reads it as text (issue 38), then the app's problem
+    assert list(score["413"]["content"]) == ["text/html", "application/problem+json"]
     assert "404" in openapi_document["paths"]["/v1/rules/{preset}"]["get"]["responses"]
+    # every operation: the statuses its Route says, 413 where it takes a body, 500, and a
+    # problem+json `default` for any other status (a 429, a 503 …)
+    from service.routes import ROUTES
+
+    for route in ROUTES:
+        if route.operation is None:
+            continue
+        responses = openapi_document["paths"][route.path][route.method.lower()]["responses"]
+        statuses = {"200", *map(str, route.errors), "500", "default"} | ({"413"} if route.request else set())
+        assert set(responses) == statuses, route.path
+        assert responses["default"]["content"] == {"application/problem+json": {
+            "schema": {"$ref": "#/components/schemas/Problem"}}}, route.path
     components = openapi_document["components"]["schemas"]
     assert components["Problem"]["properties"]["code"] == {"$ref": "#/components/schemas/ProblemCode"}
     codes = set(components["KnownProblemCode"]["enum"])

@@ -32,7 +32,7 @@ from conftest import ROOT
 WORKED = ["score", "234678m 99s", "--win", "4m", "--seat", "S", "--caishen", "5p", "--meld", "pung:CCC:E",
           "--meld", "kong:1111s:concealed", "--flowers", "2f", "--json"]
 # what a git checkout holds of the distribution (setup.py and pyproject.toml take the rest as is)
-DISTRIBUTION = ("pyproject.toml", "setup.py", "LICENSE")
+DISTRIBUTION = ("pyproject.toml", "setup.py", "LICENSE", "README.md")
 
 
 @pytest.fixture(scope="session")
@@ -129,6 +129,11 @@ def test_metadata_licence_and_version():
     project = meta["project"]
     assert project["name"] == "ningbo-score" and project["license"] == "MIT"
     assert project["license-files"] == ["LICENSE"]
+    # what a package index shows: the README as the long description, the Pythons it runs on
+    assert project["readme"] == {"file": "README.md", "content-type": "text/markdown"}
+    assert (ROOT / "README.md").read_text(encoding="utf-8").startswith("# ")
+    assert {f"Programming Language :: Python :: 3.{minor}" for minor in (11, 12, 13)} <= set(project["classifiers"])
+    assert project["requires-python"] == ">=3.11" and project["keywords"]
     assert project["scripts"] == {"ningbo-score": "ningbo_score.cli:main"}
     assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ningbo_score._version.__version__"}
     licence = (ROOT / "LICENSE").read_text(encoding="utf-8")

@@ -88,3 +88,14 @@ def test_nothing_is_read_or_kept_per_request(client, monkeypatch):
         assert client.get(f"/static/./calc.js?v={i}").status_code == 404
     assert served.files == before
     assert client.get("/").status_code == 200
+
+
+def test_the_web_app_manifest_has_its_media_type(client):
+    """The manifest (W3C App Manifest: application/manifest+json) under its plain and its hashed
+    name; WhiteNoise's table gave it application/octet-stream (issue 38)."""
+    page = client.get("/").get_data(as_text=True)
+    hashed = re.search(r'href="(/static/manifest\.[0-9a-f]+\.webmanifest)"', page)
+    assert hashed, page[:500]
+    for path in ("/static/manifest.webmanifest", hashed.group(1)):
+        answer = client.get(path)
+        assert answer.status_code == 200 and answer.mimetype == "application/manifest+json", path

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import importlib
 import os
 import random
 import sys
@@ -24,13 +25,15 @@ import orjson
 import pytest
 
 import ningbo_score
-from ningbo_score import replay as replay_lib
 from ningbo_score.replay_requests import EVENT_TYPES
 from ningbo_score.tiles import parse_tile, parse_tiles
 from tools import examples
 
 sys.path.insert(0, os.path.dirname(__file__))
 import replaygen  # noqa: E402
+
+# the module: the package's attribute `ningbo_score.replay` is the typed function that calls it
+replay_lib = importlib.import_module("ningbo_score.replay")
 
 GENERATED = 2000          # logs checked by test_generated_logs (docs/api.md gives this count)
 SEED = 20261204
@@ -112,7 +115,7 @@ def test_generated_logs_conform(client, generated):
     assert batch.status_code == 200
     results = batch.get_json()["results"]
     assert [r["index"] for r in results] == list(range(50)) and all(r["status"] == 200 for r in results)
-    assert results[7]["replay"] == ningbo_score.replay.replay(sample[7].body())
+    assert results[7]["replay"] == ningbo_score.replay(sample[7].body())
 
 
 def test_library_and_loaded_entry_points(generated):
@@ -167,7 +170,7 @@ def _next(seat: str, d: int = 1) -> str:
 
 def _refused(body: dict) -> dict | None:
     try:
-        ningbo_score.replay.replay(body)
+        ningbo_score.replay(body)
     except ningbo_score.ScoreError as err:
         return err.to_problem()
     return None
@@ -175,7 +178,7 @@ def _refused(body: dict) -> dict | None:
 
 def _refused_zh(body: dict) -> dict:
     with pytest.raises(ningbo_score.ScoreError) as err:
-        ningbo_score.replay.replay(body, "zh")
+        ningbo_score.replay(body, "zh")
     return err.value.to_problem("zh")
 
 
@@ -410,7 +413,7 @@ def test_heavenly_and_last_tile():
     # P = 1 × (1 + 12) = 13, each other seat pays 13.
     body = {"round_wind": "E", "live_tiles": 1, "deal": deal(E="123m 456m 789m 123p 4p"),
             "events": [d("E", "4p"), {"t": "win", "seat": "E"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     assert a["score_request"]["win"] == {"by": "self_draw", "last_tile": True, "heavenly": True}
     assert a["evidence"] == {"win.by": 0, "win.last_tile": 0, "win.heavenly": 0}
     assert a["score"]["tai"] == 12 and a["score"]["net"] == {"E": 39, "S": -13, "W": -13, "N": -13}
@@ -423,7 +426,7 @@ def test_earthly():
     # 3) 1, 硬胡 1 = 8 台; discard by E: E pays 2 × P = 2 × 9 = 18 (RULES.md §7).
     body = {"round_wind": "E", "deal": deal(E="3p 5s5s 7s7s 9p9p 1s1s 2s2s 4s4s", S="123m 456m 789m 12p EE"),
             "events": [d("E", "8s"), x("E", "3p"), {"t": "win", "seat": "S"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     assert a["score_request"]["win"] == {"by": "discard", "from": "E", "earthly": True}
     assert a["evidence"] == {"win.by": 1, "win.from": 1, "win.earthly": 1}
     assert a["score"]["tai"] == 8 and a["score"]["net"] == {"E": -18, "S": 18, "W": 0, "N": 0}
@@ -441,7 +444,7 @@ def test_a_flower_of_the_deal_is_no_bloom():
     # 杠开: 13); P = 1 + 12 = 13, each other seat pays 13: E +39.
     body = {"round_wind": "E", "deal": deal(E="123m 456m 789m 123p 4p"),
             "events": [d("E", "1f"), flower("E", "1f"), d("E", "4p"), {"t": "win", "seat": "E"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     assert a["score_request"]["hand"]["flowers"] == ["1f"]
     assert a["score_request"]["win"] == {"by": "self_draw", "heavenly": True}
     assert a["evidence"] == {"win.by": 2, "win.heavenly": 2}
@@ -457,7 +460,7 @@ def test_a_flower_drawn_in_play_blooms():
             "events": [d("E", "F"), x("E", "F"), d("S", "C"), x("S", "C"), d("W", "P"), x("W", "P"),
                        d("N", "F"), x("N", "F"), d("E", "1f"), flower("E", "1f"), d("E", "4p"),
                        {"t": "win", "seat": "E"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     assert a["score_request"]["win"] == {"by": "self_draw", "kong_replacement": True}
     assert a["evidence"] == {"win.by": 10, "win.kong_replacement": 9}
     assert a["score"]["tai"] == 5 and a["score"]["net"]["E"] == 18
@@ -483,7 +486,7 @@ def test_opening_flowers_of_every_seat():
     # the best wait (§10.16: 45s6s two-sided, all chows, pair 3p: 平胡 1), 硬胡 1, 正花 2 (1f, 5f;
     # 7f is W's) = 13; P = 14, each pays 14: E +42.
     body = {"round_wind": "E", "deal": OPENING_DEAL, "events": [*OPENING, {"t": "win", "seat": "E"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     sr = a["score_request"]
     assert sr["win"] == {"by": "self_draw", "heavenly": True} and sr["hand"]["winning_tile"] == "6s"
     assert sr["hand"]["flowers"] == ["1f", "7f", "5f"]
@@ -524,7 +527,7 @@ def test_a_dealt_flower_on_the_holders_first_turn_is_no_bloom():
     body = {"round_wind": "E", "deal": deal(S="123m 456m 789m 3p 4s5s 6f"),
             "events": [d("E", "C"), x("E", "C"), d("S", "3p"), flower("S", "6f"), d("S", "2f"), flower("S", "2f"),
                        d("S", "6s"), {"t": "win", "seat": "S"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     assert a["score_request"]["win"] == {"by": "self_draw"}
     assert a["score_request"]["hand"]["flowers"] == ["6f", "2f"]
     assert a["score"]["tai"] == 5 and a["score"]["net"]["S"] == 18
@@ -537,7 +540,7 @@ def test_kong_fed_by():
     body = {"round_wind": "E", "deal": deal(E="9s 1p1p1p 2p2p2p 3p3p3p C C C", S="9s9s9s 123m 456m 789m 6p"),
             "events": [d("E", "F"), x("E", "9s"), {"t": "kong", "seat": "S", "tiles": "9s9s9s9s", "from": "E"},
                        d("S", "6p"), {"t": "win", "seat": "S"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     sr = a["score_request"]
     assert sr["hand"]["melds"] == [{"type": "kong", "tiles": ["9s"] * 4, "from": "E"}]
     assert sr["win"] == {"by": "self_draw", "kong_replacement": True, "kong_fed_by": "E"}
@@ -560,7 +563,7 @@ def test_concealed_and_added_kong_melds():
                        d("S", "P"), x("S", "3p"), {"t": "pung", "seat": "E", "tiles": "3p3p3p"}, x("E", "C"),
                        d("S", "P"), x("S", "P"), d("W", "P"), x("W", "P"), d("N", "F"), x("N", "F"), d("E", "3p"),
                        {"t": "added_kong", "seat": "E", "tile": "3p"}, d("E", "6m"), {"t": "win", "seat": "E"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     sr = a["score_request"]
     assert sr["hand"]["melds"] == [{"type": "kong", "tiles": ["1p"] * 4, "concealed": True},
                                    {"type": "kong", "tiles": ["3p"] * 4, "from": "S", "added": True}]
@@ -604,7 +607,7 @@ def test_robbing_kong():
     # what would have been legal there: W's replacement draw, or a rob (API.md `expected`)
     assert {"seat": "W", "t": "draw"} in problem["expected"] and {"seat": "S", "t": "win"} in problem["expected"]
     # with the minimum lowered to 3 it is a win: P = 1 + 3 = 4, the robbed W alone pays 5 × 4 = 20 (RULES.md §7)
-    a = ningbo_score.replay.replay(_robbed({"preset": "ningbo", "min_tai": 3}))
+    a = ningbo_score.replay(_robbed({"preset": "ningbo", "min_tai": 3}))
     sr = a["score_request"]
     assert sr["win"] == {"by": "robbing_kong", "from": "W"} and sr["hand"]["winning_tile"] == "7p"
     assert a["evidence"]["win.by"] == 11
@@ -626,7 +629,7 @@ def test_discarded_caishen_and_claims_from_winner():
                        d("N", "8m"), x("N", "8m"), d("E", "6p"), x("E", "6p"), d("S", "7p"), x("S", "4p"),
                        {"t": "pung", "seat": "W", "tiles": "4p4p4p"}, x("W", "P"), d("N", "5m"), x("N", "5m"),
                        d("E", "8p"), x("E", "8p"), d("S", "5s"), {"t": "win", "seat": "S"}]}
-    a = ningbo_score.replay.replay(body)
+    a = ningbo_score.replay(body)
     sr = a["score_request"]
     assert sr["win"] == {"by": "self_draw", "discarded_caishen": True}
     assert sr["claims_from_winner"] == {"W": 1}
@@ -655,7 +658,7 @@ def test_chows_and_liability_counting():
                           ({"preset": "ningbo-taishu", "required_patterns": []}, None)):
         body = {"rules": rules, "round_wind": "E", "events": events,
                 "deal": deal(E="1s1s1s 2s2s2s 3s4s5s 7p8p9p 9m", S="1m2m 4m5m 7p8p W W W N F C P")}
-        a = ningbo_score.replay.replay(body)
+        a = ningbo_score.replay(body)
         assert a["score_request"].get("claims_from_winner") == claims, rules
         assert a["evidence"].get("claims_from_winner.S") == ([2, 10, 18] if claims else None)
 
@@ -663,12 +666,12 @@ def test_chows_and_liability_counting():
 def test_exhaustive_draw_and_dealer():
     # one live tile, drawn and discarded, unclaimed: 荒庄.  ningbo keeps the dealer; ningbo-taishu
     # (draw_keeps_dealer off, RULES.md §8) passes the deal.
-    a = ningbo_score.replay.replay(examples.REPLAY_DRAW)
+    a = ningbo_score.replay(examples.REPLAY_DRAW)
     assert a == {"outcome": "draw", "events": 3, "evidence": {},
                  "next": {"dealer": 0, "round_wind": "E", "dealers_this_round": 1,
                           "seat_winds": {"0": "E", "1": "S", "2": "W", "3": "N"},
                           "dealer_changed": False, "round_changed": False}}
-    b = ningbo_score.replay.replay({**examples.REPLAY_DRAW, "rules": "ningbo-taishu"})
+    b = ningbo_score.replay({**examples.REPLAY_DRAW, "rules": "ningbo-taishu"})
     assert b["next"]["dealer"] == 1
     # an exhaustive draw while live tiles are left: out of turn (S must draw)
     early = {**examples.REPLAY_DRAW, "live_tiles": 2}
@@ -715,7 +718,7 @@ def test_docs_example_whole_hand():
     # (26); E chowed N's 8m (20): one claim by E from the winner.  台 (RULES.md §5): 单吊 1 (the 4s
     # pair), 硬胡 1, 白 pung 1, 北 as seat wind 1 and as round wind 1 = 5; P = 1 + 5 = 6; E, the
     # discarder, is related? one claim only (3 needed, §7): no; E pays 2 × 6 = 12.
-    a = ningbo_score.replay.replay(examples.REPLAY_HAND)
+    a = ningbo_score.replay(examples.REPLAY_HAND)
     assert a["winner"] == "N" and a["score"]["tai"] == 5
     assert a["score_request"]["claims_from_winner"] == {"E": 1}
     assert a["score"]["net"] == {"E": -12, "S": 0, "W": 0, "N": 12}
@@ -729,7 +732,7 @@ def test_bounds():
     noise = {**examples.REPLAY_DRAW, "events": [d("E", "C")] * replay_lib.MAX_EVENTS}
     problem = _refused(noise)
     assert problem is not None and (problem["reason"], problem["event_index"]) == ("out_of_turn", 1)
-    batch = ningbo_score.replay.replay_batch
+    batch = ningbo_score.replay_batch
     with pytest.raises(ningbo_score.ScoreError) as err:
         batch({"logs": [examples.REPLAY_DRAW] * (replay_lib.MAX_LOGS + 1)})
     assert err.value.status == 400
@@ -755,11 +758,11 @@ def test_cli_replay(tmp_path):
     (tmp_path / "hand.json").write_text(json.dumps(examples.REPLAY_HAND), encoding="utf-8")
     (tmp_path / "bad.json").write_text(json.dumps(examples.REPLAY_OUT_OF_TURN), encoding="utf-8")
     docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    shown = docs.split("$ ningbo-score replay hand.json\n", 1)[1].split("```", 1)[0]
+    shown = docs.split("$ ningbo-score replay docs/examples/replay.json\n", 1)[1].split("```", 1)[0]
     out = cli("replay", "hand.json")
     assert out.returncode == 0 and out.stdout == shown
     out = cli("replay", "hand.json", "--json")
-    assert json.loads(out.stdout) == ningbo_score.replay.replay(examples.REPLAY_HAND)
+    assert json.loads(out.stdout) == ningbo_score.replay(examples.REPLAY_HAND)
     out = cli("replay", "bad.json")
     assert out.returncode == 3 and "illegal_event" in out.stderr and "event 6: out_of_turn" in out.stderr
 
@@ -860,12 +863,12 @@ def test_chow_swap_discard(claimed, run, refused, allowed):
         assert problem is not None and (problem["code"], problem["reason"], problem["event_index"]) == (
             "illegal_event", "chow_swap_discard", 3), (tile, problem)
         # 000 allows it (ningbo-456, chow_swap_allowed on): the same log is a draw
-        assert ningbo_score.replay.replay({**body, "rules": "ningbo-456"})["outcome"] == "draw"
+        assert ningbo_score.replay({**body, "rules": "ningbo-456"})["outcome"] == "draw"
         # the option decides, not the preset
-        assert ningbo_score.replay.replay({**body, "rules": {"preset": "ningbo", "chow_swap_allowed": True}})[
+        assert ningbo_score.replay({**body, "rules": {"preset": "ningbo", "chow_swap_allowed": True}})[
             "outcome"] == "draw"
     for tile in allowed:
-        assert ningbo_score.replay.replay(_chow_swap("ningbo", tile, claimed, run))["outcome"] == "draw"
+        assert ningbo_score.replay(_chow_swap("ningbo", tile, claimed, run))["outcome"] == "draw"
 
 
 def test_chow_swap_discard_in_chinese():
@@ -894,7 +897,7 @@ def test_below_minimum_win_is_no_win():
     assert problem["score_request"]["win"] == {"by": "discard", "from": "W"}
     assert "next" not in problem and problem["state"]["last_discard"] == {"seat": "W", "tile": "3p",
                                                                            "event_index": 5}
-    a = ningbo_score.replay.replay({**body, "rules": {"preset": "ningbo", "min_tai": 2}})
+    a = ningbo_score.replay({**body, "rules": {"preset": "ningbo", "min_tai": 2}})
     assert a["score"]["tai"] == 2 and a["score"]["net"] == {"E": 0, "S": 6, "W": -6, "N": 0}
     zh = _refused_zh(body)
     assert zh["detail"] == ("events.6: 第 6 个事件（南家胡）：南家的牌只有 2 台，不够起胡的 4 台："
@@ -927,7 +930,7 @@ def test_seats_read_in_chinese_and_did_you_mean():
                 ev[key] = zh_of[ev[key]]
         for claim in ev.get("declined", ()):
             claim["seat"] = zh_of[claim["seat"]]
-    assert ningbo_score.replay.replay(body) == ningbo_score.replay.replay(examples.REPLAY_HAND)
+    assert ningbo_score.replay(body) == ningbo_score.replay(examples.REPLAY_HAND)
     wrong = {**examples.REPLAY_HAND, "round_wind": "North"}
     problem = _refused(wrong)
     assert problem is not None and problem["errors"] == {

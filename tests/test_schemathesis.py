@@ -25,8 +25,10 @@ pytestmark = pytest.mark.slow
 def test_schemathesis_toml_relaxes_only_what_it_says():
     config = schemathesis.Config.from_path(ROOT / "schemathesis.toml").projects.default
     assert config.checks.positive_data_acceptance.expected_statuses == ["2xx", "422"]
-    [batch] = config.operations.operations
+    batch, preset = config.operations.operations
     assert batch.checks.positive_data_acceptance.expected_statuses == ["2xx"]
+    # the preset id is open (issue 38): an id this version does not know is its documented 404
+    assert preset.checks.positive_data_acceptance.expected_statuses == ["2xx", "404"]
 
 
 def test_schemathesis_run_checks_all_passes(tmp_path):

@@ -615,7 +615,7 @@ def test_docs_cli_md_shows_what_settle_prints_for_the_session_of_docs_examples_m
     body = examples.split("curl -s http://localhost:8000/v1/sessions/settle", 1)[1].split(" -d '", 1)[1]
     body = body.split("' | ", 1)[0]
     docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    printed = docs.split("$ ningbo-score settle session.json\n", 1)[1].split("```", 1)[0]
+    printed = docs.split("$ ningbo-score settle docs/examples/session.json\n", 1)[1].split("```", 1)[0]
     out = cli("settle", "-", stdin=body)
     assert out.returncode == 0 and out.stdout == printed
 

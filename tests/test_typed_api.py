@@ -30,7 +30,8 @@ def test_committed_answers_are_the_generated_ones():
 
 
 def test_the_table_helpers_are_at_the_top_level(client):
-    for name in ("score", "waits", "analyze", "score_batch", "next_hand", "claims", "escape", "levels"):
+    for name in ("score", "waits", "analyze", "score_batch", "next_hand", "claims", "escape", "levels", "replay",
+                 "replay_batch", "settle"):
         assert name in ningbo_score.__all__ and callable(getattr(ningbo_score, name)), name
     assert ningbo_score.levels() == client.get("/v1/levels").get_json()
     assert ningbo_score.escape({"level": 3}) == client.post("/v1/table/escape", json={"level": 3}).get_json()
@@ -38,6 +39,23 @@ def test_the_table_helpers_are_at_the_top_level(client):
     assert ningbo_score.next_hand(examples.NEXT_DRAW) == next_hand
     assert ningbo_score.claims(examples.CLAIMS_INTERCEPT, "zh") == client.post(
         "/v1/table/claims", json=examples.CLAIMS_INTERCEPT, headers={"Accept-Language": "zh"}).get_json()
+    assert ningbo_score.replay(examples.REPLAY_HAND, "zh") == client.post(
+        "/v1/replay", json=examples.REPLAY_HAND, headers={"Accept-Language": "zh"}).get_json()
+    assert ningbo_score.settle(examples.SESSION) == client.post("/v1/sessions/settle", json=examples.SESSION).get_json()
+
+
+def test_the_replay_module_keeps_its_name():
+    """``ningbo_score.replay`` is the function (as ``ningbo_score.score``); the module it calls is
+    still ``ningbo_score.replay`` to an import (``from ningbo_score.replay import …``)."""
+    import importlib
+    import sys
+
+    from ningbo_score.replay import REASONS, replay_loaded
+
+    module = importlib.import_module("ningbo_score.replay")
+    assert sys.modules["ningbo_score.replay"] is module and module.REASONS is REASONS
+    assert callable(ningbo_score.replay) and ningbo_score.replay is not module
+    assert ningbo_score.replay(examples.REPLAY_HAND) == replay_loaded(module.read_replay(examples.REPLAY_HAND))
 
 
 # --- the real answers have the types their TypedDicts say ---------------------------------------
@@ -46,6 +64,8 @@ def conforms(value: typing.Any, kind: typing.Any, path: str = "$") -> list[str]:
     """Where ``value`` is not of the type ``kind`` (a TypedDict, Literal, list, dict, union, or
     int/bool/str/None): a TypedDict's required keys present, no other keys, each value of its type."""
     origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if kind is object:                      # any JSON value (a replay's evidence, its request)
+        return []
     if kind is type(None) or kind is None:
         return [] if value is None else [f"{path}: {value!r} is not None"]
     if origin in (typing.Union, types.UnionType):
@@ -97,6 +117,11 @@ CALLS = [
     (lambda: ningbo_score.levels(), answers.LevelsAnswer),
     (lambda: ningbo_score.preset("ningbo-7baida"), answers.Preset),
     (lambda: ningbo_score.rulebook(), answers.Rulebook),
+    (lambda: ningbo_score.replay(examples.REPLAY_HAND), answers.ReplayAnswer),
+    (lambda: ningbo_score.replay(examples.REPLAY_DRAW, "zh"), answers.ReplayAnswer),
+    (lambda: ningbo_score.replay_batch({"logs": [examples.REPLAY_HAND, examples.REPLAY_OUT_OF_TURN]}),
+     answers.ReplayBatchAnswer),
+    (lambda: ningbo_score.settle(examples.SESSION), answers.SessionAnswer),
 ]
 
 
@@ -126,6 +151,10 @@ reveal_type(answer["payments"][0]["from"])
 reveal_type(ningbo_score.levels()["levels"][0]["base_points"])
 reveal_type(ningbo_score.waits({})["waits"][0]["self_draw"])
 total: int = answer["tai"] + answer["points"]
+replayed = ningbo_score.replay({"deal": {}, "events": []}, "zh")
+reveal_type(replayed["next"]["dealer"])
+reveal_type(ningbo_score.settle({})["transfers"][0]["amount"])
+reveal_type(ningbo_score.replay_batch({"logs": []})["results"][0]["outcome"])
 '''
 
 
@@ -147,6 +176,10 @@ def test_mypy_strict_reads_the_answers_and_refuses_a_wrong_call(tmp_path):
     assert lines[2].endswith('Revealed type is "int"'), said
     # a wait's value: a score or the problem that refuses it, told apart by `outcome` (issue 25)
     assert "ningbo_score.answers.WinScored" in lines[3] and "ningbo_score.answers.WinRefused" in lines[3], said
+    # the replay and the session are typed as the score is (issue 38: they were dict[str, Any])
+    assert lines[4].endswith('Revealed type is "int"'), said
+    assert lines[5].endswith('Revealed type is "int"'), said
+    assert lines[6].endswith('''Revealed type is "Literal['replayed'] | Literal['refused']"'''), said
     errors = [line for line in lines if ": error:" in line]
     # exactly the three wrong calls: an int is no body, no such key, a list is no body
     assert len(errors) == 3, said

@@ -5,7 +5,37 @@ from __future__ import annotations
 import copy
 import typing
 
+from ningbo_score import MAX_BATCH
+from ningbo_score.replay_requests import MAX_LOGS
+from ningbo_score.session_requests import MAX_HANDS
 from service.observability.readiness import READY_HAND
+
+# Each route of service/routes.py names its example set here (its ``examples``): ``<NAME>_EXAMPLES``
+# and, if it has any, ``<NAME>_ERROR_EXAMPLES``, each ``name -> (summary, body[, how])``: a POST's
+# request body, or a GET's path arguments (None: none).  tools/gen_openapi.py sends each to the app
+# and writes the answer into openapi.yaml under its status.  ``how`` (:class:`How`) says how an
+# example is sent or shown where that is not a JSON body shown as it is.
+
+
+class How(typing.TypedDict, total=False):
+    headers: dict[str, str]     # request headers (Accept-Language: zh)
+    data: bytes                 # the body as these bytes, of ``content_type``, not as JSON
+    content_type: str
+    too_large: bool             # a body one byte over the route's limit (its summary's {limit} filled in)
+    hidden: bool                # the request is too big to show (no request example, no "The answer to …")
+    last: bool                  # after the body problems of BODY_PROBLEMS (the order of openapi.yaml's examples)
+    answer: typing.Any          # the answer as given, not asked of the app (readiness in production)
+
+
+#: What every route with a body answers to a body that is no JSON, or too large (added by
+#: tools/gen_openapi.py to every such route's examples).
+BODY_PROBLEMS: dict[str, tuple[str, typing.Any, How]] = {
+    "malformed_json": ("A body that is not JSON", None, {"data": b"{", "content_type": "application/json"}),
+    "unsupported_media_type": ("A body that is not JSON", None,
+                               {"data": b"a=1", "content_type": "application/x-www-form-urlencoded"}),
+    "payload_too_large": ("A body over {limit}", None, {"too_large": True}),
+}
+ZH: How = {"headers": {"Accept-Language": "zh"}, "last": True}
 
 # docs/api.md: 排胡 0 + 自摸 1 + 硬胡 1 + 中 pung 1 + 正花 1 = 4 台; linear: 1 × (1 + 4) = 5 from each.
 # The same hand the readiness check scores (one copy of it in the code).
@@ -92,11 +122,23 @@ SCORE_EXAMPLES = {
     "ineligible": ("A hand below the minimum of 4 台", INELIGIBLE),
     "item_tai_override": ("Compact strings, Chinese names and an item_tai override", ITEM_TAI_OVERRIDE),
 }
-SCORE_ERROR_EXAMPLES = {
+SCORE_ERROR_EXAMPLES: dict[str, tuple[str, typing.Any] | tuple[str, typing.Any, How]] = {
     "invalid_request": ("An unknown tile and an unknown field (400)", INVALID_REQUEST),
     "wrong_tile_count": ("13 tiles without melds (422)", WRONG_TILE_COUNT),
     "not_a_winning_hand": ("No 4 sets and a pair (422)", NOT_A_WINNING_HAND),
+    "invalid_request_zh": ("The same, in Chinese (Accept-Language: zh)", INVALID_REQUEST, ZH),
 }
+
+# --- the GET routes: their path arguments ----------------------------------------------------
+
+RULES_EXAMPLES = {"presets": ("The five presets of docs/rules.md §9", None)}
+PRESET_EXAMPLES = {"ningbo": ("The default preset", {"preset": "ningbo"})}
+PRESET_ERROR_EXAMPLES = {"not_found": ("An unknown preset", {"preset": "ningbo-xx"})}
+HEALTH_EXAMPLES = {"ok": ("Up", None)}
+#: (as a pod answers it: the metrics' directory is checked where gunicorn gives one)
+READY_EXAMPLES: dict[str, tuple[str, typing.Any, How]] = {"ready": ("Ready", None, {"answer": {
+    "status": "ready", "checks": {"engine": "ok", "metrics_dir": "ok"}}})}
+LEVELS_EXAMPLES = {"levels": ("The 17 levels of 000 (456游戏, 2010-9-19)", None)}
 
 
 # --- POST /v1/waits (expected answers worked out in tests/test_api_live.py) --------------------
@@ -204,8 +246,10 @@ BATCH = {"requests": [API_MD, WRONG_TILE_COUNT, {**INELIGIBLE, "seat_wind": "X"}
 BATCH_EXAMPLES = {
     "mixed": ("docs/api.md's example, 13 tiles (422) and an unknown seat (400)", BATCH),
 }
-BATCH_ERROR_EXAMPLES = {
+BATCH_ERROR_EXAMPLES: dict[str, tuple[str, typing.Any] | tuple[str, typing.Any, How]] = {
     "invalid_request": ("`requests` is not an array (400)", {"requests": API_MD}),
+    "batch_too_large": (f"{MAX_BATCH + 1} requests (400 invalid_request)", {"requests": [{}] * (MAX_BATCH + 1)},
+                        {"hidden": True, "last": True}),
 }
 
 # --- POST /v1/sessions/settle -----------------------------------------------------------------
@@ -238,7 +282,7 @@ SESSION_EXAMPLES = {
                "hands": [{"draw": True}, {"net": {"Ann": 6, "Bo": -2, "Cy": -2, "Di": -2}},
                          {"penalty": {"escape": "Cy"}}]}),
 }
-SESSION_ERROR_EXAMPLES = {
+SESSION_ERROR_EXAMPLES: dict[str, tuple[str, typing.Any] | tuple[str, typing.Any, How]] = {
     "dealer_sequence": ("A hand in the South round while the East round is on (422)",
                         {**SESSION, "hands": [SESSION["hands"][0], {"score": {**API_MD, "round_wind": "S"}}]}),
     "wrong_tile_count": ("A hand refused as /v1/score refuses it, with its hand_index (422)",
@@ -249,6 +293,8 @@ SESSION_ERROR_EXAMPLES = {
                       {**SESSION, "hands": [{"score": {"seat_wind": "S", "win": {"by": "discard", "from": "W"},
                                                        "hand": {"concealed": "123m 456m 789p 234s 55s",
                                                                 "winning_tile": "4m"}}}]}),
+    "too_many_hands": (f"{MAX_HANDS + 1} hands (400 invalid_request)",
+                       {**SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}, {"hidden": True, "last": True}),
 }
 
 
@@ -283,10 +329,11 @@ CLAIMS_EXAMPLES = {
     "pung_over_chow": ("A pung beats a chow", CLAIMS_PUNG_OVER_CHOW),
     "none": ("Nobody claims", CLAIMS_NONE),
 }
-CLAIMS_ERROR_EXAMPLES = {
+CLAIMS_ERROR_EXAMPLES: dict[str, tuple[str, typing.Any] | tuple[str, typing.Any, How]] = {
     "invalid_request": ("An unknown claim type (400)", {"discarder": "E", "claims": [{"seat": "S", "type": "ron"}]}),
     "invalid_request_422": ("A chow from a seat other than the discarder's next (422)",
                             {"discarder": "E", "claims": [{"seat": "W", "type": "chow"}]}),
+    "intercept_zh": ("The same intercept, in Chinese (Accept-Language: zh)", CLAIMS_INTERCEPT, ZH),
 }
 
 # --- POST /v1/table/escape --------------------------------------------------------------------
@@ -418,6 +465,8 @@ REPLAY_BATCH_EXAMPLES = {
     "mixed": ("The whole hand, the exhaustive draw and an out-of-turn draw",
               {"logs": [REPLAY_HAND, REPLAY_DRAW, REPLAY_OUT_OF_TURN]}),
 }
-REPLAY_BATCH_ERROR_EXAMPLES = {
+REPLAY_BATCH_ERROR_EXAMPLES: dict[str, tuple[str, typing.Any] | tuple[str, typing.Any, How]] = {
     "invalid_request": ("`logs` is not an array (400)", {"logs": REPLAY_DRAW}),
+    "batch_too_large": (f"{MAX_LOGS + 1} logs (400 invalid_request)", {"logs": [{}] * (MAX_LOGS + 1)},
+                        {"hidden": True, "last": True}),
 }

@@ -21,23 +21,14 @@ from marshmallow import Schema, fields, validate
 from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS
 from ningbo_score.tiles import CODES, SEATS
 from schemas import responses as r
+from service.routes import ROUTES
 
 OUT = Path(__file__).resolve().parent.parent / "ningbo_score" / "answers.py"
 
-#: The answers the library returns, by the name of their TypedDict.
-ANSWERS: dict[str, type[Schema]] = {
-    "ScoreAnswer": r.ScoreResponseSchema,
-    "WaitsAnswer": r.WaitsResponseSchema,
-    "AnalyzeAnswer": r.AnalyzeResponseSchema,
-    "BatchAnswer": r.BatchResponseSchema,
-    "NextHandAnswer": r.NextHandResponseSchema,
-    "ClaimsAnswer": r.ClaimsResponseSchema,
-    "EscapeAnswer": r.EscapeResponseSchema,
-    "LevelsAnswer": r.LevelsSchema,
-    "Rulebook": r.PresetListSchema,
-    "Preset": r.PresetSchema,
-    "ActionsAnswer": r.ActionsResponseSchema,
-}
+#: The answers the library returns, by the name of their TypedDict: each route's ``typed`` (its
+#: row of service.routes.ROUTES names it; its ``response`` is the schema).
+ANSWERS: dict[str, type[Schema]] = {r.typed: type(r.response) for r in ROUTES
+                                    if r.typed is not None and r.response is not None}
 #: Names of other schemas where dropping "Schema" would clash with the library's own names.
 RENAMED: dict[type[Schema], str] = {r.ProblemSchema: "ProblemBody", r.SetSchema: "DecompositionSet",
                                     r._PresetIdSchema: "RulesPreset"}
@@ -124,6 +115,8 @@ class Generator:
                 return self.literal(choices)
             plain = {fields.Integer: "int", fields.Boolean: "bool"}.get(_base(field), "str")
             text = _REF_ALIASES[ref] if ref else plain
+        elif type(field) is fields.Raw:          # any JSON value (a replay state's table, a request echoed)
+            text = "object"
         else:
             raise ValueError(f"no Python type for {field!r}")
         return f"{text} | None" if field.allow_none and "None" not in text else text

@@ -27,14 +27,13 @@ from marshmallow import INCLUDE
 import ningbo_score
 import schemas
 from service.observability import ids as obs_ids
-from service.routes import ROUTES
+from service.routes import MAX_BODY_BYTES, ROUTES, Route
 from tools.tile_schema import TILE_COMPONENTS, code_name
 from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.actions import ACTION_TYPES, PHASES
 from ningbo_score.replay import REASONS
-from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS, SEAT_OF
+from ningbo_score.replay_requests import EVENT_TYPES, SEAT_OF
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
-from ningbo_score.session_requests import MAX_HANDS
 from ningbo_score.table import CLAIM_TYPES
 from ningbo_score.tiles import SEATS
 from schemas import responses as response_schemas
@@ -60,7 +59,7 @@ pays whom, under the presets of the rule book (`docs/rules.md` in the project, v
 answer that echoes rules says `"rulebook": 4`) or your own options. This document is the
 machine-readable form of the HTTP contract, `docs/api.md`.
 
-* JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch` and `POST /v1/sessions/settle`),
+* JSON in, JSON out, UTF-8; {limits},
   `Content-Type: application/json`.
 * Tiles are codes (`1m`…`9m`, `1p`…`9p`, `1s`…`9s`, `E S W N`, `C F P`, `1f`…`8f`), Chinese names
   (`一万`, `東風`, `红中`, `春`…), or one compact string such as `"123m 456p EE C"`.
@@ -267,202 +266,123 @@ INTERNAL = _problem("Unexpected error (`internal_error`): a defect, whatever the
 LANG = "AcceptLanguage"  # apispec turns a component name into a $ref
 
 
-def _answers(client) -> dict[str, typing.Any]:
-    """The app's own answers to the examples (so they are real output)."""
-    def post(body: typing.Any, **kwargs) -> tuple[int, typing.Any]:
-        response = client.post("/v1/score", json=body, **kwargs) if "data" not in kwargs else \
-            client.post("/v1/score", **kwargs)
-        return response.status_code, response.get_json(force=True)
-
-    out: dict[str, typing.Any] = {}
-    for name, (summary, body) in {**examples.SCORE_EXAMPLES, **examples.SCORE_ERROR_EXAMPLES}.items():
-        out[name] = (summary, body) + post(body)
-    out["malformed_json"] = ("A body that is not JSON", None) + post(
-        None, data=b'{"seat_wind": "E",', content_type="application/json")
-    out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
-        None, data=b"seat_wind=E", content_type="application/x-www-form-urlencoded")
-    limit = _body_limit("/v1/score")
-    out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
-        None, data=b" " * (limit + 1), content_type="application/json")
-    out["invalid_request_zh"] = ("The same, in Chinese (Accept-Language: zh)",
-                                 examples.INVALID_REQUEST) + post(examples.INVALID_REQUEST,
-                                                                  headers={"Accept-Language": "zh"})
-    for kind in ("rules", "rules_one", "rules_missing", "health", "levels"):
-        path = {"rules": "/v1/rules", "rules_one": "/v1/rules/ningbo", "rules_missing": "/v1/rules/ningbo-xx",
-                "health": "/healthz", "levels": "/v1/levels"}[kind]
-        response = client.get(path)
-        out[kind] = (path, None, response.status_code, response.get_json(force=True))
+def example_set(route: Route) -> dict[str, tuple[str, typing.Any, examples.How]]:
+    """``name -> (summary, body or path arguments, how)`` of the route's examples (its ``examples``
+    names the set in tools/examples.py), in openapi.yaml's order: the set's own, then for a route
+    with a body :data:`examples.BODY_PROBLEMS`, then the set's examples marked ``last``."""
+    assert route.examples is not None
+    found = {**getattr(examples, f"{route.examples}_EXAMPLES"),
+             **getattr(examples, f"{route.examples}_ERROR_EXAMPLES", {})}
+    entries: dict[str, tuple[str, typing.Any, examples.How]] = {
+        name: (value[0], value[1], value[2] if len(value) > 2 else {}) for name, value in found.items()}
+    out = {name: entry for name, entry in entries.items() if not entry[2].get("last")}
+    if route.request is not None:
+        out.update(examples.BODY_PROBLEMS)
+    out.update((name, entry) for name, entry in entries.items() if entry[2].get("last"))
     return out
 
 
-#: The POST operations of the live table (issue 4): path -> (request examples, error examples).
-LIVE_EXAMPLES: dict[str, tuple[dict, dict]] = {
-    "/v1/waits": (examples.WAITS_EXAMPLES, examples.WAITS_ERROR_EXAMPLES),
-    "/v1/analyze": (examples.ANALYZE_EXAMPLES, examples.ANALYZE_ERROR_EXAMPLES),
-    "/v1/score/batch": (examples.BATCH_EXAMPLES, examples.BATCH_ERROR_EXAMPLES),
-    "/v1/sessions/settle": (examples.SESSION_EXAMPLES, examples.SESSION_ERROR_EXAMPLES),
-    "/v1/table/next": (examples.NEXT_EXAMPLES, examples.NEXT_ERROR_EXAMPLES),
-    "/v1/table/claims": (examples.CLAIMS_EXAMPLES, examples.CLAIMS_ERROR_EXAMPLES),
-    "/v1/table/escape": (examples.ESCAPE_EXAMPLES, examples.ESCAPE_ERROR_EXAMPLES),
-    "/v1/replay": (examples.REPLAY_EXAMPLES, examples.REPLAY_ERROR_EXAMPLES),
-    "/v1/replay/batch": (examples.REPLAY_BATCH_EXAMPLES, examples.REPLAY_BATCH_ERROR_EXAMPLES),
-    "/v1/table/actions": (examples.ACTIONS_EXAMPLES, examples.ACTIONS_ERROR_EXAMPLES),
-}
-
-
-def _live_answers(client, path: str) -> dict[str, tuple]:
-    """``name -> (summary, request body or None, status, answer)`` for one POST operation:
-    its examples, and a body that is not JSON, one of another type and one over the limit."""
-    def post(**kwargs) -> tuple[int, typing.Any]:
-        response = client.post(path, **kwargs)
-        return response.status_code, response.get_json(force=True)
-
-    good, bad = LIVE_EXAMPLES[path]
-    out: dict[str, tuple] = {}
-    for name, (summary, body) in {**good, **bad}.items():
-        out[name] = (summary, body) + post(json=body)
-    out["malformed_json"] = ("A body that is not JSON", None) + post(data=b"{", content_type="application/json")
-    out["unsupported_media_type"] = ("A body that is not JSON", None) + post(
-        data=b"a=1", content_type="application/x-www-form-urlencoded")
-    limit = _body_limit(path)
-    out["payload_too_large"] = (f"A body over {_size(limit)}", None) + post(
-        data=b" " * (limit + 1), content_type="application/json")
-    if path == "/v1/score/batch":
-        too_many: dict[str, list[dict[str, object]]] = {"requests": [{}] * (ningbo_score.MAX_BATCH + 1)}
-        out["batch_too_large"] = (f"{ningbo_score.MAX_BATCH + 1} requests (400 invalid_request)", None) + post(
-            json=too_many)
-    if path == "/v1/replay/batch":
-        logs: dict[str, list[dict[str, object]]] = {"logs": [{}] * (MAX_LOGS + 1)}
-        out["batch_too_large"] = (f"{MAX_LOGS + 1} logs (400 invalid_request)", None) + post(json=logs)
-    if path == "/v1/table/claims":
-        body = examples.CLAIMS_INTERCEPT
-        out["intercept_zh"] = ("The same intercept, in Chinese (Accept-Language: zh)", body) + post(
-            json=body, headers={"Accept-Language": "zh"})
-    if path == "/v1/sessions/settle":
-        hands = {**examples.SESSION, "hands": [{"draw": True}] * (MAX_HANDS + 1)}
-        out["too_many_hands"] = (f"{MAX_HANDS + 1} hands (400 invalid_request)", None) + post(json=hands)
+def answered(client, route: Route) -> dict[str, tuple[str, typing.Any, int, typing.Any]]:
+    """``name -> (summary, the request shown or None, status, answer)``: the app's own answers to
+    the route's examples (so openapi.yaml's examples are real output)."""
+    out: dict[str, tuple[str, typing.Any, int, typing.Any]] = {}
+    for name, (summary, body, how) in example_set(route).items():
+        if "answer" in how:
+            out[name] = (summary, None, 200, how["answer"])
+            continue
+        headers = how.get("headers")
+        if route.request is None:            # a GET: the example's path arguments
+            response = client.open(route.path.format(**(body or {})), method=route.method, headers=headers)
+            out[name] = (summary, None, response.status_code, response.get_json(force=True))
+            continue
+        limit = route.max_body
+        assert limit is not None
+        if how.get("too_large"):
+            summary = summary.format(limit=_size(limit))
+            sent: dict[str, typing.Any] = {"data": b" " * (limit + 1), "content_type": "application/json"}
+        elif "data" in how:
+            sent = {"data": how["data"], "content_type": how["content_type"]}
+        else:
+            sent = {"json": body}
+        response = client.open(route.path, method=route.method, headers=headers, **sent)
+        shown = None if "json" not in sent or how.get("hidden") else body
+        out[name] = (summary, shown, response.status_code, response.get_json(force=True))
     return out
 
 
-def _body_limit(path: str) -> int:
-    """The most bytes ``POST path`` takes: its route's ``body_limit``, else the app's."""
-    from service.routes import MAX_BODY_BYTES
-
-    return next(r.body_limit for r in ROUTES if r.path == path and r.method == "POST") or MAX_BODY_BYTES
-
-
-def _too_large(path: str) -> str:
-    return f"The body is over {_size(_body_limit(path))} (`payload_too_large`)."
+def body_limits() -> str:
+    """The body limits of the route table in a few words: the app's, and each larger one's routes
+    (openapi.yaml's description; docs/operations.md's limits table says the same, tests/test_docs_ops.py)."""
+    larger: dict[int, list[str]] = {}
+    for route in ROUTES:
+        if route.max_body is not None and route.max_body != MAX_BODY_BYTES:
+            larger.setdefault(route.max_body, []).append(f"`{route.method} {route.path}`")
+    def listed(names: list[str]) -> str:
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    more = "; ".join(f"{_size(limit)} for {listed(names)}" for limit, names in larger.items())
+    return _size(MAX_BODY_BYTES) + (f" ({more})" if more else "")
 
 
 def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
 
 
-def _live_operation(by_path: dict[str, dict[str, tuple]], path: str, *, ok: str, errors: dict[int, str]) -> dict:
-    """A documented POST operation whose examples are the app's answers (its 413: past its
-    route's body limit)."""
-    answers = by_path[path]
-    errors = {**errors, 413: _too_large(path)}
+#: What any operation may answer besides what it documents: a problem of this service (404 for a
+#: path it does not have, 405, 408, 429, 503 …), in the shape of every problem.
+DEFAULT = _problem("Any other status: a problem of this service (`not_found`, `method_not_allowed`, "
+                   "`request_timeout`, `too_many_requests`, …), told by its `status` and `code` (an open set).")
+
+
+def _too_large(route: Route) -> dict:
+    """413: the app's problem past the route's limit, or the HTML page of a proxy in front that
+    refuses the body first (ingress-nginx's, deploy/: its limits are the routes'), listed first so
+    that a client generated from this document reads such a page as text instead of failing on it."""
+    assert route.max_body is not None
+    return {"description": f"The body is over {_size(route.max_body)} (`payload_too_large`); a proxy in front "
+                           "that refuses it first answers with its own page (`text/html`).",
+            "content": {"text/html": {"schema": {"type": "string"}}}}
+
+
+def operation(route: Route, answers: dict[str, tuple[str, typing.Any, int, typing.Any]]) -> dict:
+    """The route's operation of openapi.yaml: its row (id, tag, summary, description, parameters,
+    request and answer schemas, errors) with the app's answers to its examples, a 413 for a body
+    over its limit, 500 and ``default``."""
     def by_status(status: int) -> dict[str, dict]:
-        return {name: _example(summary_, body, sent) for name, (summary_, sent, code, body) in answers.items()
+        return {name: _example(summary, answer, shown) for name, (summary, shown, code, answer) in answers.items()
                 if code == status}
 
+    errors = dict(route.errors)
+    if route.request is not None:
+        errors[413] = ""
     unexpected = {code for _, _, code, _ in answers.values()} - {200, *errors}
-    assert not unexpected, f"{ok} undocumented statuses {unexpected}"
-    responses = {"200": _json(ok, by_status(200))}
+    assert not unexpected, f"{route.path}: undocumented statuses {unexpected} (its Route's errors)"
+    op: dict[str, typing.Any] = {"operationId": route.operation, "tags": [route.tag], "summary": route.summary}
+    if route.description is not None:
+        op["description"] = route.description
+    op["parameters"] = [{"name": name, "in": "path", "required": True, "description": text, "schema": schema,
+                         "example": example} for name, (text, schema, example) in route.parameters.items()]
+    op["parameters"].append(LANG)
+    assert route.response is not None, f"{route.path}: an operation needs its response schema"
+    if route.request is not None:
+        op["requestBody"] = {"required": True, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{component_name(route.request)}"},
+            "examples": {name: _example(summary, shown) for name, (summary, shown, status, _) in answers.items()
+                         if shown is not None and status != 400 and not name.endswith("_zh")}}}}
+    ok = _json(route.ok, by_status(200))
+    ok["content"]["application/json"]["schema"] = {"$ref": f"#/components/schemas/{component_name(route.response)}"}
+    responses = {"200": ok}
     for status, text in sorted(errors.items()):
-        responses[str(status)] = _problem(text, by_status(status))
+        if status == 413:
+            html = _too_large(route)
+            problem = _problem(html["description"], by_status(413))
+            responses["413"] = {"description": html["description"],
+                                "content": {**html["content"], **problem["content"]}}
+        else:
+            responses[str(status)] = _problem(text, by_status(status))
     responses["500"] = INTERNAL
-    request_examples = {name: _example(summary_, body) for name, (summary_, body, status, _) in answers.items()
-                        if body is not None and status != 400 and not name.endswith("_zh")}
-    return {"post": {
-        "parameters": [LANG],
-        "requestBody": {"required": True, "content": {"application/json": {
-            "schema": {}, "examples": request_examples}}},
-        "responses": responses,
-    }}
-
-
-NOT_JSON = "Not JSON (`malformed_json`), or wrong types, unknown fields or missing fields (`invalid_request`)."
-NOT_JSON_TYPE = "The body is not `application/json` (`unsupported_media_type`)."
-
-
-def live_paths(client) -> dict[str, dict]:
-    """The operations of the live table (issue 4): waits, batch scoring and the table helpers."""
-    answers = {path: _live_answers(client, path) for path in LIVE_EXAMPLES}
-    levels = client.get("/v1/levels")
-    common = {400: NOT_JSON, 415: NOT_JSON_TYPE}
-    # a waiting hand's 422s (/v1/waits and /v1/analyze take the same hands)
-    hand_errors = {**common, 422: "Well-formed but impossible (`wrong_tile_count`, `too_many_copies`, "
-                                  "`invalid_meld`, `caishen_in_meld`, `inconsistent_win_context`, "
-                                  "`invalid_request`)."}
-    return {
-        "/v1/waits": _live_operation(
-            answers, "/v1/waits",
-            ok="The waits.",
-            errors=hand_errors),
-        "/v1/analyze": _live_operation(
-            answers, "/v1/analyze",
-            ok="The analysis.",
-            errors=hand_errors),
-        "/v1/score/batch": _live_operation(
-            answers, "/v1/score/batch",
-            ok="One result per request.",
-            errors={400: "Not JSON (`malformed_json`), or not `{\"requests\": [object, …]}` with at most "
-                         "200 requests (`invalid_request`).",
-                    415: NOT_JSON_TYPE}),
-        "/v1/table/next": _live_operation(
-            answers, "/v1/table/next",
-            ok="The next hand's table.",
-            errors=common),
-        "/v1/table/claims": _live_operation(
-            answers, "/v1/table/claims",
-            ok="The claim that takes it.",
-            errors={**common, 422: "Claims that can't happen at a table (`invalid_request`): the discarder "
-                                   "claiming its own discard, a seat claiming twice, a chow from a seat other "
-                                   "than the discarder's next, two seats both punging or konging."}),
-        "/v1/levels": {"get": {
-            "parameters": [LANG],
-            "responses": {
-                "200": _json("The levels.", {"levels": _example(
-                    "The 17 levels of 000 (456游戏, 2010-9-19)", levels.get_json())}),
-                "500": INTERNAL,
-            },
-        }},
-        "/v1/replay": _live_operation(
-            answers, "/v1/replay",
-            ok="The hand replayed.",
-            errors={**common, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
-                                   "`state`), or a win `/v1/score` refuses (its code, with `event_index` and "
-                                   "`score_request`)."}),
-        "/v1/table/actions": _live_operation(
-            answers, "/v1/table/actions",
-            ok="What each seat may do now.",
-            errors={**common, 422: "A prefix that breaks a rule: the `/v1/replay` 422 at its first illegal event "
-                                   "(`illegal_event`, with `event_index`, `reason`, `expected`, `state`, or a win "
-                                   "`/v1/score` refuses)."}),
-        "/v1/replay/batch": _live_operation(
-            answers, "/v1/replay/batch",
-            ok="One result per log.",
-            errors={400: "Not JSON (`malformed_json`), or not `{\"logs\": [object, …]}` with at most 50 logs "
-                         "(`invalid_request`).",
-                    415: NOT_JSON_TYPE}),
-        "/v1/table/escape": _live_operation(
-            answers, "/v1/table/escape",
-            ok="The penalty.", errors=common),
-        "/v1/sessions/settle": _live_operation(
-            answers, "/v1/sessions/settle",
-            ok="The session settled.",
-            errors={400: "Not JSON (`malformed_json`), or not a session of at most "
-                         f"{MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
-                    415: NOT_JSON_TYPE,
-                    422: "A hand refused by its endpoint (its code, with `hand_index`), a declared win under "
-                         "the minimum (`below_minimum`, with `hand_index`), a hand whose "
-                         "`round_wind` contradicts the rotation (`dealer_sequence`), a `net` that does not "
-                         "sum to 0, a name of nobody at the table, a seat named twice or a running total past "
-                         "2^53 − 1 (`invalid_request`)."}),
-    }
+    responses["default"] = DEFAULT
+    op["responses"] = responses
+    return op
 
 
 def _example(summary: str, value: typing.Any, sent: typing.Any = None) -> dict:
@@ -474,75 +394,14 @@ def _example(summary: str, value: typing.Any, sent: typing.Any = None) -> dict:
     return out
 
 
-def paths(answers: dict[str, typing.Any]) -> dict[str, dict]:
-    def by_status(status: int) -> dict[str, dict]:
-        return {name: _example(summary, body, sent if status != 200 else None)
-                for name, (summary, sent, code, body) in answers.items() if code == status and name in names}
-
-    names = set(examples.SCORE_EXAMPLES) | set(examples.SCORE_ERROR_EXAMPLES) | {
-        "malformed_json", "unsupported_media_type", "payload_too_large", "invalid_request_zh"}
-    request_examples = {name: _example(summary, body) for name, (summary, body) in
-                        {**examples.SCORE_EXAMPLES, **examples.SCORE_ERROR_EXAMPLES}.items()
-                        if answers[name][2] != 400}
-    return {
-        "/v1/score": {"post": {
-            "parameters": [LANG],
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {},
-                "examples": request_examples}}},
-            "responses": {
-                "200": _json("The score.", by_status(200)),
-                "400": _problem("Not JSON (`malformed_json`), or wrong types, unknown fields or unknown "
-                                "tiles (`invalid_request`).", by_status(400)),
-                "413": _problem(_too_large("/v1/score"), by_status(413)),
-                "415": _problem("The body is not `application/json` (`unsupported_media_type`).",
-                                by_status(415)),
-                "422": _problem("Well-formed but impossible, or not a win (`wrong_tile_count`, "
-                                "`too_many_copies`, `invalid_meld`, `caishen_in_meld`, "
-                                "`winning_tile_not_in_hand`, `inconsistent_win_context`, "
-                                "`discard_win_not_allowed`, `caishen_needs_self_draw`, "
-                                "`not_a_winning_hand`, `invalid_request`).", by_status(422)),
-                "500": INTERNAL,
-            },
-        }},
-        "/v1/rules": {"get": {
-            "parameters": [LANG],
-            "responses": {
-                "200": _json("The rule book's version, its changes and the presets.", {
-                    "presets": _example(
-                    "The five presets of docs/rules.md §9", answers["rules"][3])}),
-                "500": INTERNAL,
-            },
-        }},
-        "/v1/rules/{preset}": {"get": {
-            "parameters": [
-                {"name": "preset", "in": "path", "required": True, "description": "A preset id.",
-                 "schema": {"type": "string", "enum": list(schemas.PRESET_IDS)}, "example": "ningbo"},
-                LANG,
-            ],
-            "responses": {
-                "200": _json("The preset.", {"ningbo": _example(
-                    "The default preset", answers["rules_one"][3])}),
-                "404": _problem("No such preset (`not_found`).", {"not_found": _example(
-                    "An unknown preset", answers["rules_missing"][3])}),
-                "500": INTERNAL,
-            },
-        }},
-        "/healthz": {"get": {
-            "responses": {
-                "200": _json("The service is up.", {"ok": _example("Up", answers["health"][3])}),
-                "500": INTERNAL,
-            },
-        }},
-        "/readyz": {"get": {
-            "responses": {
-                "200": _json("Ready to serve.", {"ready": _example(
-                    "Ready", {"status": "ready", "checks": {"engine": "ok", "metrics_dir": "ok"}})}),
-                "503": _problem("Not ready (`not_ready`): `errors` names the failing checks."),
-                "500": INTERNAL,
-            },
-        }},
-    }
+def the_route_table(client) -> dict[str, dict]:
+    """Every operation of openapi.yaml: one per row of service.routes.ROUTES with an operation id
+    (a row without one is a page of the service, no operation), in the table's order."""
+    out: dict[str, dict] = {}
+    for route in ROUTES:
+        if route.operation is not None:
+            out.setdefault(route.path, {})[route.method.lower()] = operation(route, answered(client, route))
+    return out
 
 
 def build() -> dict:
@@ -555,7 +414,7 @@ def build() -> dict:
         version=VERSION,
         openapi_version="3.1.0",
         plugins=[plugin],
-        info={"description": DESCRIPTION, "license": LICENSE},
+        info={"description": DESCRIPTION.replace("{limits}", f"bodies up to {body_limits()}"), "license": LICENSE},
         tags=[{"name": name, "description": text} for name, text in TAGS.items()],
     )
     used = {route.tag for route in ROUTES if route.tag is not None}
@@ -583,12 +442,11 @@ def build() -> dict:
     logging.disable(logging.CRITICAL)  # the error examples would log their problems
     try:
         client = create_app().test_client()
-        answers = _answers(client)
-        live = live_paths(client)
+        operations = the_route_table(client)
     finally:
         logging.disable(logging.NOTSET)
-    for path, operations in from_the_route_table({**paths(answers), **live}).items():
-        spec.path(path=path, operations=operations)
+    for path, ops in operations.items():
+        spec.path(path=path, operations=ops)
     document = spec.to_dict()
     document["servers"] = copy.deepcopy(SERVERS)
     document["security"] = []  # no authentication
@@ -813,30 +671,6 @@ def with_request_id(document: dict) -> None:
 def component_name(schema) -> str:
     """The component of a schema instance: its class name without ``Schema``."""
     return type(schema).__name__.removesuffix("Schema")
-
-
-def from_the_route_table(documented: dict[str, dict]) -> dict[str, dict]:
-    """The operations written above, checked against service.routes.ROUTES (the same routes, no more, no
-    fewer: a route with no operation id is a service page, no operation) and given the table's
-    operation id, tag, summary and description (its ``doc``) and request and 200 response schemas."""
-    in_table = {(r.path, r.method.lower()): r for r in ROUTES if r.operation is not None}
-    written = {(path, method) for path, ops in documented.items() for method in ops}
-    if written != set(in_table):
-        raise SystemExit(f"openapi paths and service.routes.ROUTES differ: {sorted(written ^ set(in_table))}")
-    out: dict[str, dict] = {}
-    for (path, method), route in in_table.items():
-        op: dict[str, typing.Any] = {"operationId": route.operation, "tags": [route.tag], "summary": route.summary}
-        if route.description is not None:
-            op["description"] = route.description
-        op.update(documented[path][method])
-        if route.request is not None:
-            op["requestBody"]["content"]["application/json"]["schema"] = {
-                "$ref": f"#/components/schemas/{component_name(route.request)}"}
-        assert route.response is not None, f"{path}: an operation of service.routes.ROUTES needs its response schema"
-        op["responses"]["200"]["content"]["application/json"]["schema"] = {
-            "$ref": f"#/components/schemas/{component_name(route.response)}"}
-        out.setdefault(path, {})[method] = op
-    return out
 
 
 class _Dumper(yaml.SafeDumper):
