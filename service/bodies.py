@@ -13,7 +13,7 @@ from flask import Request, Response, request
 
 from ningbo_score import ScoreError
 from ningbo_score.errors import shown
-from service import serving
+from service import turns
 
 JSON_TYPE = "application/json"
 PROBLEM_TYPE = "application/problem+json"
@@ -157,14 +157,14 @@ def _read_length(stream: typing.Any) -> typing.Callable[[int], bytes | bytearray
         if size <= READ_PART_BYTES:
             data = stream.read(size)
             if len(data) < size:
-                raise serving.body_cut_short()
+                raise turns.body_cut_short()
             return data
         buffer = bytearray(size)
         view, got = memoryview(buffer), 0
         while got < size:
             part = stream.read(min(READ_PART_BYTES, size - got))
             if not part:
-                raise serving.body_cut_short()
+                raise turns.body_cut_short()
             view[got:got + len(part)] = part
             got += len(part)
         return buffer
@@ -174,18 +174,19 @@ def _read_length(stream: typing.Any) -> typing.Callable[[int], bytes | bytearray
 def _read(read: typing.Callable[[typing.Any], bytes | bytearray], arg: typing.Any) -> bytes | bytearray:
     """``read(arg)`` within the server's body deadline (408 past it), a body that cannot be read
     (malformed chunked framing, cut short, a stalled or reset socket) refused as a 4xx problem."""
+    server = turns.get()
     try:
-        with serving.body_deadline(), serving.turn_given_up(request.environ):
+        with server.body_deadline(), server.reading(request.environ):
             return read(arg)
-    except serving.READ_ERRORS as err:
-        raise serving.body_problem(err) from None
+    except server.read_errors as err:
+        raise server.body_problem(err) from None
 
 
 def json_body(limit: int | None = None, heavy: bool = False) -> typing.Any:
     """The request's JSON body: 413 past the limit (the app's ``MAX_CONTENT_LENGTH`` unless the
     route gives its own ``limit``), 415 unless JSON in UTF-8, 400 if malformed or if an object
     repeats a key (:func:`repeated_key`).  A ``heavy`` request (or a large body) then waits for
-    its turn in the worker's work budget (serving.HeavyTurns)."""
+    its turn in the worker's heavy work (service/turns.py)."""
     # the request itself, not its proxy: read often here (flask types the proxy as the Request)
     req: Request = request._get_current_object()  # type: ignore[attr-defined]
     if limit is not None:
@@ -198,7 +199,7 @@ def json_body(limit: int | None = None, heavy: bool = False) -> typing.Any:
         size = int(length)
         if limit is not None and size > limit:
             raise too_large(limit)             # unread: the connection closes after the answer
-        serving.send_continue(environ)
+        turns.get().send_continue(environ)
         data = _read(_read_length(environ["wsgi.input"]), size)
     else:
         if limit is not None and req.content_length is not None and req.content_length > limit:
@@ -210,10 +211,10 @@ def json_body(limit: int | None = None, heavy: bool = False) -> typing.Any:
                           f"The body must be JSON in UTF-8 (Content-Type: application/json), not {given}.",
                           f"请求体必须是 UTF-8 编码的 JSON（Content-Type: application/json），而不是 "
                           f"{shown(req.content_type) if req.content_type else '未给出的类型'}。")
-        serving.send_continue(environ)
+        turns.get().send_continue(environ)
         data = _read(_read_body, limit)
-    # a heavy body waits for its turn in the worker's work budget (serving.HeavyTurns)
-    serving.heavy_turns.take(environ, len(data), heavy=heavy)
+    # a heavy body waits for its turn in the worker's heavy work (service/heavy.py), or is shed
+    turns.get().take(environ, len(data), heavy=heavy)
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as err:

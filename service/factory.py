@@ -10,7 +10,7 @@ from flask import Flask, request
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import observability, serving, static
+from service import observability, static, turns
 from service.bodies import JSON_TYPE, PROBLEM_TYPE
 from service.pages import OPENAPI_PATH, SWAGGER_UI_DIR, YAML_TYPE
 from service.problems import register_error_handlers
@@ -57,7 +57,7 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None, *, setting
     # the docs page's Swagger UI files, gzipped where the client takes it (1.5 MB of scripts)
     static.serve_directory(app, SWAGGER_UI_DIR, "/docs/static/", max_age=86400, base=settings.static_build_dir)
     observability.init_app(app)
-    app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
+    app.teardown_request(lambda _exc: turns.get().release(request.environ))
     if settings.trusted_proxies:
         app.wsgi_app = TrustedProxyFix(app.wsgi_app, settings.trusted_proxies)  # type: ignore[method-assign]
     return app

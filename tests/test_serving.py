@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from service import create_app, serving
+from service import create_app, gunicorn_patches, heavy, http_strict, serving, turns
 from service.settings import current
 from conftest import gunicorn_server
 from tools import examples
@@ -166,11 +166,11 @@ def test_gunicorn_refusals_are_problems(server, request_bytes, status):
 def test_server_problem_statuses():
     from gunicorn.http import errors
 
-    assert serving.server_problem(errors.LimitRequestLine(5000, 4094))[0] == 414
-    assert serving.server_problem(errors.LimitRequestHeaders("x"))[0] == 431
-    assert serving.server_problem(errors.InvalidChunkSize(b"zz"))[0] == 400
-    assert serving.server_problem(errors.InvalidRequestMethod("GE\x01T"))[0] == 400
-    assert serving.server_problem(ValueError("a bug"))[0] == 500
+    assert http_strict.server_problem(errors.LimitRequestLine(5000, 4094))[0] == 414
+    assert http_strict.server_problem(errors.LimitRequestHeaders("x"))[0] == 431
+    assert http_strict.server_problem(errors.InvalidChunkSize(b"zz"))[0] == 400
+    assert http_strict.server_problem(errors.InvalidRequestMethod("GE\x01T"))[0] == 400
+    assert http_strict.server_problem(ValueError("a bug"))[0] == 500
 
 
 # --- redirects ----------------------------------------------------------------------------------
@@ -383,9 +383,10 @@ def test_a_batch_is_answered_whole_when_its_client_stays(server):
 def test_turns_outside_gevent_do_nothing():
     # the Flask test client and any plain WSGI server: no waiting, a function that does nothing
     environ: dict = {}
-    serving.heavy_turns.take(environ, 10 * serving.HEAVY_BODY_BYTES, heavy=True)
-    assert serving.TURN_ENV not in environ
-    assert serving.between_hands(environ)() is None
+    plain = turns.Turns()
+    plain.take(environ, 10 * heavy.HEAVY_BODY_BYTES, heavy=True)
+    assert heavy.TURN_ENV not in environ and environ == {}
+    assert plain.between(environ)() is None
     assert not serving.client_gone({})
 
 
@@ -481,8 +482,8 @@ def test_a_refused_protocol_is_a_warning_line_not_an_error_traceback():
             pass
 
     worker = serving.ServingWorker.__new__(serving.ServingWorker)
-    for exc, status, level in ((serving.VersionNotSupported((1, 2)), b"505", "warning"),
-                               (serving.BadTransferCoding("gzip, chunked"), b"501", "warning"),
+    for exc, status, level in ((http_strict.VersionNotSupported((1, 2)), b"505", "warning"),
+                               (http_strict.BadTransferCoding("gzip, chunked"), b"501", "warning"),
                                (RuntimeError("a bug"), b"500", "exception")):
         worker.log = Log()
         ours, theirs = gevent.socket.socketpair()
@@ -587,7 +588,7 @@ def test_no_server_header(server):
 @pytest.mark.parametrize("framing, why", [
     (b"FFFFFFFFFFFF\r\n{}", "over the largest body"),                 # a 281 TB chunk announced
     (b"2\r\n{}\r\n" + b"0" * 100 + b"1\r\n \r\n0\r\n\r\n", "size line over"),   # a long size line
-    (b"1\r\n{\r\n" + b"1\r\n \r\n" * 5000 + b"1\r\n}\r\n0\r\n\r\n", f"more than {serving.MAX_CHUNKS} chunks"),
+    (b"1\r\n{\r\n" + b"1\r\n \r\n" * 5000 + b"1\r\n}\r\n0\r\n\r\n", f"more than {gunicorn_patches.MAX_CHUNKS} chunks"),
 ])
 def test_chunked_framing_is_bounded(server, framing, why):
     """A chunk size past any body, a long size line or too many chunks: a 400 at once, not a

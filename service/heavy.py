@@ -1,0 +1,215 @@
+"""Heavy work shared fairly in a gevent worker: one item at a time, one client after another, in a
+bounded queue with a time limit (the heavy turns of service/serving.py's worker).
+
+A request is heavy when its route says so (a batch, a session, the waits or analysis of an
+expensive hand: service/routes.py) or its body is over :data:`HEAVY_BODY_BYTES`.  Once its
+body is read it asks for the worker's turn (:meth:`HeavyQueue.take`); it runs while it holds
+it, and before each of its items (a hand, a wait, a log) it gives the turn to the next client
+in line and waits for it again (:meth:`HeavyQueue.between`).  Light requests never wait, and a
+greenlet yields between two items anyway, so the worker looks at its sockets at least once an
+item (an item is at most ~20 ms of CPU: bench/README.md).
+
+- **A share per client.**  Each client has its own line; the turn goes round the clients that
+  wait, one item each, so eight clients flooding the most expensive bodies delay a ninth
+  client's one-hand batch by about eight items, not by eight requests.  A client is its
+  connection, or, behind a proxy whose forwarding headers are believed (``FORWARDED_ALLOW_IPS``),
+  the address the proxy forwarded for (:func:`client_of`).
+- **A bounded queue.**  At most :data:`MAX_WAITING` requests wait for a first turn in a worker,
+  and at most :data:`MAX_WAITING_PER_CLIENT` of one client; past either the request is shed at
+  once: 503 ``overloaded`` with ``Retry-After`` (:class:`service.turns.Overloaded`), in the
+  client's language.
+- **A time limit.**  A request that waited :data:`MAX_WAIT_S` for its first turn is shed the
+  same way (its work has not started).
+- **Stopping.**  When the worker is told to stop, every request still waiting for a first turn
+  is shed at once, and a started one that would run past the graceful timeout is shed at its
+  next item (:meth:`HeavyQueue.stop`): an answer is a 503 to retry elsewhere, never a cut
+  connection.
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import time
+import typing
+
+import gevent
+import gevent.event
+
+from service.turns import ClientGone, Environ, Overloaded
+
+#: bodies over this many bytes make a request heavy (a full /v1/score body is under 2 KiB)
+HEAVY_BODY_BYTES = 8 * 1024
+#: requests waiting for a first turn in one worker, in all and per client
+MAX_WAITING = 64
+MAX_WAITING_PER_CLIENT = 8
+#: how long a request may wait for its first turn (s)
+MAX_WAIT_S = 10.0
+#: Retry-After of a shed request (s): a full queue, and a worker that stops (retry elsewhere)
+RETRY_AFTER_S = 2
+RETRY_AFTER_STOPPING_S = 1
+#: a timer's delay (s) for a yield: gevent runs zero-delay callbacks by the dozen before it polls
+#: its sockets again, while expired timers wait for the next turn of the loop, after the poll
+YIELD_S = 1e-6
+#: the WSGI environ keys of a request's turn and of its client
+TURN_ENV = "ningbo_score.heavy_turn"
+FORWARDED_ORIG = "werkzeug.proxy_fix.orig"
+
+
+def client_of(environ: Environ) -> str:
+    """Whose share a request takes: the address a trusted proxy forwarded for (service/factory.py's
+    TrustedProxyFix rewrote ``REMOTE_ADDR`` and kept the original), else its connection."""
+    if FORWARDED_ORIG in environ:
+        return f"for:{environ.get('REMOTE_ADDR', '')}"
+    return f"conn:{environ.get('REMOTE_ADDR', '')}:{environ.get('REMOTE_PORT', '')}"
+
+
+class _Waiter:
+    __slots__ = ("client", "event", "started", "shed")
+
+    def __init__(self, client: str, started: bool) -> None:
+        self.client = client
+        self.event = gevent.event.Event()
+        self.started = started          # a request between two of its items (not shed by the limits)
+        self.shed = False               # woken by stop(), without the turn
+
+
+class HeavyQueue:
+    """One turn of heavy work per worker, handed round the waiting clients (module docstring)."""
+
+    def __init__(self, client_gone: typing.Callable[[Environ], bool] = lambda environ: False,
+                 idle: typing.Callable[[Environ], typing.ContextManager[None]] | None = None) -> None:
+        self.client_gone = client_gone
+        self.idle = idle or (lambda environ: contextlib.nullcontext())    # around a wait (the worker's
+        # kept-alive turn is given up meanwhile)
+        self.busy = False
+        self.lines: dict[str, collections.deque[_Waiter]] = {}
+        self.order: collections.deque[str] = collections.deque()     # clients with a waiter, in turn
+        self.waiting = 0                # waiters for a first turn
+        self.waiting_of: collections.Counter[str] = collections.Counter()
+        self.stop_at: float | None = None    # when stopping: the time past which no item starts
+
+    # -- the line --------------------------------------------------------------------------------
+
+    def _queue(self, waiter: _Waiter, front: bool) -> None:
+        line = self.lines.setdefault(waiter.client, collections.deque())
+        if front:
+            line.appendleft(waiter)
+        else:
+            line.append(waiter)
+        if waiter.client not in self.order:
+            self.order.append(waiter.client)
+
+    def _hand_over(self) -> None:
+        """The turn to the next client in line (or free)."""
+        while self.order:
+            client = self.order.popleft()
+            line = self.lines.get(client)
+            if not line:
+                self.lines.pop(client, None)
+                continue
+            waiter = line.popleft()
+            if line:
+                self.order.append(client)
+            else:
+                del self.lines[client]
+            waiter.event.set()          # the turn is the waiter's now (busy stays True)
+            return
+        self.busy = False
+
+    def _leave(self, waiter: _Waiter) -> None:
+        line = self.lines.get(waiter.client)
+        if line is not None and waiter in line:
+            line.remove(waiter)
+            if not line:
+                del self.lines[waiter.client]
+
+    def _wait(self, waiter: _Waiter, timeout: float | None) -> bool:
+        """Wait for the turn; False when ``timeout`` ran out first (the waiter left the line)."""
+        if waiter.event.wait(timeout):
+            return True
+        if waiter.event.is_set():       # handed over just as the time ran out: it is ours
+            return True
+        self._leave(waiter)
+        return False
+
+    # -- what a request calls ----------------------------------------------------------------------
+
+    def take(self, environ: Environ) -> None:
+        """Wait for a first turn (once per request), or raise :class:`Overloaded`."""
+        if environ.get(TURN_ENV):
+            return
+        client = client_of(environ)
+        if self.stop_at is not None:
+            raise Overloaded("this worker is stopping.", "本进程正在停止。", RETRY_AFTER_STOPPING_S)
+        if self.busy:
+            if self.waiting >= MAX_WAITING:
+                raise Overloaded(f"{MAX_WAITING} heavy requests are waiting already.",
+                                 f"已有 {MAX_WAITING} 个繁重请求在等待。", RETRY_AFTER_S)
+            if self.waiting_of[client] >= MAX_WAITING_PER_CLIENT:
+                raise Overloaded(f"this client has {MAX_WAITING_PER_CLIENT} heavy requests waiting already.",
+                                 f"该客户端已有 {MAX_WAITING_PER_CLIENT} 个繁重请求在等待。", RETRY_AFTER_S)
+            waiter = _Waiter(client, started=False)
+            self._queue(waiter, front=False)
+            self.waiting += 1
+            self.waiting_of[client] += 1
+            try:
+                with self.idle(environ):
+                    got = self._wait(waiter, MAX_WAIT_S)
+            finally:
+                self.waiting -= 1
+                self.waiting_of[client] -= 1
+                if not self.waiting_of[client]:
+                    del self.waiting_of[client]
+            if not got:
+                raise Overloaded(f"the request waited {MAX_WAIT_S:g} s for its turn.",
+                                 f"请求等待了 {MAX_WAIT_S:g} 秒仍未轮到。", RETRY_AFTER_S)
+            if waiter.shed:                       # woken by stop(), without the turn
+                raise Overloaded("this worker is stopping.", "本进程正在停止。", RETRY_AFTER_STOPPING_S)
+        else:
+            self.busy = True
+        environ[TURN_ENV] = True
+        # the turn may have been handed over by a callback: let the worker poll its sockets
+        # before this request's work starts (a chain of handovers would otherwise run without one)
+        gevent.sleep(YIELD_S)
+        if self.client_gone(environ):
+            raise ClientGone()
+
+    def release(self, environ: Environ) -> None:
+        if environ.pop(TURN_ENV, False):
+            self._hand_over()
+
+    def between(self, environ: Environ) -> typing.Callable[[], None]:
+        """Before each item: the next client's item first (when one waits), back in line at the
+        front of this client's own; stopped (503) past the stop's deadline, dropped (499) when
+        the client has gone."""
+        sleep = gevent.sleep
+
+        def before_each() -> None:
+            if environ.get(TURN_ENV) and self.order:
+                waiter = _Waiter(client_of(environ), started=True)
+                self._queue(waiter, front=True)
+                self._hand_over()
+                with self.idle(environ):
+                    self._wait(waiter, None)
+            sleep(YIELD_S)
+            if self.stop_at is not None and time.monotonic() > self.stop_at:
+                raise Overloaded("this worker is stopping.", "本进程正在停止。", RETRY_AFTER_STOPPING_S)
+            if self.client_gone(environ):
+                raise ClientGone()
+
+        return before_each
+
+    def stop(self, graceful_s: float) -> None:
+        """The worker was told to stop, with ``graceful_s`` left: shed every request that waits for a
+        first turn (it is woken and raises), and no item starts later than a second before the
+        end."""
+        self.stop_at = time.monotonic() + max(0.0, graceful_s - 1.0)
+        for line in list(self.lines.values()):
+            for waiter in list(line):
+                if not waiter.started:
+                    line.remove(waiter)
+                    waiter.shed = True
+                    waiter.event.set()      # take() raises
+        for client in [c for c, line in self.lines.items() if not line]:
+            del self.lines[client]
+        self.order = collections.deque(c for c in self.order if c in self.lines)
