@@ -184,14 +184,18 @@ class HeavyQueue:
         the client has gone."""
         sleep = gevent.sleep
 
+        fresh = [True]          # the first item runs on the turn just taken
+
         def before_each() -> None:
-            if environ.get(TURN_ENV) and self.order:
+            sleep(YIELD_S)              # the worker polls its sockets: new requests get in line
+            if fresh[0]:
+                fresh[0] = False
+            elif environ.get(TURN_ENV) and self.order:
                 waiter = _Waiter(client_of(environ), started=True)
                 self._queue(waiter, front=True)
                 self._hand_over()
                 with self.idle(environ):
                     self._wait(waiter, None)
-            sleep(YIELD_S)
             if self.stop_at is not None and time.monotonic() > self.stop_at:
                 raise Overloaded("this worker is stopping.", "本进程正在停止。", RETRY_AFTER_STOPPING_S)
             if self.client_gone(environ):
