@@ -193,6 +193,14 @@ def json_body(limit: int | None = None, heavy: bool = False) -> typing.Any:
         req.max_content_length = limit       # this request only (Flask ≥ 3.1)
     limit = req.max_content_length
     environ = req.environ
+    coding = environ.get("HTTP_CONTENT_ENCODING")
+    if coding and coding.strip().lower() != "identity":
+        # a compressed body is never inflated (a 50 MiB gzip bomb stays 50 KiB), and a plain one
+        # labelled gzip is no body a proxy would read the same way: refused unread (RFC 9110 §15.5.16)
+        given = shown(coding)
+        raise problem("unsupported_media_type",
+                      f"The body must not be content-encoded (Content-Encoding: {given}); send it as plain JSON.",
+                      f"请求体不能经过内容编码（Content-Encoding: {given}）；请直接发送 JSON。")
     length = environ.get("CONTENT_LENGTH")
     if environ.get("CONTENT_TYPE") in _PLAIN_JSON_TYPES and length and length.isascii() and length.isdigit():
         # the usual request, read without parsing its Content-Type or wrapping its stream
