@@ -62,8 +62,9 @@ Scenarios, in this order (``--only`` picks some):
      send queues (/proc/net/tcp): at most 200 × 2 × 64 KiB, none left at the end.
    - **fair**: 8 clients flooding /v1/analyze with every kind a caishen, and beside the usual
      probes a one-hand batch and a 3-caishen /v1/waits asked the same way (p99 ≤ 1 s each).
-   - **shape**: a 1 MiB body of 340,000 empty arrays and a 1 MiB replay batch of claims with 3
-     declined claims each, alone (median of 5), then 8 connections of each.
+   - **shape**: a 1 MiB body of 340,000 empty arrays, a 1 MiB replay batch of claims with 3
+     declined claims each, and one with them on every 10th event, alone (median of 5), then 8
+     connections of each.
    - **scrape**: 300 half-sent request lines and 200 looping scrapers on the metrics listener, an
      HTTP/0.9 request line, then a worker killed: replaced within 2 s.
    - **deadshare**: the master stopped (SIGSTOP), a worker killed, 20 kept-alive clients: 40 new
@@ -1271,26 +1272,33 @@ def scenario_fair(addr, duration: float, probe_timeout: float, master, report) -
     return under_attack(crowd, addr, duration, probe_timeout, master, report, settle=1.0, more_probes=light_probes)
 
 
-def shape_bodies() -> tuple[bytes, bytes]:
-    """Issue 41's CPU in one piece: a 1 MiB JSON shape (340,000 empty arrays) and a 1 MiB replay
-    batch of claims each with 3 declined claims (every event loaded before the first yield)."""
+def shape_bodies() -> tuple[bytes, bytes, bytes]:
+    """Issue 41's CPU in one piece: a 1 MiB JSON shape (340,000 empty arrays), the issue's 1 MiB
+    replay batch with 3 declined claims on every event (100,000 arrays and objects: past the
+    body's bound now), and one under the bound, declined claims on every 10th event (28,000):
+    every log loaded before the first yield, before."""
     shape = b'{"logs":[' + b",".join([b"[]"] * 340_000) + b"]}"
-    event = {"t": "pung", "seat": "S", "tiles": "CCC",
-             "declined": [{"seat": seat, "claim": "chow"} for seat in "WNE"]}
-    log = {**examples.REPLAY_DRAW, "events": [event] * 400}
-    logs = json.dumps({"logs": [log] * 50}, separators=(",", ":")).encode()
-    while len(logs) > MiB:
-        log = {**log, "events": log["events"][:-10]}
+    claim = {"t": "pung", "seat": "S", "tiles": "CCC", "declined": [{"seat": seat, "claim": "chow"} for seat in "WNE"]}
+    plain = {"t": "pung", "seat": "S", "tiles": "CCC"}
+    out = []
+    for every in (1, 10):
+        events = [claim if i % every == 0 else plain for i in range(400)]
+        log = {**examples.REPLAY_DRAW, "events": events}
         logs = json.dumps({"logs": [log] * 50}, separators=(",", ":")).encode()
-    return shape, logs
+        while len(logs) > MiB:
+            log = {**log, "events": log["events"][:-10]}
+            logs = json.dumps({"logs": [log] * 50}, separators=(",", ":")).encode()
+        out.append(logs)
+    return shape, out[0], out[1]
 
 
 def scenario_shape(addr, duration: float, probe_timeout: float, master, report) -> bool:
     host = f"{addr[0]}:{addr[1]}"
-    shape, declined = shape_bodies()
-    report(f"\n## shape: a {len(shape):,} B body of 340,000 empty arrays and a {len(declined):,} B replay batch of "
-           f"claims with 3 declined each, alone and then 8 connections of each for {duration:g} s")
-    for name, body in (("340,000 arrays", shape), ("declined batch", declined)):
+    shape, declined, tenth = shape_bodies()
+    report(f"\n## shape: a {len(shape):,} B body of 340,000 empty arrays, a {len(declined):,} B replay batch of "
+           f"claims with 3 declined each and a {len(tenth):,} B one with them on every 10th event, alone and then "
+           f"8 connections of each for {duration:g} s")
+    for name, body in (("340,000 arrays", shape), ("declined batch", declined), ("every 10th", tenth)):
         runs = [one_request(addr, request_bytes(host, "POST", "/v1/replay/batch", body), 120) for _ in range(5)]
         times = sorted(r[2] for r in runs)
         report(f"  {name:15s} → {runs[0][0]}, answer {len(runs[0][1]):,} B, median {ms(times[2])} "
@@ -1298,6 +1306,7 @@ def scenario_shape(addr, duration: float, probe_timeout: float, master, report) 
     crowd = Crowd()
     crowd.add(8, sender(addr, host, "/v1/replay/batch", [shape], "shape →"))
     crowd.add(8, sender(addr, host, "/v1/replay/batch", [declined], "declined →"))
+    crowd.add(8, sender(addr, host, "/v1/replay/batch", [tenth], "every 10th →"))
     return under_attack(crowd, addr, duration, probe_timeout, master, report)
 
 

@@ -16,8 +16,7 @@ tests/test_gunicorn_shape.py records a hash of each function patched or read her
    lines that cost nothing on a body with a length.
 2. **No ``Server`` header** (:func:`no_server_header`, on ``gunicorn.http.wsgi.Response.default_headers``).
    gunicorn always sends its name and version.  Pinned by
-   ``tests/test_serving.py::test_no_server_header`` and
-   ``tests/test_gunicorn_e2e.py::test_liveness_beside_the_serving_port``.  *Behind deploy/'s
+   ``tests/test_serving.py::test_no_server_header``.  *Behind deploy/'s
    proxy* it guards nothing: nginx drops an upstream's ``Server`` (``proxy_hide_header``'s
    default) and sends its own.  Kept for the same reason as 1, at 12 lines.
 3. **An unread body is not drained** (:func:`body_finished` reads ``LengthReader.length`` and

@@ -9,9 +9,11 @@ in line and waits for it again (:meth:`HeavyQueue.between`).  Light requests nev
 greenlet yields between two items anyway, so the worker looks at its sockets at least once an
 item (an item is at most ~20 ms of CPU: bench/README.md).
 
-- **A share per client.**  Each client has its own line; the turn goes round the clients that
-  wait, one item each, so eight clients flooding the most expensive bodies delay a ninth
-  client's one-hand batch by about eight items, not by eight requests.  A client is its
+- **A share per client.**  Each client has its own line, and before each item the turn goes to
+  the waiting client that held it least lately (its seconds of turn, halved every
+  :data:`USAGE_HALF_LIFE_S`): clients that flood take turns one item each, and a client that
+  asks for little (a one-hand batch, the waits of a 3-caishen hand) runs its items one after
+  another ahead of them, as if it were alone, until it has used as much.  A client is its
   connection, or, behind a proxy whose forwarding headers are believed (``FORWARDED_ALLOW_IPS``),
   the address the proxy forwarded for (:func:`client_of`).
 - **A bounded queue.**  At most :data:`MAX_WAITING` requests wait for a first turn in a worker,
@@ -44,6 +46,10 @@ MAX_WAITING = 64
 MAX_WAITING_PER_CLIENT = 8
 #: how long a request may wait for its first turn (s)
 MAX_WAIT_S = 10.0
+#: the turn goes to the waiting client that held it least lately: its seconds of turn, halved
+#: every USAGE_HALF_LIFE_S; at most MAX_CLIENTS_KEPT clients remembered
+USAGE_HALF_LIFE_S = 2.0
+MAX_CLIENTS_KEPT = 1024
 #: Retry-After of a shed request (s): a full queue, and a worker that stops (retry elsewhere)
 RETRY_AFTER_S = 2
 RETRY_AFTER_STOPPING_S = 1
@@ -87,6 +93,9 @@ class HeavyQueue:
         self.waiting = 0                # waiters for a first turn
         self.waiting_of: collections.Counter[str] = collections.Counter()
         self.stop_at: float | None = None    # when stopping: the time past which no item starts
+        self.usage: dict[str, tuple[float, float]] = {}   # client: (seconds of turn used, as of when)
+        self.holder: str | None = None       # the client holding the turn, since when
+        self.since = 0.0
 
     # -- the line --------------------------------------------------------------------------------
 
@@ -99,22 +108,49 @@ class HeavyQueue:
         if waiter.client not in self.order:
             self.order.append(waiter.client)
 
+    def _used(self, client: str, now: float) -> float:
+        """Seconds of the turn ``client`` held lately (halved every :data:`USAGE_HALF_LIFE_S`)."""
+        found = self.usage.get(client)
+        if found is None:
+            return 0.0
+        value, stamp = found
+        return value * 0.5 ** ((now - stamp) / USAGE_HALF_LIFE_S)
+
+    def _charge(self, now: float) -> None:
+        """Add the time since the holder got the turn to its client's usage."""
+        if self.holder is None:
+            return
+        self.usage[self.holder] = (self._used(self.holder, now) + (now - self.since), now)
+        if len(self.usage) > MAX_CLIENTS_KEPT:        # forget the clients that used least
+            keep = sorted(self.usage, key=lambda c: self._used(c, now), reverse=True)[:MAX_CLIENTS_KEPT // 2]
+            self.usage = {c: self.usage[c] for c in keep}
+
     def _hand_over(self) -> None:
-        """The turn to the next client in line (or free)."""
-        while self.order:
-            client = self.order.popleft()
-            line = self.lines.get(client)
-            if not line:
+        """The turn to the waiting client that used it least lately (the first in line of equals),
+        or free."""
+        now = time.monotonic()
+        self._charge(now)
+        best, best_used = None, 0.0
+        for client in list(self.order):
+            if not self.lines.get(client):
+                self.order.remove(client)
                 self.lines.pop(client, None)
                 continue
-            waiter = line.popleft()
-            if line:
-                self.order.append(client)
-            else:
-                del self.lines[client]
-            waiter.event.set()          # the turn is the waiter's now (busy stays True)
+            used = self._used(client, now)
+            if best is None or used < best_used:
+                best, best_used = client, used
+        if best is None:
+            self.busy, self.holder = False, None
             return
-        self.busy = False
+        line = self.lines[best]
+        waiter = line.popleft()
+        self.order.remove(best)
+        if line:
+            self.order.append(best)
+        else:
+            del self.lines[best]
+        self.holder, self.since = best, now
+        waiter.event.set()              # the turn is the waiter's now (busy stays True)
 
     def _leave(self, waiter: _Waiter) -> None:
         line = self.lines.get(waiter.client)
@@ -166,7 +202,7 @@ class HeavyQueue:
             if waiter.shed:                       # woken by stop(), without the turn
                 raise Overloaded("this worker is stopping.", "本进程正在停止。", RETRY_AFTER_STOPPING_S)
         else:
-            self.busy = True
+            self.busy, self.holder, self.since = True, client, time.monotonic()
         environ[TURN_ENV] = True
         # the turn may have been handed over by a callback: let the worker poll its sockets
         # before this request's work starts (a chain of handovers would otherwise run without one)

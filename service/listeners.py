@@ -6,9 +6,11 @@ prometheus_client's ``start_http_server`` is) does not hold up: a thread per con
 with a deadline (500 half-sent request lines were 500 threads, held), and HTTP/0.9 answered.
 :class:`BoundedListener` is what they use instead:
 
-- **Bounded threads.**  One thread accepts; :data:`THREADS` threads answer, from a queue of at
-  most :data:`QUEUED` accepted connections; a connection that finds the queue full is closed
-  at once (a reset: the scraper retries).
+- **Bounded threads.**  One thread accepts every connection and reads its request line and
+  headers through a selector (at most :data:`READING` connections at once: a half-sent request
+  costs its bytes, not a thread); :data:`THREADS` threads answer whole requests, from a queue of
+  at most :data:`QUEUED`; a connection past either bound is closed at once (a reset: the
+  scraper retries).
 - **Deadlines.**  The request line and headers must be in within :data:`READ_TIMEOUT_S` of
   the connect, in at most :data:`MAX_HEAD_BYTES`; every write waits at most as long.
 - **HTTP/1.x only.**  ``GET`` or ``HEAD`` with ``HTTP/1.0`` or ``HTTP/1.1``; anything else is
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import queue
 import re
+import selectors
 import socket
 import threading
 import time
@@ -26,9 +29,11 @@ import typing
 
 import orjson
 
-#: threads answering a listener's connections, and accepted connections waiting for one
+#: threads answering a listener's requests, whole requests waiting for one, and connections
+#: whose request is being read (by one thread, a selector) at once
 THREADS = 2
 QUEUED = 16
+READING = 256
 #: seconds for a request's line and headers (and for each write of the answer)
 READ_TIMEOUT_S = 2.0
 MAX_HEAD_BYTES = 8192
@@ -50,42 +55,92 @@ class BoundedListener:
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind((host, port))
         self.socket.listen(128)
+        self.socket.setblocking(False)
         self.handler, self.name, self.log = handler, name, log
-        self.connections: queue.Queue[socket.socket] = queue.Queue(QUEUED)
-        self.refused = 0            # connections closed because every thread was busy
+        self.requests: queue.Queue[tuple[socket.socket, bytes]] = queue.Queue(QUEUED)
+        self.refused = 0            # connections closed at once: too many reading, or every thread busy
+        self.closed = False
 
     def start(self) -> BoundedListener:
-        threading.Thread(target=self._accept, name=f"{self.name}-accept", daemon=True).start()
+        threading.Thread(target=self._read, name=f"{self.name}-read", daemon=True).start()
         for i in range(THREADS):
             threading.Thread(target=self._serve, name=f"{self.name}-{i}", daemon=True).start()
         return self
 
     def close(self) -> None:
+        self.closed = True
         try:
             self.socket.close()
         except OSError:
             pass
 
-    def _accept(self) -> None:
-        while True:
+    def _read(self) -> None:
+        """One thread reads every connection's request line and headers (a selector: a half-sent
+        request costs its bytes, no thread), at most :data:`READING` connections at once, each
+        within :data:`READ_TIMEOUT_S`; a whole head goes to the answering threads' queue."""
+        selector = selectors.DefaultSelector()
+        selector.register(self.socket, selectors.EVENT_READ)
+        reading: dict[socket.socket, list[typing.Any]] = {}      # conn: [head so far, deadline]
+        while not self.closed:
+            try:
+                events = selector.select(0.1)
+            except (OSError, ValueError):
+                return
+            now = time.monotonic()
+            for key, _ in events:
+                if key.fileobj is self.socket:
+                    self._accept(selector, reading, now)
+                    continue
+                conn = typing.cast(socket.socket, key.fileobj)
+                try:
+                    part = conn.recv(4096)
+                except OSError:
+                    part = b""
+                state = reading[conn]
+                state[0] += part
+                head = state[0]
+                done = (not part or b"\r\n\r\n" in head or len(head) > MAX_HEAD_BYTES
+                        or (b"\r\n" in head and not _REQUEST_LINE.fullmatch(head.split(b"\r\n", 1)[0])))
+                if done:
+                    selector.unregister(conn)
+                    del reading[conn]
+                    if not head or len(head) > MAX_HEAD_BYTES:
+                        _abort(conn)
+                        continue
+                    try:
+                        self.requests.put_nowait((conn, head))
+                    except queue.Full:
+                        self.refused += 1
+                        _abort(conn)
+            for conn in [c for c, state in reading.items() if state[1] < now]:
+                selector.unregister(conn)       # too slow: closed unanswered
+                del reading[conn]
+                _abort(conn)
+
+    def _accept(self, selector: selectors.BaseSelector, reading: dict[socket.socket, list[typing.Any]],
+                now: float) -> None:
+        for _ in range(64):
             try:
                 conn, _ = self.socket.accept()
+            except (BlockingIOError, InterruptedError):
+                return
             except OSError:
-                if self.socket.fileno() < 0:
-                    return           # closed
-                time.sleep(0.01)
-                continue
-            try:
-                self.connections.put_nowait(conn)
-            except queue.Full:
+                return
+            if len(reading) >= READING:
                 self.refused += 1
                 _abort(conn)
+                continue
+            conn.setblocking(False)
+            reading[conn] = [b"", now + READ_TIMEOUT_S]
+            selector.register(conn, selectors.EVENT_READ)
 
     def _serve(self) -> None:
         while True:
-            conn = self.connections.get()
+            conn, head = self.requests.get()
             try:
-                self._answer(conn)
+                conn.setblocking(True)
+                conn.settimeout(READ_TIMEOUT_S)
+                self._answer(conn, head)
             except Exception:        # a client's fault or a handler's bug: never the thread's end
                 if self.log is not None:
                     self.log.exception("%s listener: error answering a request", self.name)
@@ -95,26 +150,7 @@ class BoundedListener:
                 except OSError:
                     pass
 
-    def _answer(self, conn: socket.socket) -> None:
-        deadline = time.monotonic() + READ_TIMEOUT_S
-        head = b""
-        while b"\r\n\r\n" not in head:
-            left = deadline - time.monotonic()
-            if left <= 0 or len(head) > MAX_HEAD_BYTES:
-                return                                  # too slow or too long: closed unanswered
-            conn.settimeout(left)
-            try:
-                part = conn.recv(4096)
-            except OSError:
-                return
-            if not part:
-                if b"\r\n" in head and not _REQUEST_LINE.match(head.split(b"\r\n", 1)[0]):
-                    break                               # an HTTP/0.9 request line, then EOF
-                return
-            head += part
-            if b"\r\n" in head and not _REQUEST_LINE.fullmatch(head.split(b"\r\n", 1)[0]):
-                break                                   # not HTTP/1.x: refused below
-        conn.settimeout(READ_TIMEOUT_S)
+    def _answer(self, conn: socket.socket, head: bytes) -> None:
         line, _, rest = head.partition(b"\r\n")
         match = _REQUEST_LINE.fullmatch(line)
         if match is None:

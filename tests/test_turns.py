@@ -160,6 +160,23 @@ def test_heavy_work_goes_round_the_clients_one_item_each(flooders):
     assert done.index("light.0") - arrived <= flooders + 1, (arrived, done[:40])
 
 
+def test_a_client_that_asks_for_little_runs_its_items_ahead_of_the_flood():
+    """The turn goes to the waiting client that held it least lately: a light request of 5 items
+    (a 3-caishen /v1/waits) arriving while 8 clients flood runs its items one after another,
+    not one in every 9."""
+    queue = heavy.HeavyQueue()
+    done: list[str] = []
+    flood = [gevent.spawn(run_items, queue, done, f"c{c}.", env(f"10.0.1.{c}", forwarded=True), 16)
+             for c in range(8)]
+    while len(done) < 80:               # every flooding client has held the turn for ~10 items
+        gevent.sleep(0.001)
+    arrived = len(done)
+    light = gevent.spawn(run_items, queue, done, "light.", env("10.0.0.2"), 5)
+    gevent.joinall([*flood, light], timeout=30)
+    at = [done.index(f"light.{i}") for i in range(5)]
+    assert at[0] - arrived <= 2 and at[-1] - at[0] == 4, (arrived, at)
+
+
 def test_the_queue_is_bounded_in_all_and_per_client(monkeypatch):
     monkeypatch.setattr(heavy, "MAX_WAITING", 4)
     monkeypatch.setattr(heavy, "MAX_WAITING_PER_CLIENT", 2)
