@@ -22,10 +22,10 @@ item (an item is at most ~20 ms of CPU: bench/README.md).
   client's language.
 - **A time limit.**  A request that waited :data:`MAX_WAIT_S` for its first turn is shed the
   same way (its work has not started).
-- **Stopping.**  When the worker is told to stop, every request still waiting for a first turn
-  is shed at once, and a started one that would run past the graceful timeout is shed at its
-  next item (:meth:`HeavyQueue.stop`): an answer is a 503 to retry elsewhere, never a cut
-  connection.
+- **Stopping.**  When the worker is told to stop, heavy work goes on until
+  :data:`STOP_MARGIN_S` before the graceful timeout ends; then every request still waiting for
+  a first turn is shed, a started one at its next item and a new one at once
+  (:meth:`HeavyQueue.stop`): an answer is a 503 to retry elsewhere, never a cut connection.
 """
 from __future__ import annotations
 
@@ -50,6 +50,9 @@ MAX_WAIT_S = 10.0
 #: every USAGE_HALF_LIFE_S; at most MAX_CLIENTS_KEPT clients remembered
 USAGE_HALF_LIFE_S = 2.0
 MAX_CLIENTS_KEPT = 1024
+#: a stopping worker starts no heavy item later than this before its graceful timeout ends (the
+#: answers, 503s included, are written in what is left)
+STOP_MARGIN_S = 2.0
 #: Retry-After of a shed request (s): a full queue, and a worker that stops (retry elsewhere)
 RETRY_AFTER_S = 2
 RETRY_AFTER_STOPPING_S = 1
@@ -175,7 +178,7 @@ class HeavyQueue:
         if environ.get(TURN_ENV):
             return
         client = client_of(environ)
-        if self.stop_at is not None:
+        if self.stopping():
             raise Overloaded("this worker is stopping.", "本进程正在停止。", RETRY_AFTER_STOPPING_S)
         if self.busy:
             if self.waiting >= MAX_WAITING:
@@ -232,7 +235,7 @@ class HeavyQueue:
                 self._hand_over()
                 with self.idle(environ):
                     self._wait(waiter, None)
-            if self.stop_at is not None and time.monotonic() > self.stop_at:
+            if self.stopping():
                 raise Overloaded("this worker is stopping.", "本进程正在停止。", RETRY_AFTER_STOPPING_S)
             if self.client_gone(environ):
                 raise ClientGone()
@@ -240,10 +243,18 @@ class HeavyQueue:
         return before_each
 
     def stop(self, graceful_s: float) -> None:
-        """The worker was told to stop, with ``graceful_s`` left: shed every request that waits for a
-        first turn (it is woken and raises), and no item starts later than a second before the
-        end."""
-        self.stop_at = time.monotonic() + max(0.0, graceful_s - 1.0)
+        """The worker was told to stop, with ``graceful_s`` left: heavy work goes on as before
+        until :data:`STOP_MARGIN_S` before the end (what is in flight finishes when it can);
+        then every request still waiting for a first turn is shed, and so is a started one at
+        its next item, and a new one at once."""
+        delay = max(0.0, graceful_s - STOP_MARGIN_S)
+        self.stop_at = time.monotonic() + delay
+        if delay:
+            gevent.spawn_later(delay, self._shed_waiting)
+        else:
+            self._shed_waiting()
+
+    def _shed_waiting(self) -> None:
         for line in list(self.lines.values()):
             for waiter in list(line):
                 if not waiter.started:
@@ -253,3 +264,7 @@ class HeavyQueue:
         for client in [c for c, line in self.lines.items() if not line]:
             del self.lines[client]
         self.order = collections.deque(c for c in self.order if c in self.lines)
+
+    def stopping(self) -> bool:
+        """Past the stop's deadline: no item starts."""
+        return self.stop_at is not None and time.monotonic() >= self.stop_at

@@ -66,9 +66,9 @@ among the workers) and service/listeners.py (the master's metrics and liveness l
   not gunicorn's HTML page.
 - **Listener first on SIGTERM.**  The worker stops accepting at once, serves what is already in
   the listen queue, and closes the listening socket: a later connect is refused, not reset;
-  heavy requests still waiting for their first turn are shed (503, ``Retry-After``) and a
-  started one that would run past ``graceful_timeout`` is shed at its next item; the rest
-  finish within ``graceful_timeout``.
+  in-flight requests finish within ``graceful_timeout``, and heavy work that can't (still
+  waiting, or past its next item, 2 s before the end) is shed with a 503 and ``Retry-After``
+  (service/heavy.py), never cut.
 """
 from __future__ import annotations
 
@@ -562,7 +562,7 @@ class ServingWorker(GeventWorker):
         self.close_listeners()
         heavy = getattr(turns.get(), "heavy", None)
         if heavy is not None:
-            heavy.stop(self.cfg.graceful_timeout)   # heavy work not started is shed (503)
+            heavy.stop(self.cfg.graceful_timeout)   # what cannot finish in time is shed (503)
         deadline = time.monotonic() + self.cfg.graceful_timeout
         while time.monotonic() < deadline:
             if all(server.pool.free_count() == server.pool.size for server in self.servers):

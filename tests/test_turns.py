@@ -208,13 +208,29 @@ def test_a_request_that_waits_past_the_time_limit_is_shed(monkeypatch):
     queue.take(env("10.0.0.1"))                        # and the next one takes it at once
 
 
+def test_a_stopping_worker_goes_on_until_the_margin_then_sheds():
+    queue = heavy.HeavyQueue()
+    holder = env("10.0.0.9")
+    queue.take(holder)
+    waiter = gevent.spawn(queue.take, env("10.0.0.1"))
+    gevent.sleep(0.01)
+    queue.stop(graceful_s=heavy.STOP_MARGIN_S + 0.2)    # 0.2 s of work left
+    queue.between(holder)()                             # still starts items
+    queue.release(holder)
+    gevent.sleep(0.05)
+    assert waiter.ready() and waiter.exception is None   # the waiting one got its turn
+    late = gevent.spawn(queue.take, env("10.0.0.2"))
+    gevent.sleep(0.3)                                   # past the margin: the waiting one is shed
+    assert isinstance(late.exception, turns.Overloaded)
+
+
 def test_a_stopping_worker_sheds_what_has_not_started_and_stops_starting_items():
     queue = heavy.HeavyQueue()
     holder = env("10.0.0.9")
     queue.take(holder)
     waiters = [gevent.spawn(queue.take, env(f"10.0.0.{n}")) for n in range(1, 4)]
     gevent.sleep(0.01)
-    queue.stop(graceful_s=0.5)                          # items start until 1 s before the end: none
+    queue.stop(graceful_s=heavy.STOP_MARGIN_S)          # items start until the margin: none now
     gevent.joinall(waiters, timeout=5)
     assert all(isinstance(w.exception, turns.Overloaded) for w in waiters)
     assert all("stopping" in str(w.exception.problems[0].en) for w in waiters)
