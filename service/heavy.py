@@ -23,8 +23,10 @@ item (an item is at most ~20 ms of CPU: bench/README.md).
 - **A time limit.**  A request that waited :data:`MAX_WAIT_S` for its first turn is shed the
   same way (its work has not started).
 - **Stopping.**  When the worker is told to stop, heavy work goes on until
-  :data:`STOP_MARGIN_S` before the graceful timeout ends; then every request still waiting for
-  a first turn is shed, a started one at its next item and a new one at once
+  :data:`STOP_MARGIN_S` before the graceful timeout ends, each request run to its end (the
+  started ones first, then the others in the order they came: as many finished as time
+  allows, where sharing item by item would finish none late); then every request still waiting
+  for a first turn is shed, a started one at its next item and a new one at once
   (:meth:`HeavyQueue.stop`): an answer is a 503 to retry elsewhere, never a cut connection.
 """
 from __future__ import annotations
@@ -139,7 +141,9 @@ class HeavyQueue:
                 self.order.remove(client)
                 self.lines.pop(client, None)
                 continue
-            used = self._used(client, now)
+            # stopping: a started request first (its work is half done), else the first in line
+            used = (0.0 if self.lines[client][0].started else 1.0) if self.stop_at is not None \
+                else self._used(client, now)
             if best is None or used < best_used:
                 best, best_used = client, used
         if best is None:
@@ -229,7 +233,7 @@ class HeavyQueue:
             sleep(YIELD_S)              # the worker polls its sockets: new requests get in line
             if fresh[0]:
                 fresh[0] = False
-            elif environ.get(TURN_ENV) and self.order:
+            elif environ.get(TURN_ENV) and self.order and self.stop_at is None:   # stopping: run to the end
                 waiter = _Waiter(client_of(environ), started=True)
                 self._queue(waiter, front=True)
                 self._hand_over()

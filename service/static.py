@@ -127,7 +127,7 @@ class Representations(StaticFile):
         if method not in ("GET", "HEAD"):
             return super().get_response(method, request_headers)
         path, headers = self.get_path_and_headers(request_headers)
-        etag = dict(headers).get("ETag", self.etag)
+        etag = str(dict(headers).get("ETag", self.etag))
         given = request_headers.get("HTTP_IF_NONE_MATCH")
         if given is not None and _etag_matches(given, etag):
             kept = [(k, v) for k, v in headers if k in ("Cache-Control", "Vary", "ETag", "Last-Modified")]
@@ -233,9 +233,8 @@ def page() -> Response:
     headers = {"ETag": etag, "Cache-Control": REVALIDATE, "Vary": "Accept-Encoding"}
     if request.if_none_match.contains(etag.strip('"')):
         return Response(status=304, headers=headers)
-    body = assets.page
-    if gz:
-        body = assets.page_gz
+    body = assets.page_gz if gz and assets.page_gz is not None else assets.page
+    if body is not assets.page:
         headers["Content-Encoding"] = "gzip"
     return Response(body, content_type="text/html; charset=utf-8", headers=headers)
 
