@@ -1178,10 +1178,10 @@ def tcp_memory() -> tuple[int, int]:
     return 0, 0
 
 
-def server_side_queues(port: int) -> tuple[int, int]:
+def server_side_queues(port: int, peers: set[int] | None = None) -> tuple[int, int]:
     """(connections, bytes in their send queues) of the server's side of ``port`` (every state
     but LISTEN and TIME_WAIT, which holds no buffer: orphaned sockets closing count too), from
-    /proc/net/tcp."""
+    /proc/net/tcp; only those from the client ports ``peers`` if given."""
     count = queued = 0
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
@@ -1190,7 +1190,8 @@ def server_side_queues(port: int) -> tuple[int, int]:
             continue
         for line in lines:
             fields = line.split()
-            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] not in ("0A", "06"):
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] not in ("0A", "06") \
+                    and (peers is None or int(fields[2].rsplit(":", 1)[1], 16) in peers):
                 count += 1
                 queued += int(fields[4].split(":")[0], 16)
     return count, queued
@@ -1218,10 +1219,11 @@ def scenario_kernel(addr, duration: float, probe_timeout: float, master, report,
                 socks.append(s)
             except OSError:
                 pass
+        peers = {s.getsockname()[1] for s in socks}     # the probes' connections are not counted
         while time.monotonic() - started < watch:
             time.sleep(1.0)
             pages, orphans = tcp_memory()
-            conns, queued = server_side_queues(addr[1])
+            conns, queued = server_side_queues(addr[1], peers)
             samples.append((time.monotonic() - started, pages - base_pages, orphans, conns, queued))
     for s in socks:
         s.close()
@@ -1488,7 +1490,9 @@ def scenario_lows(addr, duration: float, probe_timeout: float, master, report) -
         times_304.append(took)
     times_200.sort()
     times_304.sort()
-    check("/openapi.yaml 200 and 304 (median of 7)", line.split()[1] == "304" and times_304[3] < 0.01,
+    # compressed once, the 304 before any body: each a few ms on a quiet machine (49 ms each before,
+    # a gzip of 226 KB per request); 25 ms leaves room for a loaded one
+    check("/openapi.yaml 200 and 304 (median of 7)", line.split()[1] == "304" and times_304[3] < 0.025,
           f"200 {ms(times_200[3])}, 304 {ms(times_304[3])}")
     _, plain, _, _ = get("/static/calc.js", Accept_Encoding="identity")
     _, packed, _, _ = get("/static/calc.js", Accept_Encoding="gzip")
