@@ -73,7 +73,7 @@ def check_listeners(listeners: list[tuple[str, int, str, str]]) -> None:
 
 
 # Liveness beside the serving port: GET /healthz answered by a thread of the master, which a
-# busy serving port can't starve (service.serving.start_liveness), on HOST:HEALTH_PORT.
+# busy serving port can't starve (service.listeners.start_liveness), on HOST:HEALTH_PORT.
 _health_port = _settings.health_port
 
 
@@ -92,9 +92,9 @@ def when_ready(server):
     listener (metrics.when_ready) and, where HEALTH_PORT is set, the liveness listener."""
     metrics.when_ready(server)
     if _health_port:
-        from service import serving
+        from service import listeners
 
-        serving.start_liveness(server, _host, _health_port)
+        listeners.start_liveness(server, _host, _health_port)
 
 
 # Scoring is CPU-bound: one process per core.  Each is a gevent worker (service/serving.py): every

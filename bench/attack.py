@@ -54,11 +54,33 @@ Scenarios, in this order (``--only`` picks some):
      ``ningbo_score_http_requests_total`` for the probes' ``POST /v1/score`` never went
      backwards (scraped before, after each SIGHUP and after).  Needs the server started here.
 
+7. Issue 41's (``--only kernel``, ``fair``, ``shape``, ``scrape``, ``deadshare``, ``lows``,
+   ``sigterm``, or with the others; ``sigterm`` last, since it stops the server):
+
+   - **kernel**: 200 GETs of /openapi.yaml never read, the sockets kept open, watched for 20 s:
+     the kernel's TCP memory (/proc/net/sockstat, pages), orphaned sockets, and the server's side's
+     send queues (/proc/net/tcp): at most 200 × 2 × 64 KiB, none left at the end.
+   - **fair**: 8 clients flooding /v1/analyze with every kind a caishen, and beside the usual
+     probes a one-hand batch and a 3-caishen /v1/waits asked the same way (p99 ≤ 1 s each).
+   - **shape**: a 1 MiB body of 340,000 empty arrays, a 1 MiB replay batch of claims with 3
+     declined claims each, and one with them on every 10th event, alone (median of 5), then 8
+     connections of each.
+   - **scrape**: 300 half-sent request lines and 200 looping scrapers on the metrics listener, an
+     HTTP/0.9 request line, then a worker killed: replaced within 2 s.
+   - **deadshare**: the master stopped (SIGSTOP), a worker killed, 20 kept-alive clients: 40 new
+     connections each answered; then SIGCONT.
+   - **lows**: ``gzip;q=0``, a plain body labelled ``Content-Encoding: gzip``, openapi.yaml's 200
+     and 304, the ETags of a file's plain and gzip forms, ``Range: bytes=-0``.
+   - **sigterm**: 80 heavy batches in flight, then SIGTERM: every answer 200 or 503, none cut.
+
+``--root DIR --no-install --venv ABS`` starts the server from another checkout (a before run).
+
 Prints every figure and writes them to bench/results/attack.txt (``--results``).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -190,11 +212,12 @@ def one_request(addr: tuple[str, int], data: bytes, timeout: float) -> tuple[int
 class Probes:
     """Two threads, each asking one request at a time on a fresh connection until stopped."""
 
-    def __init__(self, addr: tuple[str, int], timeout: float, interval: float = 0.05) -> None:
+    def __init__(self, addr: tuple[str, int], timeout: float, interval: float = 0.05,
+                 requests: dict[str, bytes] | None = None) -> None:
         self.addr, self.timeout, self.interval = addr, timeout, interval
         host = f"{addr[0]}:{addr[1]}"
-        self.requests = {"GET /healthz": request_bytes(host, "GET", "/healthz"),
-                         "POST /v1/score": request_bytes(host, "POST", "/v1/score", cheap_body())}
+        self.requests = requests or {"GET /healthz": request_bytes(host, "GET", "/healthz"),
+                                     "POST /v1/score": request_bytes(host, "POST", "/v1/score", cheap_body())}
         self.times: dict[str, list[float]] = {name: [] for name in self.requests}
         self.failures: dict[str, list[str]] = {name: [] for name in self.requests}
         self.stop = threading.Event()
@@ -266,7 +289,7 @@ class Server:
     """``make run`` on 127.0.0.1 (its own session, so the whole group can be stopped)."""
 
     def __init__(self, port: int, metrics_port: int, workers: int, venv: str, log: Path,
-                 gunicorn_args: str, no_install: bool = False) -> None:
+                 gunicorn_args: str, no_install: bool = False, root: Path = ROOT) -> None:
         self.metrics_dir = tempfile.mkdtemp(prefix="ningbo-attack-prom-")
         env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "METRICS_PORT": str(metrics_port),
                "WEB_CONCURRENCY": str(workers), "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir}
@@ -275,7 +298,7 @@ class Server:
         self.log = open(log, "wb")
         self.log_path = log
         self.metrics_port = metrics_port
-        self.proc = subprocess.Popen(self.command(venv, no_install), cwd=ROOT, env=env, stdout=self.log,
+        self.proc = subprocess.Popen(self.command(venv, no_install), cwd=root, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
         self.addr = ("127.0.0.1", port)
         deadline = time.monotonic() + 600         # make run may compile the library first
@@ -514,14 +537,21 @@ def quitter(addr, host: str, bodies: list[bytes]):
 # --- scenarios -------------------------------------------------------------------------------------------
 
 def under_attack(crowd: Crowd, addr, duration: float, probe_timeout: float, master, report,
-                 settle: float = 0.0, extra: str = "") -> bool:
+                 settle: float = 0.0, extra: str = "", more_probes: dict[str, bytes] | None = None) -> bool:
     """Runs ``crowd`` (after ``settle`` seconds the probes start, for ``duration`` seconds), then
-    reports the probes, what the attackers saw (plus ``extra``) and the workers' RSS."""
+    reports the probes (and ``more_probes``, by name: each asked the same way), what the attackers
+    saw (plus ``extra``) and the workers' RSS."""
     with RssWatch(master) as rss, crowd:
         time.sleep(settle)
-        with Probes(addr, probe_timeout) as probes:
+        with Probes(addr, probe_timeout) as probes, \
+                Probes(addr, probe_timeout, requests=more_probes or {}) if more_probes else contextlib.nullcontext() \
+                as others:
             time.sleep(duration)
     lines, ok = probes.lines()
+    if others is not None:
+        more, more_ok = others.lines()
+        lines += more
+        ok &= more_ok
     for line in lines:
         report(line)
     report("  attackers: " + ", ".join(f"{k} {v}" for k, v in sorted(crowd.counts.items())) + extra)
@@ -1134,11 +1164,384 @@ def scenario_recycle(addr, duration: float, probe_timeout: float, master, report
     return ok and files_ok and steady
 
 
+
+# --- issue 41: answers parked in the kernel, heavy work shared fairly, CPU in small pieces, --------
+# --- a listener that can't be held, a dead worker's share, the low points -----------------------
+
+def tcp_memory() -> tuple[int, int]:
+    """(TCP memory in pages, orphaned sockets) of /proc/net/sockstat: the kernel's own count for
+    the whole machine's network namespace (both ends of loopback connections)."""
+    for line in Path("/proc/net/sockstat").read_text().splitlines():
+        if line.startswith("TCP:"):
+            parts = line.split()
+            return int(parts[parts.index("mem") + 1]), int(parts[parts.index("orphan") + 1])
+    return 0, 0
+
+
+def server_side_queues(port: int, peers: set[int] | None = None) -> tuple[int, int]:
+    """(connections, bytes in their send queues) of the server's side of ``port`` (every state
+    but LISTEN and TIME_WAIT, which holds no buffer: orphaned sockets closing count too), from
+    /proc/net/tcp; only those from the client ports ``peers`` if given."""
+    count = queued = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] not in ("0A", "06") \
+                    and (peers is None or int(fields[2].rsplit(":", 1)[1], 16) in peers):
+                count += 1
+                queued += int(fields[4].split(":")[0], 16)
+    return count, queued
+
+
+def scenario_kernel(addr, duration: float, probe_timeout: float, master, report, n: int = 200,
+                    path: str = "/openapi.yaml") -> bool:
+    """Issue 41: ``n`` GETs whose answers nobody reads (the clients keep their sockets open and
+    never read), watched for ``max(duration, 20)`` s: the kernel's TCP memory (pages), orphaned
+    sockets and the server's side's send queues, against the bound: at most 2 × the send buffer
+    (64 KiB) a connection while it is open, none left at the end."""
+    host = f"{addr[0]}:{addr[1]}"
+    data = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n").encode()
+    watch = max(duration, 20.0)
+    report(f"\n## kernel: {n} GETs of {path} ({len(data)} B each) never read, the sockets kept open; {watch:g} s")
+    base_pages, _ = tcp_memory()
+    socks: list[socket.socket] = []
+    samples: list[tuple[float, int, int, int, int]] = []
+    started = time.monotonic()
+    with RssWatch(master) as rss, Probes(addr, probe_timeout) as probes:
+        for _ in range(n):
+            try:
+                s = socket.create_connection(addr, timeout=10)
+                s.sendall(data)
+                socks.append(s)
+            except OSError:
+                pass
+        peers = {s.getsockname()[1] for s in socks}     # the probes' connections are not counted
+        while time.monotonic() - started < watch:
+            time.sleep(1.0)
+            pages, orphans = tcp_memory()
+            conns, queued = server_side_queues(addr[1], peers)
+            samples.append((time.monotonic() - started, pages - base_pages, orphans, conns, queued))
+    for s in socks:
+        s.close()
+    peak = max(samples, key=lambda x: x[1])
+    end = samples[-1]
+    for t, pages, orphans, conns, queued in samples[::max(1, len(samples) // 8)] + [end]:
+        report(f"  {t:5.1f} s: TCP memory +{pages * 4 / 1024:7.1f} MiB ({pages} pages), orphans {orphans}, "
+               f"server side: {conns} connections, {queued / MiB:6.1f} MiB queued")
+    bound = n * 2 * 64 * 1024
+    peak_queued = max(x[4] for x in samples)
+    ok = peak_queued <= bound * 1.1 and end[3] == 0
+    report(f"  peak TCP memory +{peak[1] * 4 / 1024:.1f} MiB at {peak[0]:.0f} s; server-side queues at most "
+           f"{peak_queued / MiB:.1f} MiB (bound {bound / MiB:.0f} MiB: {n} × 2 × 64 KiB), "
+           f"{end[3]} server-side connections left at {end[0]:.0f} s  {'PASS' if ok else 'FAIL'}")
+    lines, probes_ok = probes.lines()
+    for line in lines:
+        report(line)
+    rss_lines, rss_ok = rss.lines()
+    for line in rss_lines:
+        report(line)
+    return ok and probes_ok and rss_ok
+
+
+ALL_KINDS = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + list("ESWNCFP")
+
+
+def scenario_fair(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """Issue 41: 8 clients flooding /v1/analyze with every kind a caishen (the most expensive body
+    per byte), and light requests of the heavy class asked beside them, one at a time on fresh
+    connections: a one-hand batch and a 3-caishen /v1/waits, each within 1 s (p99)."""
+    host = f"{addr[0]}:{addr[1]}"
+    body = json.dumps({"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "13m 567m 789m EEE SS 9s"},
+                       "caishen": {"kinds": ALL_KINDS}}).encode()
+    one_hand = json.dumps({"requests": [examples.API_MD]}).encode()
+    waits = json.dumps({"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "123m 456m 789p 11s 23s"},
+                        "caishen": {"kinds": ["1m", "2m", "3m"]}}).encode()
+    status, answer, took = one_request(addr, request_bytes(host, "POST", "/v1/analyze", body), 60)
+    report(f"\n## fair: 8 clients flooding /v1/analyze, every kind a caishen ({len(body)} B; alone: {status}, "
+           f"{ms(took)}, {took * 1000 / len(body):.2f} ms of a worker per request byte), {duration:g} s; "
+           f"light heavy requests beside them")
+    for name, path, light in (("one-hand batch", "/v1/score/batch", one_hand), ("3-caishen waits", "/v1/waits", waits)):
+        times = sorted(one_request(addr, request_bytes(host, "POST", path, light), 30)[2] for _ in range(5))
+        report(f"  {name} alone: median {ms(times[2])}")
+    crowd = Crowd()
+    crowd.add(8, sender(addr, host, "/v1/analyze", [body], "analyze →"))
+    light_probes = {"POST /v1/score/batch (1 hand)": request_bytes(host, "POST", "/v1/score/batch", one_hand),
+                    "POST /v1/waits (3 caishen)": request_bytes(host, "POST", "/v1/waits", waits)}
+    return under_attack(crowd, addr, duration, probe_timeout, master, report, settle=1.0, more_probes=light_probes)
+
+
+def shape_bodies() -> tuple[bytes, bytes, bytes]:
+    """Issue 41's CPU in one piece: a 1 MiB JSON shape (340,000 empty arrays), the issue's 1 MiB
+    replay batch with 3 declined claims on every event (100,000 arrays and objects: past the
+    body's bound now), and one under the bound, declined claims on every 10th event (28,000):
+    every log loaded before the first yield, before."""
+    shape = b'{"logs":[' + b",".join([b"[]"] * 340_000) + b"]}"
+    claim = {"t": "pung", "seat": "S", "tiles": "CCC", "declined": [{"seat": seat, "claim": "chow"} for seat in "WNE"]}
+    plain = {"t": "pung", "seat": "S", "tiles": "CCC"}
+    out = []
+    for every in (1, 10):
+        events = [claim if i % every == 0 else plain for i in range(400)]
+        log = {**examples.REPLAY_DRAW, "events": events}
+        logs = json.dumps({"logs": [log] * 50}, separators=(",", ":")).encode()
+        while len(logs) > MiB:
+            log = {**log, "events": log["events"][:-10]}
+            logs = json.dumps({"logs": [log] * 50}, separators=(",", ":")).encode()
+        out.append(logs)
+    return shape, out[0], out[1]
+
+
+def scenario_shape(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    host = f"{addr[0]}:{addr[1]}"
+    shape, declined, tenth = shape_bodies()
+    report(f"\n## shape: a {len(shape):,} B body of 340,000 empty arrays, a {len(declined):,} B replay batch of "
+           f"claims with 3 declined each and a {len(tenth):,} B one with them on every 10th event, alone and then "
+           f"8 connections of each for {duration:g} s")
+    for name, body in (("340,000 arrays", shape), ("declined batch", declined), ("every 10th", tenth)):
+        runs = [one_request(addr, request_bytes(host, "POST", "/v1/replay/batch", body), 120) for _ in range(5)]
+        times = sorted(r[2] for r in runs)
+        report(f"  {name:15s} → {runs[0][0]}, answer {len(runs[0][1]):,} B, median {ms(times[2])} "
+               f"(max {ms(times[-1])})")
+    crowd = Crowd()
+    crowd.add(8, sender(addr, host, "/v1/replay/batch", [shape], "shape →"))
+    crowd.add(8, sender(addr, host, "/v1/replay/batch", [declined], "declined →"))
+    crowd.add(8, sender(addr, host, "/v1/replay/batch", [tenth], "every 10th →"))
+    return under_attack(crowd, addr, duration, probe_timeout, master, report)
+
+
+def scenario_scrape(addr, duration: float, probe_timeout: float, master, report, server: Server | None) -> bool:
+    """Issue 41: the metrics listener under a flood (300 half-sent request lines held, 200 clients
+    scraping in a loop) while a worker is killed: replaced within 2 s; HTTP/0.9 answered with a
+    scrape or not; the master's threads."""
+    if server is None or master is None:
+        report("\n## scrape: needs the server started here (its metrics port and master)  SKIPPED")
+        return True
+    mport = server.metrics_port
+    report(f"\n## scrape: 300 half-sent request lines and 200 looping scrapers on the metrics listener (:{mport}), "
+           f"then a worker killed")
+    with socket.create_connection(("127.0.0.1", mport), timeout=5) as s:
+        s.sendall(b"GET /metrics\r\n")
+        s.settimeout(5)
+        try:
+            first = s.recv(200)
+        except OSError:
+            first = b""
+    first_line = first.split(b"\r\n", 1)[0].decode("latin-1") or "closed, no answer"
+    scraped_09 = first.startswith(b"HTTP/1.0 200") or first.startswith(b"# HELP")
+    report(f"  HTTP/0.9 request line: {first_line!r}  {'FAIL' if scraped_09 else 'PASS'} (no scrape)")
+    threads_before = len(list(Path(f"/proc/{master}/task").iterdir()))
+    held = []
+    for _ in range(300):
+        try:
+            s = socket.create_connection(("127.0.0.1", mport), timeout=5)
+            s.sendall(b"GET /metr")
+            held.append(s)
+        except OSError:
+            pass
+    stop = threading.Event()
+    scraped = [0]
+
+    def scraper() -> None:
+        req = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+        while not stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", mport), timeout=10) as c:
+                    c.sendall(req)
+                    while c.recv(65536):
+                        pass
+                scraped[0] += 1
+            except OSError:
+                stop.wait(0.05)
+
+    scrapers = [threading.Thread(target=scraper, daemon=True) for _ in range(200)]
+    for t in scrapers:
+        t.start()
+    ok = True
+    try:
+        time.sleep(2.0)
+        threads_during = len(list(Path(f"/proc/{master}/task").iterdir()))
+        workers = set(children(master))
+        victim = min(workers)
+        os.kill(victim, signal.SIGKILL)
+        killed = time.monotonic()
+        took = None
+        while time.monotonic() - killed < 30:
+            now = set(children(master))
+            if victim not in now and now - workers:
+                took = time.monotonic() - killed
+                break
+            time.sleep(0.02)
+        good = took is not None and took <= 2.0
+        ok &= good
+        report(f"  master threads: {threads_before} before, {threads_during} during the flood; "
+               f"worker {victim} killed: replaced after {'never' if took is None else f'{took:.2f} s'}  "
+               f"{'PASS' if good else 'FAIL'} (≤ 2 s)")
+        with Probes(addr, probe_timeout) as probes:
+            time.sleep(min(duration, 5))
+    finally:
+        stop.set()
+        for s in held:
+            s.close()
+        for t in scrapers:
+            t.join(15)
+    report(f"  scrapes answered during the flood: {scraped[0]}")
+    lines, probes_ok = probes.lines()
+    for line in lines:
+        report(line)
+    return ok and probes_ok
+
+
+def sockets_held(pid: int) -> int:
+    """Open sockets of a process (its connections, and its listeners)."""
+    count = 0
+    try:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                count += os.readlink(fd).startswith("socket:")
+            except OSError:
+                continue
+    except OSError:
+        pass
+    return count
+
+
+def scenario_deadshare(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """Issue 41: 20 kept-alive clients, the master stopped (SIGSTOP, as when it is stuck) and one
+    worker killed: the survivor must take 40 new connections (each /healthz within 5 s); then
+    the master goes on (SIGCONT) and replaces the worker."""
+    if master is None:
+        report("\n## deadshare: needs the master's pid  SKIPPED")
+        return True
+    host = f"{addr[0]}:{addr[1]}"
+    report("\n## deadshare: a worker killed while the master is stopped, 20 kept-alive clients, 40 new connections")
+    kept = [socket.create_connection(addr, timeout=10) for _ in range(20)]
+    fresh: list[socket.socket] = []
+    answered, slow = 0, []
+    os.kill(master, signal.SIGSTOP)
+    try:
+        for s in kept:
+            s.sendall(request_bytes(host, "GET", "/healthz", close=False))
+            read_answer(s)
+        victim = min(children(master), key=sockets_held)      # the one holding fewer connections
+        os.kill(victim, signal.SIGKILL)
+        time.sleep(1.5)
+        for _ in range(40):
+            started = time.monotonic()
+            try:
+                s = socket.create_connection(addr, timeout=5)
+                fresh.append(s)
+                s.sendall(request_bytes(host, "GET", "/healthz", close=False))
+                if read_answer(s)[0] == 200:
+                    answered += 1
+            except OSError:
+                pass
+            slow.append(time.monotonic() - started)
+    finally:
+        os.kill(master, signal.SIGCONT)
+        for s in kept + fresh:
+            s.close()
+    ok = answered == 40 and max(slow) <= 1.0
+    report(f"  new connections answered while the master was stopped: {answered} of 40, slowest {ms(max(slow))}  "
+           f"{'PASS' if ok else 'FAIL'} (each within 1 s)")
+    time.sleep(2.0)
+    with Probes(addr, probe_timeout) as probes:
+        time.sleep(min(duration, 5))
+    lines, probes_ok = probes.lines()
+    for line in lines:
+        report(line)
+    return ok and probes_ok
+
+
+def scenario_lows(addr, duration: float, probe_timeout: float, master, report) -> bool:
+    """Issue 41's low points over HTTP: q=0 refuses gzip, a content-encoded body is refused,
+    openapi.yaml's 200 and 304 (compressed once), an ETag per representation, bytes=-0."""
+    host = f"{addr[0]}:{addr[1]}"
+    report("\n## lows: codings, representations, ranges")
+    ok = True
+
+    def get(path: str, **headers: str) -> tuple[str, dict[str, str], bytes, float]:
+        extra = "".join(f"{k.replace('_', '-')}: {v}\r\n" for k, v in headers.items())
+        data = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{extra}\r\n".encode()
+        return strict_exchange(addr, data)
+
+    def check(name: str, good: bool, detail: str) -> None:
+        nonlocal ok
+        ok &= good
+        report(f"  {name}: {detail}  {'PASS' if good else 'FAIL'}")
+
+    for path in ("/openapi.yaml", "/v1/rules", "/static/calc.js", "/"):
+        _, headers, _, _ = get(path, Accept_Encoding="gzip;q=0")
+        check(f"gzip;q=0 on {path}", "content-encoding" not in headers,
+              f"Content-Encoding {headers.get('content-encoding')}")
+    body = cheap_body()
+    data = (f"POST /v1/score HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+    line, _, _, _ = strict_exchange(addr, data)
+    check("plain JSON labelled Content-Encoding: gzip", line.split()[1] in ("400", "415"), line)
+    times_200, times_304, etag = [], [], ""
+    for _ in range(7):
+        _, headers, _, took = get("/openapi.yaml", Accept_Encoding="gzip")
+        times_200.append(took)
+        etag = headers.get("etag", "")
+        line, _, _, took = get("/openapi.yaml", Accept_Encoding="gzip", If_None_Match=etag)
+        times_304.append(took)
+    times_200.sort()
+    times_304.sort()
+    # compressed once, the 304 before any body: each a few ms on a quiet machine (49 ms each before,
+    # a gzip of 226 KB per request); 25 ms leaves room for a loaded one
+    check("/openapi.yaml 200 and 304 (median of 7)", line.split()[1] == "304" and times_304[3] < 0.025,
+          f"200 {ms(times_200[3])}, 304 {ms(times_304[3])}")
+    _, plain, _, _ = get("/static/calc.js", Accept_Encoding="identity")
+    _, packed, _, _ = get("/static/calc.js", Accept_Encoding="gzip")
+    check("ETags of /static/calc.js plain and gzip", plain.get("etag") != packed.get("etag"),
+          f"{plain.get('etag')} / {packed.get('etag')}")
+    line, _, _, _ = get("/static/calc.js", Range="bytes=-0")
+    check("Range: bytes=-0", line.split()[1] == "416", line)
+    return ok
+
+
+def scenario_sigterm(addr, duration: float, probe_timeout: float, master, report, server: Server | None,
+                     n: int = 80) -> bool:
+    """Issue 41 (last: it stops the server): ``n`` heavy batches in flight (more than the 20 s
+    graceful timeout of work), then SIGTERM: every connection gets a whole answer, 200 or 503."""
+    if server is None or master is None:
+        report("\n## sigterm: needs the server started here  SKIPPED")
+        return True
+    host = f"{addr[0]}:{addr[1]}"
+    bodies = heavy_batches(8, seed=41)
+    report(f"\n## sigterm: {n} heavy 200-hand batches in flight, then SIGTERM to the master")
+    socks = []
+    for i in range(n):
+        s = socket.create_connection(addr, timeout=60)
+        s.sendall(request_bytes(host, "POST", "/v1/score/batch", bodies[i % len(bodies)]))
+        socks.append(s)
+    time.sleep(1.0)
+    os.kill(master, signal.SIGTERM)
+    counts: dict[str, int] = {}
+    for s in socks:
+        try:
+            status, _ = read_answer(s)
+            key = str(status)
+        except (OSError, ValueError) as err:
+            key = f"cut ({type(err).__name__})"
+        counts[key] = counts.get(key, 0) + 1
+        s.close()
+    ok = set(counts) <= {"200", "503"}
+    report(f"  answers: {', '.join(f'{k}: {v}' for k, v in sorted(counts.items()))}  "
+           f"{'PASS' if ok else 'FAIL'} (200 or 503, none cut)")
+    return ok
+
+
 NEW_SCENARIOS = {"static": scenario_static, "unread": scenario_unread, "rules": scenario_rules,
                  "slowread": scenario_slow_readers, "idle": scenario_idle, "caishen": scenario_caishen,
                  "chunks": scenario_chunks, "pipelined": scenario_pipelined, "sizes": scenario_sizes,
                  "replay": scenario_replay, "strict": scenario_strict, "config": scenario_config,
-                 "recycle": scenario_recycle}
+                 "recycle": scenario_recycle, "kernel": scenario_kernel, "fair": scenario_fair,
+                 "shape": scenario_shape, "scrape": scenario_scrape, "deadshare": scenario_deadshare,
+                 "lows": scenario_lows, "sigterm": scenario_sigterm}
 
 
 def main() -> int:
@@ -1156,6 +1559,9 @@ def main() -> int:
     ap.add_argument("--no-install", action="store_true",
                     help="run VENV/bin/python -m service (what make run execs) without "
                          "make's install step")
+    ap.add_argument("--root", type=Path, default=ROOT,
+                    help="the checkout to start the server from (another worktree, for a before run; "
+                         "with --no-install and an absolute --venv)")
     ap.add_argument("--only", action="append", choices=("slow", "bad", "heavy", "gone", *NEW_SCENARIOS),
                     help="run only these scenarios (repeatable)")
     ap.add_argument("--results", type=Path, default=RESULTS / "attack.txt")
@@ -1178,19 +1584,24 @@ def main() -> int:
         out = ROOT / "bench" / "out"
         out.mkdir(exist_ok=True)
         server = Server(port, metrics_port, args.workers, args.venv, out / "attack-server.log", args.gunicorn_args,
-                        args.no_install)
+                        args.no_install, args.root)
         addr, master, log = server.addr, server.master(), server.log_path
     try:
         how = ("gunicorn as make run execs it" if args.no_install else "make run") if server else args.url
+        if server and args.root != ROOT:
+            how += f" in {args.root}"
         report(f"# bench/attack.py on {addr[0]}:{addr[1]} ({how}"
                f"{', GUNICORN_CMD_ARGS=' + args.gunicorn_args if args.gunicorn_args else ''}), "
                f"{args.workers if server else '?'} workers, {os.cpu_count()} cores, "
                f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-        scenarios = args.only or ["slow", "heavy", "gone", *NEW_SCENARIOS, "bad"]   # bad last: its work may outlast it
+        # bad last but for sigterm, which stops the server: its work may outlast it
+        scenarios = args.only or ["slow", "heavy", "gone", *(n for n in NEW_SCENARIOS if n != "sigterm"), "bad",
+                                  "sigterm"]
         bodies = heavy_batches(64, seed=2024) if {"heavy", "gone"} & set(scenarios) else []
         results = {}
         # what the config and recycle scenarios need besides the others' arguments
-        extra = {"config": {"command": Server.command(args.venv, args.no_install)}, "recycle": {"server": server}}
+        extra = {"config": {"command": Server.command(args.venv, args.no_install)}, "recycle": {"server": server},
+                 "scrape": {"server": server}, "sigterm": {"server": server}}
         if "slow" in scenarios:
             results["slow"] = scenario_slow(addr, args.duration, args.probe_timeout, master, report)
         if "heavy" in scenarios:
@@ -1198,7 +1609,7 @@ def main() -> int:
         if "gone" in scenarios:
             results["gone"] = scenario_gone(addr, args.duration, args.probe_timeout, master, report, bodies, log)
         for name, scenario in NEW_SCENARIOS.items():
-            if name in scenarios:
+            if name in scenarios and name != "sigterm":
                 mark = log.stat().st_size if log else 0
                 results[name] = scenario(addr, args.duration, args.probe_timeout, master, report,
                                          **extra.get(name, {}))
@@ -1210,6 +1621,8 @@ def main() -> int:
                     results[name] &= not timeouts
         if "bad" in scenarios:
             results["bad"] = scenario_bad_bodies(addr, args.duration, args.probe_timeout, master, report)
+        if "sigterm" in scenarios:
+            results["sigterm"] = scenario_sigterm(addr, args.duration, args.probe_timeout, master, report, server)
         report("\n" + "  ".join(f"{k}: {'PASS' if v else 'FAIL'}" for k, v in results.items()))
     finally:
         if server:

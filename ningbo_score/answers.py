@@ -18,7 +18,7 @@ ProblemCode = Literal["malformed_json", "invalid_request", "request_timeout", "c
     "unsupported_media_type", "caishen_in_meld", "invalid_meld", "wrong_tile_count", "too_many_copies",
     "winning_tile_not_in_hand", "dealer_sequence", "inconsistent_win_context", "discard_win_not_allowed",
     "caishen_needs_self_draw", "not_a_winning_hand", "below_minimum", "illegal_event", "not_found",
-    "method_not_allowed", "internal_error", "not_ready"]
+    "method_not_allowed", "internal_error", "not_ready", "overloaded"]
 
 
 class Options(TypedDict):

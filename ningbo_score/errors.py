@@ -69,6 +69,7 @@ CODES: dict[str, tuple[int, str, str]] = {
     "not_implemented": (501, "Internal error", "内部错误"),  # reported as internal_error (gunicorn's 501)
     "http_version_not_supported": (505, "Internal error", "内部错误"),  # reported as internal_error (gunicorn's 505)
     "not_ready": (503, "Not ready", "未就绪"),
+    "overloaded": (503, "Overloaded", "服务器繁忙"),  # heavy work shed by a worker (service/heavy.py)
 }
 _RANK = {code: i for i, code in enumerate(CODES)}
 #: the 4xx of werkzeug and gunicorn (other than those with codes of their own): reported as invalid_request

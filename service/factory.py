@@ -10,7 +10,7 @@ from flask import Flask, Response, request
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import observability, serving, static
+from service import observability, static, turns
 from service.bodies import JSON_TYPE, PROBLEM_TYPE
 from service.pages import OPENAPI_PATH, SWAGGER_UI_DIR, YAML_TYPE
 from service.problems import register_error_handlers
@@ -58,7 +58,8 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None, *, setting
     # the docs page's Swagger UI files, gzipped where the client takes it (1.5 MB of scripts)
     static.serve_directory(app, SWAGGER_UI_DIR, "/docs/static/", max_age=86400, base=settings.static_build_dir)
     observability.init_app(app)
-    app.teardown_request(lambda _exc: serving.heavy_turns.release(request.environ))
+    app.teardown_request(lambda _exc: turns.get().release(request.environ))
+    app.wsgi_app = AcceptEncoding(app.wsgi_app)  # type: ignore[method-assign]
     if settings.trusted_proxies:
         app.wsgi_app = TrustedProxyFix(app.wsgi_app, settings.trusted_proxies)  # type: ignore[method-assign]
     return app
@@ -81,6 +82,62 @@ def gzip_without_time(response: Response) -> Response:
         if data[:4] == _GZIP_HEAD and data[4:8] != _NO_TIME:
             response.set_data(data[:4] + _NO_TIME + data[8:])
     return response
+
+
+# --- content codings ------------------------------------------------------------------------------
+
+#: the codings any answer of the service may come in (Flask-Compress's, the static files' gzip)
+CODINGS = ("gzip", "br", "zstd")
+
+
+def accepted_codings(header: str) -> str:
+    """``Accept-Encoding`` as the compressors read it: only the codings the client takes, with
+    their q-values, a coding refused with ``q=0`` left out (and ``*`` spelled out as the codings
+    it still stands for, with its q-value).  Flask-Compress and WhiteNoise each read the header
+    their own way, and both sent gzip to ``gzip;q=0`` (RFC 9110 §12.5.3: q=0 is "not
+    acceptable")."""
+    taken: list[tuple[str, float]] = []
+    refused: set[str] = set()
+    star: float | None = None
+    for part in header.split(","):
+        coding, _, params = part.strip().partition(";")
+        coding = coding.strip().lower()
+        if not coding:
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if not q > 0:
+            refused.add(coding)
+        elif coding == "*":
+            star = q
+        else:
+            taken.append((coding, q))
+    kept = [(c, q) for c, q in taken if c not in refused]
+    if star is not None:
+        named = {c for c, _ in taken} | refused
+        kept += [(c, star) for c in CODINGS if c not in named]
+    return ", ".join(c if q == 1.0 else f"{c};q={q:g}" for c, q in kept)
+
+
+class AcceptEncoding:
+    """WSGI middleware: the request's ``Accept-Encoding`` rewritten by :func:`accepted_codings`
+    before anything reads it (one reading for the JSON answers, openapi.yaml and the static
+    files)."""
+
+    def __init__(self, wsgi_app: typing.Callable) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict, start_response: typing.Callable) -> typing.Iterable[bytes]:
+        header = environ.get("HTTP_ACCEPT_ENCODING")
+        if header and ("q" in header or "*" in header):
+            environ["HTTP_ACCEPT_ENCODING"] = accepted_codings(header)
+        return self.wsgi_app(environ, start_response)
 
 
 # --- behind a proxy ----------------------------------------------------------------------------

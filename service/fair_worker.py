@@ -6,7 +6,12 @@ connections are opened in a burst and then kept, so one worker may end up holdin
 while the others idle: in the load test that halved the throughput in some runs and doubled the
 p99.  Here each worker publishes how many connections it holds in a small shared memory table,
 and it stops accepting while it holds more than ``SLACK`` connections (or a ``SLACK_SHARE``-th,
-if more) over the least loaded live worker; the others then take the new connections.  A worker
+if more) over the least loaded live worker; the others then take the new connections.  A
+worker is live while its flag is up **and** it beat within ``STALE_S`` (it beats from its main
+loop every 50 ms at most): a worker that died counts for nothing at once, also while the
+master has not yet reaped or replaced it, so a death never shrinks what the others accept
+(before, a dead worker's count of 0 kept the survivor from accepting past 2 connections until
+the master replaced it).  A worker
 looks again whenever one of its connections opens or closes, and every ``RECHECK_S`` seconds
 while it does not accept.  There is always a worker that
 accepts: the least loaded one.
@@ -34,15 +39,20 @@ from __future__ import annotations
 import mmap
 import typing
 
+import time
+
 MAX_SLOTS = 256
+STALE_S = 1.0           # a worker that has not beaten for this long counts as dead
 SLACK = 2               # connections a worker may hold over the least loaded live worker,
 SLACK_SHARE = 4         # or a quarter of what that one holds, if more: hundreds of idle or slow
                         # connections then rarely stop a worker from accepting
 RECHECK_S = 0.01        # how often a worker that does not accept looks again
 
-# [0]: how many slots have ever been given out (the master writes it); slot i: [1 + 2i] live (1)
-# or not (0), [2 + 2i] connections held (its worker writes them).
-_table = memoryview(mmap.mmap(-1, (1 + 2 * MAX_SLOTS) * 8)).cast("q")
+# [0]: how many slots have ever been given out (the master writes it); slot i: [1 + 3i] live (1)
+# or not (0), [2 + 3i] connections held, [3 + 3i] its last beat (time.monotonic_ns(): the
+# clock is the machine's, the same in every process); its worker writes them.
+STRIDE = 3
+_table = memoryview(mmap.mmap(-1, (1 + STRIDE * MAX_SLOTS) * 8)).cast("q")
 
 
 def assign_slot(server: typing.Any, worker: typing.Any) -> None:
@@ -51,16 +61,19 @@ def assign_slot(server: typing.Any, worker: typing.Any) -> None:
     free = next((i for i in range(MAX_SLOTS) if i not in used), None)
     worker.fair_slot = free
     if free is not None:
-        _table[1 + 2 * free] = 0
-        _table[2 + 2 * free] = 0
+        _table[1 + STRIDE * free] = 0
+        _table[2 + STRIDE * free] = 0
+        _table[3 + STRIDE * free] = 0
         _table[0] = max(_table[0], free + 1)
 
 
-def fair_to_accept(mine: int, slot: int, table: typing.Sequence[int] = _table) -> bool:
-    """May the worker in ``slot`` holding ``mine`` connections accept one more?"""
+def fair_to_accept(mine: int, slot: int, table: typing.Sequence[int] = _table, now_ns: int | None = None) -> bool:
+    """May the worker in ``slot`` holding ``mine`` connections accept one more?  Only the other
+    live workers count: flag up and a beat within :data:`STALE_S` of ``now_ns``."""
+    fresh = (time.monotonic_ns() if now_ns is None else now_ns) - int(STALE_S * 1e9)
     least = None
-    for i in range(1, 1 + 2 * table[0], 2):
-        if table[i] and i != 1 + 2 * slot:
+    for i in range(1, 1 + STRIDE * table[0], STRIDE):
+        if table[i] and table[i + 2] > fresh and i != 1 + STRIDE * slot:
             held = table[i + 1]
             if least is None or held < least:
                 least = held
@@ -78,8 +91,10 @@ class FairShare:
 
     def _publish(self, held: int, live: bool) -> None:
         if self.fair_slot is not None:
-            _table[2 + 2 * self.fair_slot] = held
-            _table[1 + 2 * self.fair_slot] = int(live)
+            base = 1 + STRIDE * self.fair_slot
+            _table[base + 1] = held
+            _table[base + 2] = time.monotonic_ns()
+            _table[base] = int(live)
 
     def fair_start(self) -> None:
         self._publish(0, True)

@@ -4,6 +4,7 @@ API docs page (Swagger UI), the calculator page and its service worker, ``/healt
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -102,29 +103,42 @@ def get_rules(preset: str):
 
 
 @functools.lru_cache(maxsize=len(schemas.PRESET_IDS) + 1)
-def _rules_json(preset: str | None) -> tuple[bytes, str]:
-    """The rule book (or one preset) as JSON and its ETag, made once per process (the presets
-    and the rule book: a bound of entries; each about 16 KiB at most)."""
+def _rules_json(preset: str | None) -> tuple[bytes, str, bytes]:
+    """The rule book (or one preset) as JSON, its ETag and its gzip form, made once per process
+    (the presets and the rule book: a bound of entries; each about 16 KiB at most)."""
     return _with_etag(json_response(ningbo_score.rulebook() if preset is None else ningbo_score.preset(preset))
                       .get_data())
 
 
 @functools.lru_cache(maxsize=4)
-def _file_and_etag(path: Path, _mtime_ns: int) -> tuple[bytes, str]:
+def _file_and_etag(path: Path, _mtime_ns: int) -> tuple[bytes, str, bytes]:
     return _with_etag(path.read_bytes())
 
 
-def _with_etag(data: bytes) -> tuple[bytes, str]:
-    return data, hashlib.sha256(data).hexdigest()[:32]
+def _with_etag(data: bytes) -> tuple[bytes, str, bytes]:
+    return data, hashlib.sha256(data).hexdigest()[:32], gzip.compress(data, compresslevel=9, mtime=0)
 
 
-def cacheable(data: bytes, etag: str, content_type: str) -> Response:
-    """An answer that changes only with a new release: a strong ETag, ``Cache-Control:``
-    :data:`CACHEABLE`, and 304 on a matching ``If-None-Match`` (Flask-Compress suffixes the ETag
-    of a compressed answer with its coding, ``"<hash>:gzip"``, and answers a match of that)."""
-    response = Response(data, content_type=content_type, headers={"Cache-Control": CACHEABLE})
-    response.set_etag(etag)
-    response.make_conditional(request)
+def cacheable(data: bytes, etag: str, gzipped: bytes, content_type: str) -> Response:
+    """An answer that changes only with a new release, made once with its gzip form: a strong
+    ETag per representation (``"<hash>"``, ``"<hash>:gzip"`` as Flask-Compress writes it for the
+    other codings), ``Cache-Control:`` :data:`CACHEABLE`, and a 304 on a matching
+    ``If-None-Match`` before any body is touched.  The gzip form to a client that takes gzip
+    that prefers it to br and zstd (Flask-Compress then leaves the answer alone: nothing is compressed per
+    request; a client that prefers another coding gets it from Flask-Compress)."""
+    accepted = request.accept_encodings
+    q = accepted["gzip"]
+    gz = q > 0 and q >= accepted["br"] and q >= accepted["zstd"]     # else Flask-Compress (a preferred coding)
+    tag = f"{etag}:gzip" if gz else etag
+    headers = {"Cache-Control": CACHEABLE, "Vary": "Accept-Encoding"}
+    if request.if_none_match.contains(tag):
+        response = Response(status=304, headers=headers)
+        response.set_etag(tag)
+        return response
+    if gz:
+        headers["Content-Encoding"] = "gzip"
+    response = Response(gzipped if gz else data, content_type=content_type, headers=headers)
+    response.set_etag(tag)
     return response
 
 

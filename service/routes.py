@@ -21,7 +21,7 @@ from ningbo_score import sessions, table
 from ningbo_score.hand import Hand
 from ningbo_score.replay import replay_batch, replay_loaded
 from ningbo_score.replay_requests import MAX_LOGS
-from service import serving
+from service import turns
 from service.bodies import PROBLEM_TYPE, json_body, json_response, language
 from service.observability import metrics, readiness
 from service.pages import (calculator, docs, docs_init, docs_static, get_rules, healthz, list_rules, openapi_yaml,
@@ -35,7 +35,7 @@ MAX_BODY_BYTES = 64 * 1024
 MAX_BATCH_BODY_BYTES = 1024 * 1024
 #: ``POST /v1/sessions/settle``: up to 200 hands, each a ``/v1/score`` body (as a batch) or a
 #: ``/v1/replay`` log (a whole hand's log is about 3 KiB as compact JSON): the batch's limit, so
-#: that the server takes it as heavy work as it takes a batch (serving.HeavyTurns).
+#: that the server takes it as heavy work as it takes a batch (service/heavy.py).
 MAX_SESSION_BODY_BYTES = MAX_BATCH_BODY_BYTES
 
 #: What the problems of a route's body mean (each route's ``errors``, in openapi.yaml)
@@ -121,7 +121,7 @@ class Route:
     (None: the app's ``MAX_CONTENT_LENGTH``), loads it with the schema and calls
     ``call(loaded, language, before_each)``, sending its result as JSON.  ``heavy``: True for a
     route whose every request is heavy work (it waits for a heavy turn of the worker and yields
-    between its items, serving.HeavyTurns and serving.between_hands); a predicate on the loaded
+    between its items, service/turns.py's take and between); a predicate on the loaded
     body for one whose hand decides it (waits, analysis); False for the rest.  A route without a
     body calls ``call(**path_args)``: a Response is sent as it is, anything else as JSON.  ``doc``:
     the operation's summary in openapi.yaml, then after a blank line its description.  The Flask
@@ -182,11 +182,11 @@ def answer(route: Route, path_args: dict[str, typing.Any]) -> Response:
     loaded = schemas.load(route.request, json_body(route.body_limit, heavy=route.heavy is True))
     before_each = None
     if route.heavy is True:
-        before_each = serving.between_hands(request.environ)      # other requests run between its items
+        before_each = turns.get().between(request.environ)      # other requests run between its items
     elif route.heavy and route.heavy(loaded):
         # an expensive hand: wait for a heavy turn, then yield between its waits (as a batch)
-        serving.heavy_turns.take(request.environ, 0, heavy=True)
-        before_each = serving.between_hands(request.environ)
+        turns.get().take(request.environ, 0, heavy=True)
+        before_each = turns.get().between(request.environ)
     return json_response(route.call(loaded, language(), before_each))
 
 

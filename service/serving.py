@@ -4,7 +4,13 @@ Phones on slow networks are the normal client, so a connection that trickles its
 idle or never reads its answer must cost a parked greenlet, not a thread or a worker.  The
 worker (:class:`ServingWorker`, ``worker_class`` in gunicorn.conf.py) is gunicorn's gevent worker
 (one process per core, up to ``worker_connections`` connections each, every socket wait
-cooperative) with these bounds:
+cooperative) with these bounds.  The service package splits it by concern: this module (the
+worker: deadlines, connections, the turns it gives the app), service/turns.py (what the app asks
+of it, with a no-op default: the web layer imports neither gevent nor gunicorn),
+service/heavy.py (heavy work shared fairly), service/http_strict.py (RFC 9112 where gunicorn is
+laxer, its refusals as problems), service/gunicorn_patches.py (every patch of gunicorn's
+internals, with its reason and the test that pins it), service/fair_worker.py (connections shared
+among the workers) and service/listeners.py (the master's metrics and liveness listeners).
 
 - **Header deadline.**  The request line and headers of a connection's first request must be in
   within ``HEADER_TIMEOUT`` of the connect; on a kept-alive connection the next request's
@@ -13,7 +19,7 @@ cooperative) with these bounds:
 - **Socket inactivity.**  Every read and write of a connection waits at most
   ``IO_TIMEOUT`` for progress (a body that stops coming, an answer nobody reads).
 - **Body deadline.**  The whole body must be in within ``BODY_TIMEOUT`` of the app's
-  first read (:func:`body_deadline`, used by service/bodies.py): then the answer is 408 ``request_timeout``.
+  first read (:meth:`GeventTurns.body_deadline`): then the answer is 408 ``request_timeout``.
 - **Header bytes.**  gunicorn's ``limit_request_line``, ``limit_request_fields`` and
   ``limit_request_field_size`` (gunicorn.conf.py) bound them: at most
   ``fields × (field size + 2) + 4`` bytes in all.
@@ -26,52 +32,54 @@ cooperative) with these bounds:
   soon as it has read an answer (a live-table backend, a load balancer, wrk) would otherwise be
   served again and again while the worker's other connections wait: at 32 kept-alive
   connections that made the p99 about 1.5 s with a p50 of 1.4 ms (bench/README.md).
-- **Heavy work shared.**  Scoring is CPU work, and a greenlet runs until it waits: heavy
-  requests (a batch, a body over :data:`HEAVY_BODY_BYTES`, waits or an analysis of an expensive
-  hand: service/routes.py's ``heavy_hand``) take turns, at most
-  :data:`HEAVY_AT_ONCE` at once, and a batch yields between its hands, waits and analyses
-  between the waits they value (:class:`HeavyTurns`), so
-  a batch counts as its number of hands, not as one request; a heavy request whose client has
-  gone is dropped before it starts or between two hands (the answer is never sent; the access
-  log shows 499).
+- **Heavy work shared fairly** (service/heavy.py): heavy requests take the worker's one turn
+  item by item, round the clients that wait, in a bounded queue with a time limit; past it a
+  503 ``overloaded`` with ``Retry-After``.  Long loops of CPU (loading a batch's items, the
+  shape check of a large body) yield between their parts (:meth:`GeventTurns.pause`).
 - **Write deadline.**  An answer must be written within ``WRITE_TIMEOUT`` plus its size
   over :data:`MIN_WRITE_RATE` (:func:`write_deadline`); past it the connection is closed.
+- **Bounded kernel memory per connection.**  A connection's send buffer is
+  :data:`SEND_BUFFER_BYTES` (``SO_SNDBUF``: no autotuning up to 4 MiB), so an answer written
+  whole leaves at most that much in the kernel; when the connection is closed, what is still
+  unsent must drain within :data:`DRAIN_S` plus its size over :data:`MIN_WRITE_RATE`, else the
+  connection is reset (``SO_LINGER`` 0: the kernel drops it, :func:`close_drained`), instead of
+  an orphaned socket keeping it for minutes for a client that never reads.
 - **Unread bodies.**  A body the app did not read to its end (a GET's, one over the cap) closes
   the connection after the answer (``Connection: close``; gunicorn would drain it with no
   deadline); ``100 Continue`` is sent only when the app is about to read a body it takes
   (:func:`send_continue`), never for one over the cap.
-- **Strict HTTP** (RFC 9112, :func:`check_request`): HTTP/1.0 and 1.1 only (else 505), exactly
-  one Host on HTTP/1.1 (else 400), no transfer coding but ``chunked`` alone (else 501); a
-  chunked body has at most :data:`MAX_CHUNKS` chunks, size lines of at most
-  :data:`MAX_CHUNK_LINE_BYTES` and no chunk over :data:`MAX_CHUNK_BYTES` (400 at once).  No
-  ``Server`` header.
+- **Strict HTTP** (service/http_strict.py) and **bounded chunked framing**
+  (service/gunicorn_patches.py); no ``Server`` header.
 - **Connection slots.**  A connection waits for its first byte as a *silent* one; when a
   listener's free slots are down to a twentieth, the oldest silent tenth are closed
   (:meth:`ServingWorker.make_room`), so idle sockets can't hold every slot.  A worker accepts
   up to :data:`MAX_ACCEPT` connections at each look at its listener, and runs the app for at
   most :data:`KEPT_ALIVE_AT_ONCE` kept-alive requests at once (a new connection's first request
-  takes no turn; none is held while a body is read or an answer written), so pipelined
-  requests can't starve new connections.  A connection closed at
+  takes no turn; none is held while a body is read, a heavy turn awaited or an answer
+  written), so pipelined requests can't starve new connections.  A connection closed at
   its write deadline is reset (its unsent bytes dropped, :func:`reset`).
 - **Lingering close.**  A connection closed after its answer first ends its sending side and
   reads what the client still sends (at most :data:`LINGER_S`, :data:`LINGER_BYTES`), so a
   client still sending a refused body gets the answer instead of a reset.
 - **gunicorn's own errors as problems.**  What gunicorn refuses before the app sees a request
-  (a bad request line or header, a request line over the limit, too many or too long headers,
-  a malformed chunked body it meets while draining) is answered as ``application/problem+json``
-  (:func:`server_problem`), not gunicorn's HTML page.
+  is answered as ``application/problem+json`` (service/http_strict.py's ``server_problem``),
+  not gunicorn's HTML page.
 - **Listener first on SIGTERM.**  The worker stops accepting at once, serves what is already in
   the listen queue, and closes the listening socket: a later connect is refused, not reset;
-  in-flight requests finish within ``graceful_timeout``.
+  in-flight requests finish within ``graceful_timeout``, and heavy work that can't (still
+  waiting, or past its next item, 2 s before the end) is shed with a 503 and ``Retry-After``
+  (service/heavy.py), never cut.
 """
 from __future__ import annotations
 
 import errno
+import fcntl
 import socket
 import struct
+import termios
 import time
 import typing
-from functools import partial, wraps
+from functools import partial
 
 import gevent
 import gevent.local
@@ -79,38 +87,37 @@ import gevent.lock
 import gevent.monkey
 import gevent.socket
 from gevent.pool import Pool
-import orjson
 from gevent.server import StreamServer
-from gunicorn.http import body as gunicorn_body
 from gunicorn.http import errors as http_errors
-from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import BadRequest
 
 from ningbo_score import ScoreError
-from ningbo_score.errors import HTTP_STATUS_CODES, Problem
-from service import fair_worker
+from service import fair_worker, gunicorn_patches, turns
+from service.heavy import HEAVY_BODY_BYTES, YIELD_S, HeavyQueue
+from service.http_strict import check_request, problem_bytes, server_problem
 from service.settings import current
-
-
+from service.turns import BodyTimeout, Environ, _problem
 
 
 #: the deadlines are settings (HEADER_TIMEOUT, IO_TIMEOUT, BODY_TIMEOUT, WRITE_TIMEOUT, in seconds:
 #: service/settings.py); an answer must be written within WRITE_TIMEOUT plus its size over
 #: MIN_WRITE_RATE (bytes a second): 10 s for a small answer, 42 s for a 1 MiB one
 MIN_WRITE_RATE = 32 * 1024
+#: a connection's send buffer (SO_SNDBUF; Linux doubles it for its bookkeeping): two seconds of
+#: MIN_WRITE_RATE
+SEND_BUFFER_BYTES = 2 * MIN_WRITE_RATE
+#: a closed connection's unsent bytes must drain within this, plus their size over MIN_WRITE_RATE
+#: (at most about 4 s more for a full buffer), else the connection is reset; looked at this often
+DRAIN_S = 1.0
+DRAIN_POLL_S = 0.1
 KEEPALIVE_REQUESTS = 100
 LINGER_S = 2.0
 LINGER_BYTES = 2 * 1024 * 1024
 #: read at most this much at a time while lingering, yielding between reads (a gevent read
 #: that finds data waiting does not yield)
 LINGER_READ_BYTES = 64 * 1024
-#: a chunked body: at most this many chunks, each size line at most this long (wire bytes of
-#: a 1 MiB body at most about 1 MiB + 4,096 × 66), no chunk longer than the largest body
-MAX_CHUNKS = 4096
-MAX_CHUNK_LINE_BYTES = 64
-MAX_CHUNK_BYTES = 1024 * 1024
 #: how often the worker's main loop looks whether it was told to stop (and beats its heartbeat)
 STOP_POLL_S = 0.05
 #: connection slots: when a listener has no more than this share of its slots free, the
@@ -127,70 +134,57 @@ MAX_ACCEPT = 16
 #: others wait their turn, first come first served, so that a loop of the worker over its ready
 #: connections stays short and a new connection's first request (which takes no turn) is
 #: served within a few of them (400 connections of 100 pipelined requests each: probes waited
-#: seconds).  A turn is not held while the body is read (turn_given_up) nor while the answer
-#: is written: slow clients hold none.
+#: seconds).  A turn is not held while the body is read (turn_given_up), while a heavy turn is
+#: awaited, nor while the answer is written: slow clients hold none.
 KEPT_ALIVE_AT_ONCE = 16
 
 #: the WSGI environ key of the client socket under gunicorn
 SOCKET_ENV = "gunicorn.socket"
 
 
-# --- what the app calls ------------------------------------------------------------------------
+# --- the turns the worker gives the app (service/turns.py) -----------------------------------------
 
-def cooperative() -> bool:
-    """Is this process a gevent worker (the socket module patched)?"""
-    return gevent.monkey.is_module_patched("socket")
+class GeventTurns(turns.Turns):
+    """service/turns.py's interface in this worker: deadlines on the body, no kept-alive turn
+    held while it is read, ``100 Continue`` when it is, heavy work in the fair queue
+    (service/heavy.py), a timer's yield in long loops."""
 
-
-class _NoDeadline:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-class BodyTimeout(ScoreError):
-    """The body did not come in within ``BODY_TIMEOUT`` (408)."""
+    #: what reading a body can raise besides a problem: gunicorn's framing errors (a bad chunk
+    #: size or extension, a missing CRLF, a bad trailer), a short body (``NoMoreData`` is an
+    #: OSError), a socket that timed out or was reset
+    read_errors = (http_errors.ParseException, OSError, BadRequest)
 
     def __init__(self) -> None:
-        super().__init__([_problem(
-            "request_timeout", f"The body did not arrive within {current().body_timeout:g} s.",
-            f"请求体未在 {current().body_timeout:g} 秒内送达。")])
+        self.heavy = HeavyQueue(client_gone, turn_given_up)
 
+    def body_deadline(self) -> typing.ContextManager[None]:
+        return gevent.Timeout(current().body_timeout, BodyTimeout)
 
-def body_deadline() -> typing.ContextManager:
-    """A context in which reading the body must end within ``BODY_TIMEOUT``, or
-    :class:`BodyTimeout` is raised where the read waits.  Outside a gevent worker (tests, a plain
-    WSGI server) it does nothing."""
-    if not cooperative():
-        return _NoDeadline()
-    return gevent.Timeout(current().body_timeout, BodyTimeout)
+    def reading(self, environ: Environ) -> typing.ContextManager[None]:
+        return turn_given_up(environ)
 
+    def body_problem(self, err: BaseException) -> ScoreError:
+        if isinstance(err, http_errors.ParseException) and not isinstance(err, http_errors.NoMoreData):
+            why_zh = _CHUNK_ERRORS_ZH.get(type(err).__name__, "无法读取")
+            return ScoreError([_problem("invalid_request", f"The chunked body is malformed: {err}.",
+                                        f"分块传输的请求体格式错误：{why_zh}。")])
+        return super().body_problem(err)
 
-#: what reading a body can raise besides a problem: gunicorn's framing errors (a bad chunk size
-#: or extension, a missing CRLF, a bad trailer), a short body (``NoMoreData`` is an OSError), a
-#: socket that timed out or was reset; werkzeug's ClientDisconnected under its own server
-READ_ERRORS: tuple[type[BaseException], ...] = (http_errors.ParseException, OSError, BadRequest)
+    def send_continue(self, environ: Environ) -> None:
+        send_continue(environ)
 
+    def take(self, environ: Environ, body_bytes: int, heavy: bool = False) -> None:
+        if heavy or body_bytes > HEAVY_BODY_BYTES:
+            self.heavy.take(environ)
 
-def body_cut_short() -> ScoreError:
-    """The problem for a body that ended (the client closed) before its length or last chunk."""
-    return ScoreError([_problem("invalid_request", "The body ended before its announced length or last chunk.",
-                                "请求体在声明的长度或最后一个分块之前就结束了。")])
+    def release(self, environ: Environ) -> None:
+        self.heavy.release(environ)
 
+    def between(self, environ: Environ) -> typing.Callable[[], None]:
+        return self.heavy.between(environ)
 
-def body_problem(err: BaseException) -> ScoreError:
-    """The problem for a body whose reading raised ``err`` (one of :data:`READ_ERRORS`)."""
-    if isinstance(err, TimeoutError):
-        io_timeout = current().io_timeout
-        return ScoreError([_problem("request_timeout", f"The body stopped coming for {io_timeout:g} s.",
-                                    f"请求体中断了 {io_timeout:g} 秒。")])
-    if isinstance(err, (http_errors.NoMoreData, BadRequest)) or (isinstance(err, OSError)
-                                                                 and not isinstance(err, http_errors.ParseException)):
-        return body_cut_short()
-    return ScoreError([_problem("invalid_request", f"The chunked body is malformed: {err}.",
-                                f"分块传输的请求体格式错误：{_CHUNK_ERRORS_ZH.get(type(err).__name__, '无法读取')}。")])
+    def pause(self) -> None:
+        gevent.sleep(YIELD_S)
 
 
 #: gunicorn's reasons for refusing a chunked body, in Chinese (by the exception's class)
@@ -223,200 +217,6 @@ def client_gone(environ: typing.Mapping[str, typing.Any]) -> bool:
     poller = _poll_original()
     poller.register(fd, 0x1 | 0x2000)  # POLLIN | POLLRDHUP
     return any(events & _POLLGONE for _, events in poller.poll(0))
-
-
-class ClientGone(ScoreError):
-    """The client of a request closed its connection before the answer was ready (status 499,
-    nginx's 'client closed request'; nobody reads it, the access log and metrics do)."""
-
-    def __init__(self) -> None:
-        super().__init__([_problem("client_closed", "The client closed the connection before the answer.",
-                                   "客户端在收到回答前关闭了连接。")])
-
-
-def _problem(code: str, en: str, zh: str | None = None) -> Problem:
-    return Problem(code, "", en, zh or en)
-
-
-class HeavyTurns:
-    """The work budget of a worker: a request whose body is over :data:`HEAVY_BODY_BYTES` (a
-    batch of any size, or a body far past what one hand needs) waits, once its body is read,
-    for one of :data:`HEAVY_AT_ONCE` turns (first come first served); lighter requests never
-    wait.  A batch also yields between its hands (:func:`between_hands`), so it costs its number
-    of hands: at most a few hands of heavy work run between two looks of the worker at its
-    sockets, whatever the number of heavy connections, and a cheap request waits a few hands,
-    not a few batches.  A request whose client left while it waited is dropped (499).
-
-    :meth:`take` is called by service/bodies.py once the body is read; :meth:`release` when the view is
-    done (Flask's teardown), before the answer is sent."""
-
-    def __init__(self, at_once: int) -> None:
-        self.at_once = at_once
-        self._slots: typing.Any = None      # made in the worker process, on first use
-
-    def take(self, environ: typing.MutableMapping[str, typing.Any], body_bytes: int, heavy: bool = False) -> None:
-        """Wait for a turn if the request is heavy: ``heavy`` (a batch, an expensive hand) or a
-        body over :data:`HEAVY_BODY_BYTES`."""
-        if not (heavy or body_bytes > HEAVY_BODY_BYTES) or not cooperative() or environ.get(TURN_ENV):
-            return
-        if self._slots is None:
-            self._slots = gevent.lock.BoundedSemaphore(self.at_once)
-        self._slots.acquire()
-        environ[TURN_ENV] = True
-        # the turn was handed over by a callback: let the worker poll its sockets before this
-        # request's work starts (a chain of handovers would otherwise run without a poll)
-        gevent.sleep(YIELD_S)
-        if client_gone(environ):
-            raise ClientGone()
-
-    def release(self, environ: typing.MutableMapping[str, typing.Any]) -> None:
-        if environ.pop(TURN_ENV, False):
-            self._slots.release()
-
-
-def between_hands(environ: typing.Mapping[str, typing.Any]) -> typing.Callable[[], None]:
-    """The function a batch calls before each hand: under a gevent worker it lets the other
-    ready requests run, then raises :class:`ClientGone` if the client has left.
-
-    The yield is a timer of :data:`YIELD_S`, not ``sleep(0)``: gevent runs zero-delay callbacks
-    by the dozen before it polls its sockets again, while expired timers wait for the next turn
-    of the event loop, after the poll."""
-    if not cooperative():
-        return _nothing
-    sleep = gevent.sleep
-
-    def before_each() -> None:
-        sleep(YIELD_S)
-        if client_gone(environ):
-            raise ClientGone()
-
-    return before_each
-
-
-#: bodies over this many bytes make a request heavy (a full /v1/score body is under 2 KiB)
-HEAVY_BODY_BYTES = 8 * 1024
-#: heavy requests that run at once in a worker (the others wait)
-HEAVY_AT_ONCE = 1
-YIELD_S = 1e-6
-TURN_ENV = "ningbo_score.heavy_turn"
-heavy_turns = HeavyTurns(HEAVY_AT_ONCE)
-
-
-def _nothing() -> None:
-    return None
-
-
-# --- HTTP as RFC 9112 has it, with bounded framing ---------------------------------------------
-
-class VersionNotSupported(http_errors.ParseException):
-    """An HTTP version other than 1.0 and 1.1 (gunicorn takes HTTP/1.2 and answers in it): 505."""
-
-    def __init__(self, version: tuple[int, int]) -> None:
-        self.version = version
-
-    def __str__(self) -> str:
-        return f"HTTP/{self.version[0]}.{self.version[1]} is not supported (HTTP/1.1 and HTTP/1.0 are)"
-
-
-class BadHost(http_errors.ParseException):
-    """An HTTP/1.1 request without a Host header, or with more than one (RFC 9112 §3.2): 400."""
-
-    def __str__(self) -> str:
-        return "an HTTP/1.1 request has exactly one Host header"
-
-
-class BadTransferCoding(http_errors.UnsupportedTransferCoding):
-    """A Transfer-Encoding other than ``chunked`` alone (``gzip, chunked`` was passed on): 501."""
-
-    def __str__(self) -> str:
-        return "the only transfer coding taken is chunked, alone"
-
-
-class BadChunking(http_errors.InvalidChunkSize):
-    """A chunk larger than any body a route takes, more than :data:`MAX_CHUNKS` chunks, or a
-    chunk size line over :data:`MAX_CHUNK_LINE_BYTES`: 400 at once, not a wait for the bytes."""
-
-    def __init__(self, why: str) -> None:
-        self.why = why
-
-    def __str__(self) -> str:
-        return self.why
-
-
-def check_request(req: typing.Any) -> None:
-    """Refuse what gunicorn lets through and RFC 9112 does not."""
-    if req.version not in ((1, 0), (1, 1)):
-        raise VersionNotSupported(req.version)
-    hosts = sum(1 for name, _ in req.headers if name == "HOST")
-    if hosts > 1 or (req.version == (1, 1) and hosts == 0):
-        raise BadHost()
-    codings = [value for name, value in req.headers if name == "TRANSFER-ENCODING"]
-    if codings and (len(codings) > 1 or codings[0].strip().lower() != "chunked"):
-        raise BadTransferCoding(codings[0])
-
-
-def body_finished(body: typing.Any) -> bool:
-    """Has the app read ``body`` (gunicorn's ``wsgi.input``) to its end?  A body left unread
-    closes the connection after the answer: draining it (gunicorn's way) has no deadline."""
-    if body is None or not hasattr(body, "reader"):
-        return True
-    if body.buf.tell():
-        return False
-    reader = body.reader
-    if isinstance(reader, gunicorn_body.LengthReader):
-        return reader.length == 0
-    if isinstance(reader, gunicorn_body.ChunkedReader):
-        return reader.parser is None and not reader.buf.tell()
-    return bool(getattr(reader, "finished", False))
-
-
-def _bounded_chunks() -> None:
-    """gunicorn's chunked reader with the bounds of :class:`BadChunking` (installed once, in a
-    worker)."""
-    reader = gunicorn_body.ChunkedReader
-    if getattr(reader, "ningbo_bounded", False):
-        return
-    parse_size, read_into = reader.parse_chunk_size, reader.read_into
-
-    @wraps(read_into)      # __wrapped__: gunicorn's own, for tests/test_gunicorn_shape.py
-    def counted_read_into(self: typing.Any, unreader: typing.Any, buf: bytearray) -> None:
-        before = len(buf)
-        read_into(self, unreader, buf)
-        self.ningbo_read += len(buf) - before
-
-    @wraps(parse_size)
-    def parse_chunk_size(self: typing.Any, unreader: typing.Any, data: typing.Any = None) -> typing.Any:
-        self.limit_chunk_size_line = MAX_CHUNK_LINE_BYTES
-        self.ningbo_chunks = getattr(self, "ningbo_chunks", 0) + 1
-        if self.ningbo_chunks > MAX_CHUNKS:
-            raise BadChunking(f"more than {MAX_CHUNKS} chunks")
-        self.ningbo_read = 0
-        size, rest = parse_size(self, unreader, data)
-        # the size line's length: what was there and read, less what follows it and its CRLF
-        if size and len(data or b"") + self.ningbo_read - len(rest) - 2 > MAX_CHUNK_LINE_BYTES:
-            raise BadChunking(f"a chunk size line over {MAX_CHUNK_LINE_BYTES} bytes")
-        if size > MAX_CHUNK_BYTES:
-            raise BadChunking(f"a chunk of {size} bytes, over the largest body taken ({MAX_CHUNK_BYTES})")
-        return size, rest
-
-    reader.read_into = counted_read_into
-    reader.parse_chunk_size = parse_chunk_size
-    reader.ningbo_bounded = True
-
-
-def _no_server_header() -> None:
-    """No ``Server`` header on any answer (gunicorn always sends its name and version)."""
-    response = gunicorn_wsgi.Response
-    if getattr(response, "ningbo_no_server", False):
-        return
-    default_headers = response.default_headers
-
-    @wraps(default_headers)
-    def headers(self: typing.Any) -> list[str]:
-        return [h for h in default_headers(self) if not h.startswith("Server:")]
-
-    response.default_headers = headers
-    response.ningbo_no_server = True
 
 
 class WriteTimeout(BaseException):
@@ -474,44 +274,6 @@ def send_continue(environ: typing.MutableMapping[str, typing.Any]) -> None:
         environ[SOCKET_ENV].sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
 
 
-# --- gunicorn's own errors as problem+json --------------------------------------------------------
-
-def server_problem(exc: BaseException) -> tuple[int, str, str]:
-    """(status, reason phrase, English detail) for an exception gunicorn meets before or around
-    the app: the same statuses as gunicorn's own error page (workers/base.py)."""
-    e = http_errors
-    if isinstance(exc, VersionNotSupported):
-        return 505, "HTTP Version Not Supported", f"{exc}."
-    if isinstance(exc, e.LimitRequestLine):
-        return 414, "URI Too Long", f"The request line is too long: {exc}."
-    if isinstance(exc, e.LimitRequestHeaders):
-        return 431, "Request Header Fields Too Large", f"The header fields are over the limit: {exc}."
-    if isinstance(exc, e.UnsupportedTransferCoding):
-        return 501, "Not Implemented", f"Unsupported transfer coding: {exc}."
-    if isinstance(exc, e.ExpectationFailed):
-        return 417, "Expectation Failed", f"{exc}."
-    if isinstance(exc, e.ForbiddenProxyRequest):
-        return 403, "Forbidden", "Request forbidden."
-    if isinstance(exc, (e.InvalidChunkSize, e.ChunkMissingTerminator, e.InvalidChunkExtension)):
-        return 400, "Bad Request", f"The chunked body is malformed: {exc}."
-    if isinstance(exc, (e.ParseException, e.NoMoreData)) and not isinstance(
-            exc, (e.InvalidResponseHeader, e.InvalidResponseHeaderName, e.ConfigurationProblem)):
-        return 400, "Bad Request", f"The request is malformed: {exc}."
-    return 500, "Internal Server Error", "An unexpected error occurred; it has been logged."
-
-
-def problem_bytes(status: int, reason: str, detail: str) -> bytes:
-    """A complete HTTP/1.1 answer (closing the connection) with an RFC 9457 problem body in the
-    service's shape: code ``invalid_request`` for a 4xx, ``internal_error`` for a 5xx (the status's
-    own code in errors.CODES, which gives the status)."""
-    code = HTTP_STATUS_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
-    body = ScoreError([_problem(code, detail)]).to_problem("en")
-    data = orjson.dumps(body)
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
-            f"Content-Length: {len(data)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\r\n")
-    return head.encode("latin-1") + data
-
-
 # --- the worker ----------------------------------------------------------------------------------
 
 def linger(sock: socket.socket) -> None:
@@ -543,6 +305,50 @@ def reset(sock: socket.socket) -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     except OSError:
         pass
+
+
+#: ioctl: the bytes of a socket's send queue not yet acknowledged by the peer (SIOCOUTQ)
+_OUTQ = termios.TIOCOUTQ
+
+
+def unsent(sock: socket.socket) -> int:
+    """Bytes ``sock`` holds in the kernel for its peer (sent but not acknowledged, or not sent)."""
+    return struct.unpack("i", fcntl.ioctl(sock.fileno(), _OUTQ, b"\0\0\0\0"))[0]
+
+
+def close_drained(sock: socket.socket) -> None:
+    """Before ``sock`` is closed: wait (cooperatively) for what it still holds for its peer to
+    drain, at most :data:`DRAIN_S` plus its size over :data:`MIN_WRITE_RATE`; if it does not,
+    reset the connection, so the kernel drops those bytes at the close instead of keeping an
+    orphaned socket for a client that never reads (minutes of retries)."""
+    try:
+        left = unsent(sock)
+    except OSError:
+        return
+    if not left:
+        return
+    deadline = time.monotonic() + DRAIN_S + left / MIN_WRITE_RATE
+    while time.monotonic() < deadline:
+        gevent.sleep(DRAIN_POLL_S)
+        try:
+            if not unsent(sock):
+                return
+        except OSError:
+            return
+    reset(sock)
+
+
+class DrainedSocket(gevent.socket.socket):
+    """A connection's gevent socket whose close waits for its unsent bytes to drain, or resets
+    it (:func:`close_drained`).  gunicorn closes a connection in several places (the end of its
+    keep-alive loop, an error); the worker gives each accepted socket this class, so every one of
+    them goes through it."""
+    __slots__ = ()
+
+    def close(self) -> None:
+        if not self._closed:
+            close_drained(self)
+        super().close()
 
 
 class Evicted(Exception):
@@ -584,8 +390,8 @@ class ServingWorker(GeventWorker):
         self.silent: dict[typing.Any, float] = {}     # greenlet: when it started waiting
 
     def init_process(self) -> None:
-        _bounded_chunks()
-        _no_server_header()
+        gunicorn_patches.install()
+        turns.install(GeventTurns())
         super().init_process()
 
     def load_wsgi(self) -> None:
@@ -606,7 +412,7 @@ class ServingWorker(GeventWorker):
             give_turn(environ)          # the answer is written without it (a slow reader holds none)
         resp = getattr(start_response, "__self__", None)     # gunicorn's Response
         if resp is not None:
-            if not body_finished(environ.get("wsgi.input")):
+            if not gunicorn_patches.body_finished(environ.get("wsgi.input")):
                 resp.force_close()
             timer = gevent.Timeout(write_deadline(resp.response_length), WriteTimeout)
             timer.start()
@@ -622,6 +428,12 @@ class ServingWorker(GeventWorker):
 
     def handle(self, listener: _ListenerName, client: socket.socket, addr: typing.Any) -> None:
         client.settimeout(self.settings.io_timeout)
+        try:
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+        except OSError:
+            pass
+        if type(client) is gevent.socket.socket:
+            client.__class__ = DrainedSocket        # its close drains or resets (same slots)
         self.connection.served = False
         self.fair_step(self.servers)
         try:
@@ -748,6 +560,9 @@ class ServingWorker(GeventWorker):
             gevent.sleep(STOP_POLL_S if self.fair_accepting else fair_worker.RECHECK_S)
 
         self.close_listeners()
+        heavy = getattr(turns.get(), "heavy", None)
+        if heavy is not None:
+            heavy.stop(self.cfg.graceful_timeout)   # what cannot finish in time is shed (503)
         deadline = time.monotonic() + self.cfg.graceful_timeout
         while time.monotonic() < deadline:
             if all(server.pool.free_count() == server.pool.size for server in self.servers):
@@ -805,55 +620,3 @@ class ServingWorker(GeventWorker):
 class FairServingWorker(fair_worker.FairShare, ServingWorker):
     """:class:`ServingWorker`, accepting only while it holds no more than its share of the
     connections (service/fair_worker.py)."""
-
-
-
-# --- liveness beside the serving port ------------------------------------------------------------
-
-def liveness_status(server: typing.Any) -> tuple[int, bytes]:
-    """(status, body) of the master's ``/healthz``: 200 while a worker beat its heartbeat within
-    gunicorn's ``timeout`` (a stuck worker is then about to be replaced), else 503."""
-    now = time.monotonic()
-    fresh = 0
-    for worker in list(server.WORKERS.values()):
-        try:
-            fresh += now - worker.tmp.last_update() < server.timeout
-        except (OSError, ValueError):
-            continue
-    body = {"status": "ok" if fresh else "no live worker", "workers": fresh}
-    return (200 if fresh else 503), orjson.dumps(body)
-
-
-def start_liveness(server: typing.Any, host: str, port: int) -> None:
-    """``GET /healthz`` on ``host:port``, answered by a thread of gunicorn's master: a serving
-    port kept busy (every worker's connections, a CPU-bound loop) can't starve it, and it tells
-    whether the workers beat their heartbeat (:func:`liveness_status`).  Called from
-    gunicorn.conf.py's ``when_ready`` when ``HEALTH_PORT`` is set."""
-    import http.server
-    import threading
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            status, body = liveness_status(server) if self.path == "/healthz" else (404, b'{"status":"not found"}')
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def send_response(self, code: int, message: str | None = None) -> None:
-            self.send_response_only(code, message)          # no Server header
-            self.send_header("Date", self.date_time_string())
-
-        def log_message(self, format: str, *args: typing.Any) -> None:
-            return None
-
-    class Listener(http.server.ThreadingHTTPServer):
-        daemon_threads = True
-        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
-
-    listener = Listener((host, port), Handler)
-    listener.timeout = 2
-    threading.Thread(target=listener.serve_forever, name="liveness", daemon=True).start()
-    server.log.info("Liveness at http://%s:%s/healthz", host, port)

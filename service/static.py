@@ -14,7 +14,12 @@
   name); the page names its files by the hashed names.
 - Every answer has a strong ``ETag`` (a hash of the file's bytes; ``If-None-Match`` gets a
   ``304``) and, where a gzip copy exists, ``Vary: Accept-Encoding`` and the gzip copy for a
-  client that takes it (WhiteNoise's own negotiation).
+  client that takes it (WhiteNoise's own negotiation, after service/factory.py's
+  ``AcceptEncoding`` dropped the codings refused with ``q=0``).  The gzip copy has an ETag of its
+  own (the plain one's with ``-gzip``: two representations, two strong validators), and a 304
+  answers the representation the request would get (:class:`Representations`).
+- A byte range is RFC 9110's: ``bytes=-0`` (no byte) and a range starting past the end are 416;
+  a one-byte range (``bytes=5-5``) is a 206 (WhiteNoise refused both the other way round).
 - The page (``/``) is the app's route: ``static/index.html`` with its ``/static/`` references
   rewritten to the hashed names, made once at start, sent gzipped when the client takes it,
   ``no-cache`` with its ETag.
@@ -27,12 +32,15 @@ import re
 import shutil
 import tempfile
 import typing
+from http import HTTPStatus
 from pathlib import Path
 from wsgiref.headers import Headers
 
 from flask import Flask, Response, current_app, request
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
+from whitenoise.responders import Response as FileResponse
+from whitenoise.responders import SlicedFile, StaticFile
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PAGE = "index.html"
@@ -114,7 +122,88 @@ def prepare(source: Path = STATIC_DIR, base: str | None = None) -> Assets:
                   page, page_gz, f'"{digest(page)[:32]}"')
 
 
-class StaticFiles(WhiteNoise):
+class Representations(StaticFile):
+    """WhiteNoise's file with an ETag per representation and RFC 9110's byte ranges (this
+    module's docstring).  Made from WhiteNoise's own by :func:`_representations`."""
+
+    def get_response(self, method: str, request_headers: typing.Mapping[str, str]) -> typing.Any:
+        if method not in ("GET", "HEAD"):
+            return super().get_response(method, request_headers)
+        path, headers = self.get_path_and_headers(request_headers)
+        etag = str(dict(headers).get("ETag", self.etag))
+        given = request_headers.get("HTTP_IF_NONE_MATCH")
+        if given is not None and _etag_matches(given, etag):
+            kept = [(k, v) for k, v in headers if k in ("Cache-Control", "Vary", "ETag", "Last-Modified")]
+            return FileResponse(HTTPStatus.NOT_MODIFIED, kept, None)
+        if given is None and self.is_not_modified(request_headers):       # If-Modified-Since
+            return self.not_modified_response
+        file_handle = open(path, "rb") if method != "HEAD" else None      # noqa: SIM115
+        range_header = request_headers.get("HTTP_RANGE")
+        if range_header:
+            size = int(dict(headers)["Content-Length"])
+            try:
+                start, end = _byte_range(range_header, size)
+            except ValueError:         # not one range of bytes: the whole file (RFC 9110 allows it)
+                return FileResponse(HTTPStatus.OK, headers, file_handle)
+            if start > end:
+                return self.get_range_not_satisfiable_response(file_handle, size)
+            rest = [(k, v) for k, v in headers if k != "Content-Length"]
+            rest += [("Content-Range", f"bytes {start}-{end}/{size}"), ("Content-Length", str(end - start + 1))]
+            body = SlicedFile(file_handle, start, end) if file_handle is not None else None
+            return FileResponse(HTTPStatus.PARTIAL_CONTENT, rest, body)
+        return FileResponse(HTTPStatus.OK, headers, file_handle)
+
+
+def _etag_matches(given: str, etag: str) -> bool:
+    """Does an If-None-Match value (a list, weak tags compared weakly, or ``*``) match ``etag``?"""
+    if given.strip() == "*":
+        return True
+    return any(tag.strip().removeprefix("W/") == etag.removeprefix("W/") for tag in given.split(","))
+
+
+def _byte_range(header: str, size: int) -> tuple[int, int]:
+    """(first, last) byte of a ``Range: bytes=…`` of one range (RFC 9110 §14.1.2); first > last
+    when it can't be satisfied (416); ValueError when it is not one range of bytes."""
+    units, _, spec = header.strip().partition("=")
+    first, sep, last = spec.strip().partition("-")
+    if units.strip().lower() != "bytes" or not sep or "," in spec:
+        raise ValueError(header)
+    if not first:                                   # the last N bytes; N = 0 is no byte
+        n = int(last)
+        return (max(size - n, 0), size - 1) if n > 0 else (size, size - 1)
+    start = int(first)
+    end = min(int(last), size - 1) if last else size - 1
+    if last and int(last) < start:
+        raise ValueError(header)                    # invalid: ignored (RFC 9110)
+    return (start, end) if start < size else (size, size - 1)
+
+
+def _representations(static_file: typing.Any) -> typing.Any:
+    """WhiteNoise's ``StaticFile`` as a :class:`Representations`: each compressed alternative's
+    ETag is the plain one's with the coding appended inside the quotes."""
+    if not isinstance(static_file, StaticFile):
+        return static_file              # a redirect
+    alternatives = []
+    for encoding_re, path, items in static_file.alternatives:
+        headers = dict(items)
+        coding = headers.get("Content-Encoding")
+        if coding and "ETag" in headers:
+            tag = headers["ETag"]
+            headers["ETag"] = f'{tag[:-1]}-{coding}"' if tag.endswith('"') else f"{tag}-{coding}"
+        alternatives.append((encoding_re, path, list(headers.items())))
+    static_file.alternatives = alternatives
+    static_file.__class__ = Representations
+    return static_file
+
+
+class _RepresentationsOfFiles(WhiteNoise):
+    """WhiteNoise whose files are :class:`Representations`."""
+
+    def get_static_file(self, path: str, url: str, stat_cache: typing.Any = None) -> typing.Any:
+        return _representations(super().get_static_file(path, url, stat_cache=stat_cache))
+
+
+class StaticFiles(_RepresentationsOfFiles):
     """WhiteNoise over the prepared files: each under its plain and its hashed name, with the
     cache headers and ETag of this module's docstring."""
 
@@ -143,12 +232,13 @@ class StaticFiles(WhiteNoise):
 def page() -> Response:
     """``GET /``: the page made at start (:func:`init_app`)."""
     assets: Assets = current_app.extensions["static_assets"]
-    headers = {"ETag": assets.page_etag, "Cache-Control": REVALIDATE, "Vary": "Accept-Encoding"}
-    if request.if_none_match.contains(assets.page_etag.strip('"')):
+    gz = assets.page_gz is not None and request.accept_encodings["gzip"] > 0
+    etag = f'{assets.page_etag[:-1]}-gzip"' if gz else assets.page_etag     # one per representation
+    headers = {"ETag": etag, "Cache-Control": REVALIDATE, "Vary": "Accept-Encoding"}
+    if request.if_none_match.contains(etag.strip('"')):
         return Response(status=304, headers=headers)
-    body = assets.page
-    if assets.page_gz is not None and request.accept_encodings["gzip"] > 0:
-        body = assets.page_gz
+    body = assets.page_gz if gz and assets.page_gz is not None else assets.page
+    if body is not assets.page:
         headers["Content-Encoding"] = "gzip"
     return Response(body, content_type="text/html; charset=utf-8", headers=headers)
 
@@ -158,7 +248,7 @@ def serve_directory(app: Flask, source: Path, prefix: str, max_age: int, base: s
     WhiteNoise too: prepared once (gzip copies beside them), from a set fixed at start, gzipped
     for a client that takes it; any other name falls through to the app."""
     root = prepared_dir(source, base)
-    app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(root), prefix=prefix,  # type: ignore[method-assign]
+    app.wsgi_app = _RepresentationsOfFiles(app.wsgi_app, root=str(root), prefix=prefix,  # type: ignore[method-assign]
                               autorefresh=False, max_age=max_age, allow_all_origins=False, charset="utf-8")
 
 

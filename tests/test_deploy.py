@@ -389,6 +389,18 @@ def test_the_overlay_sets_what_a_default_kube_prometheus_stack_selects_on(overla
     assert trusted_proxies(env["FORWARDED_ALLOW_IPS"])        # a valid list the app takes
 
 
+def test_the_overlay_believes_forwarding_headers_from_a_narrow_range_only(overlay_output):
+    """Issue 41: not all of 10.0.0.0/8 (any pod of the cluster could then name any client
+    address, and take that client's share of the heavy work): no trusted network wider than a
+    /24, no `*`."""
+    from service.settings import trusted_proxies
+
+    env = env_of(_one(overlay_output, "Deployment")["spec"]["template"]["spec"]["containers"][0])
+    assert "*" not in env["FORWARDED_ALLOW_IPS"]
+    for network in trusted_proxies(env["FORWARDED_ALLOW_IPS"]):
+        assert network.num_addresses <= 256, network
+
+
 def test_the_ingress_has_the_body_limits_of_the_app(overlay_output):
     from service import routes
 

@@ -258,20 +258,32 @@ def test_keep_alive_connections_are_shared_between_the_workers(server):
 def test_fair_to_accept():
     from service import fair_worker
 
-    # [slots in use, live, held, live, held, ...]
-    table = [3, 1, 10, 1, 12, 0, 0]
-    assert fair_worker.fair_to_accept(10, 0, table)          # the least loaded
-    assert fair_worker.fair_to_accept(12, 1, table)          # 12 ≤ 10 + SLACK
-    assert not fair_worker.fair_to_accept(13, 1, table)      # 13 > 10 + 2: let the other one take it
-    table = [3, 1, 10, 1, 30, 1, 0]                          # slot 2 live, holding nothing yet
-    assert not fair_worker.fair_to_accept(10, 0, table)
-    assert fair_worker.fair_to_accept(0, 2, table)
-    assert fair_worker.fair_to_accept(50, 0, [1, 1, 50])     # alone: always
+    now = 10 ** 12                      # the clock (ns); every worker beat just now unless said
+    def table(*slots: tuple[int, int] | tuple[int, int, int]) -> list[int]:
+        # [slots in use, live, held, last beat, live, held, last beat, ...]
+        out = [len(slots)]
+        for slot in slots:
+            out += [slot[0], slot[1], slot[2] if len(slot) > 2 else now]
+        return out
+
+    t = table((1, 10), (1, 12), (0, 0))
+    assert fair_worker.fair_to_accept(10, 0, t, now)          # the least loaded
+    assert fair_worker.fair_to_accept(12, 1, t, now)          # 12 ≤ 10 + SLACK
+    assert not fair_worker.fair_to_accept(13, 1, t, now)      # 13 > 10 + 2: let the other one take it
+    t = table((1, 10), (1, 30), (1, 0))                      # slot 2 live, holding nothing yet
+    assert not fair_worker.fair_to_accept(10, 0, t, now)
+    assert fair_worker.fair_to_accept(0, 2, t, now)
+    assert fair_worker.fair_to_accept(50, 0, table((1, 50)), now)     # alone: always
     # many connections (idle, slow): the slack is a quarter of the least loaded one's, 200 // 4
-    assert fair_worker.fair_to_accept(250, 1, [2, 1, 200, 1, 250])
-    assert not fair_worker.fair_to_accept(251, 1, [2, 1, 200, 1, 251])
-    table = [2, 1, 7, 0, 0]                                  # the other one is stopping: not counted
-    assert fair_worker.fair_to_accept(7, 0, table)
+    assert fair_worker.fair_to_accept(250, 1, table((1, 200), (1, 250)), now)
+    assert not fair_worker.fair_to_accept(251, 1, table((1, 200), (1, 251)), now)
+    t = table((1, 7), (0, 0))                                # the other one is stopping: not counted
+    assert fair_worker.fair_to_accept(7, 0, t, now)
+    # the other one died holding nothing (its flag still up, its last beat 1.5 s ago): not counted
+    dead = table((1, 7), (1, 0, now - 1_500_000_000))
+    assert fair_worker.fair_to_accept(7, 0, dead, now)
+    alive = table((1, 7), (1, 0, now - 500_000_000))         # beat 0.5 s ago: live
+    assert not fair_worker.fair_to_accept(7, 0, alive, now)
 
 
 def test_a_replaced_worker_gets_its_share_of_kept_alive_clients_again(server):
@@ -388,3 +400,36 @@ def test_liveness_beside_the_serving_port(tmp_path):
             raise AssertionError("not a 404")
         except urllib.error.HTTPError as err:
             assert err.code == 404
+
+
+def test_a_dead_worker_never_shrinks_what_the_other_accepts(tmp_path):
+    """Issue 41: one of 2 workers is killed while the master can't replace it (stopped, as when
+    it is stuck), with 20 kept-alive clients on the survivor.  The dead worker's slot still says
+    'live, 0 connections'; counted, it kept the survivor from accepting past 2 more.  Counted by
+    its heartbeat, it is dead within fair_worker.STALE_S, and the survivor takes 30 new
+    connections, each answered."""
+    log = tmp_path / "gunicorn.log"
+    with gunicorn_server({"WEB_CONCURRENCY": "2"}, log_path=log) as (base, proc):
+        both_workers_serving(base, log)
+        host, port = urlsplit(base).hostname, urlsplit(base).port
+        kept = [socket.create_connection((host, port), timeout=10) for _ in range(20)]
+        fresh: list[socket.socket] = []
+        os.kill(proc.pid, signal.SIGSTOP)            # the master can neither reap nor replace
+        try:
+            for s in kept:
+                assert _keep_alive_get(s, "/healthz") == b"HTTP/1.1 200 OK"
+            victim, survivor = sorted(_established_per_worker(proc.pid, port).items(), key=lambda kv: kv[1])
+            os.kill(victim[0], signal.SIGKILL)
+            time.sleep(1.5)                          # past STALE_S (1 s) since its last beat
+            started = time.monotonic()
+            for _ in range(30):
+                s = socket.create_connection((host, port), timeout=5)
+                fresh.append(s)
+                assert _keep_alive_get(s, "/healthz") == b"HTTP/1.1 200 OK"
+            assert time.monotonic() - started < 5
+            held = _established_per_worker(proc.pid, port)
+            assert held.get(survivor[0], 0) >= 30 + survivor[1], held
+        finally:
+            os.kill(proc.pid, signal.SIGCONT)
+            for s in kept + fresh:
+                s.close()

@@ -282,3 +282,67 @@ def test_a_rules_object_entry_stays_small(plain_client):
     entry = next(e for e in ningbo_score.rules._OBJECT_CACHE.items()
                  if e[0][1] and dict(e[0][1]).get("required_patterns") == tuple(ITEM_IDS))
     assert size_of(entry, set()) <= ENTRY_BUDGET * 4
+
+
+# --- every answer bounded by what asked for it (issue 41) ----------------------------------------------
+
+#: an answer may be as large as this whatever its body, or this many times its body: a /v1/score
+#: answer is about 9 × the most compact body that asks for it (it names the rules and lists every
+#: item), so a batch of 200 such hands is too (27 KB → 248 KB); no answer comes near 16 ×
+ANSWER_FLOOR = 64 * 1024
+ANSWER_PER_BODY_BYTE = 16
+
+
+def _filled(route) -> typing.Iterator[tuple[str, dict]]:
+    """The route's body with each of its batch arrays (``Each``) filled to its cap with each good
+    example of the route that takes one item (the largest answer a batch can ask for)."""
+    base = example(route.path)
+    singles = {type(r.request): r for r in POST_ROUTES}
+    for path, field in walk(route.request):
+        if not isinstance(field, nf.Each):
+            continue
+        single = singles.get(type(field.schema))
+        items = [example(single.path)] if single is not None else []
+        if single is not None and single.path == "/v1/score":
+            items = [copy.deepcopy(body) for _, body in examples.SCORE_EXAMPLES.values()]
+        for i, item in enumerate(items):
+            yield f"{'.'.join(map(str, path))} × {field.max_items} of example {i}", \
+                put(copy.deepcopy(base), path, [copy.deepcopy(item) for _ in range(field.max_items)])
+
+
+def _examples_of(route) -> typing.Iterator[tuple[str, dict]]:
+    from tools.gen_openapi import LIVE_EXAMPLES
+
+    good, bad = ((examples.SCORE_EXAMPLES, examples.SCORE_ERROR_EXAMPLES) if route.path == "/v1/score"
+                 else LIVE_EXAMPLES[route.path])
+    for name, (_, body) in {**good, **bad}.items():
+        yield f"example {name}", copy.deepcopy(body)
+
+
+#: issue 41's settle body: four 64-character names and 200 drawn hands (4.1 KB, a 716 KB answer:
+#: every hand named the players again)
+SETTLE_NAMES = {"players": [c * 64 for c in "ABCD"], "first_dealer": "A" * 64, "hands": [{"draw": True}] * 200}
+
+
+@pytest.mark.parametrize("route", POST_ROUTES, ids=lambda r: r.path)
+def test_every_answer_is_bounded_by_what_asked_for_it(plain_client, route):
+    """Every answer (a 2xx or a refusal) of every route, to its examples, to every field at and
+    past its bound, and to every batch filled with each example item, is at most
+    max(64 KiB, 16 × its body): no body small or large asks for an answer out of proportion."""
+    cases = [*_examples_of(route), *mutations(route), *_filled(route)]
+    tried = 0
+    for what, body in cases:
+        data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+        if len(data) > (route.body_limit or routes.MAX_BODY_BYTES):
+            continue
+        answer = plain_client.post(route.path, data=data, content_type="application/json").get_data()
+        assert len(answer) <= max(ANSWER_FLOOR, ANSWER_PER_BODY_BYTE * len(data)), \
+            (route.path, what, len(data), len(answer))
+        tried += 1
+    assert tried >= 3, route.path
+
+
+def test_a_session_s_answer_is_bounded_by_its_body(plain_client):
+    data = json.dumps(SETTLE_NAMES, separators=(",", ":")).encode()
+    answer = plain_client.post("/v1/sessions/settle", data=data, content_type="application/json").get_data()
+    assert len(answer) <= max(ANSWER_FLOOR, ANSWER_PER_BODY_BYTE * len(data)), (len(data), len(answer))

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from service import create_app, serving
+from service import create_app, gunicorn_patches, heavy, http_strict, serving, turns
 from service.settings import current
 from conftest import gunicorn_server
 from tools import examples
@@ -166,11 +166,11 @@ def test_gunicorn_refusals_are_problems(server, request_bytes, status):
 def test_server_problem_statuses():
     from gunicorn.http import errors
 
-    assert serving.server_problem(errors.LimitRequestLine(5000, 4094))[0] == 414
-    assert serving.server_problem(errors.LimitRequestHeaders("x"))[0] == 431
-    assert serving.server_problem(errors.InvalidChunkSize(b"zz"))[0] == 400
-    assert serving.server_problem(errors.InvalidRequestMethod("GE\x01T"))[0] == 400
-    assert serving.server_problem(ValueError("a bug"))[0] == 500
+    assert http_strict.server_problem(errors.LimitRequestLine(5000, 4094))[0] == 414
+    assert http_strict.server_problem(errors.LimitRequestHeaders("x"))[0] == 431
+    assert http_strict.server_problem(errors.InvalidChunkSize(b"zz"))[0] == 400
+    assert http_strict.server_problem(errors.InvalidRequestMethod("GE\x01T"))[0] == 400
+    assert http_strict.server_problem(ValueError("a bug"))[0] == 500
 
 
 # --- redirects ----------------------------------------------------------------------------------
@@ -383,9 +383,10 @@ def test_a_batch_is_answered_whole_when_its_client_stays(server):
 def test_turns_outside_gevent_do_nothing():
     # the Flask test client and any plain WSGI server: no waiting, a function that does nothing
     environ: dict = {}
-    serving.heavy_turns.take(environ, 10 * serving.HEAVY_BODY_BYTES, heavy=True)
-    assert serving.TURN_ENV not in environ
-    assert serving.between_hands(environ)() is None
+    plain = turns.Turns()
+    plain.take(environ, 10 * heavy.HEAVY_BODY_BYTES, heavy=True)
+    assert heavy.TURN_ENV not in environ and environ == {}
+    assert plain.between(environ)() is None
     assert not serving.client_gone({})
 
 
@@ -481,8 +482,8 @@ def test_a_refused_protocol_is_a_warning_line_not_an_error_traceback():
             pass
 
     worker = serving.ServingWorker.__new__(serving.ServingWorker)
-    for exc, status, level in ((serving.VersionNotSupported((1, 2)), b"505", "warning"),
-                               (serving.BadTransferCoding("gzip, chunked"), b"501", "warning"),
+    for exc, status, level in ((http_strict.VersionNotSupported((1, 2)), b"505", "warning"),
+                               (http_strict.BadTransferCoding("gzip, chunked"), b"501", "warning"),
                                (RuntimeError("a bug"), b"500", "exception")):
         worker.log = Log()
         ours, theirs = gevent.socket.socketpair()
@@ -587,7 +588,7 @@ def test_no_server_header(server):
 @pytest.mark.parametrize("framing, why", [
     (b"FFFFFFFFFFFF\r\n{}", "over the largest body"),                 # a 281 TB chunk announced
     (b"2\r\n{}\r\n" + b"0" * 100 + b"1\r\n \r\n0\r\n\r\n", "size line over"),   # a long size line
-    (b"1\r\n{\r\n" + b"1\r\n \r\n" * 5000 + b"1\r\n}\r\n0\r\n\r\n", f"more than {serving.MAX_CHUNKS} chunks"),
+    (b"1\r\n{\r\n" + b"1\r\n \r\n" * 5000 + b"1\r\n}\r\n0\r\n\r\n", f"more than {gunicorn_patches.MAX_CHUNKS} chunks"),
 ])
 def test_chunked_framing_is_bounded(server, framing, why):
     """A chunk size past any body, a long size line or too many chunks: a 400 at once, not a
@@ -674,6 +675,36 @@ def test_expensive_analyses_take_turns(server):
             s.close()
 
 
+#: light requests of the heavy class: a one-hand batch, and /v1/waits of a hand with 3 caishen kinds
+ONE_HAND_BATCH = {"requests": [examples.API_MD]}
+THREE_CAISHEN_WAITS = {"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "123m 456m 789p 11s 23s"},
+                       "caishen": {"kinds": ["1m", "2m", "3m"]}}
+
+
+def test_a_light_heavy_request_is_served_within_1_s_while_eight_clients_flood(server):
+    """Issue 41: eight clients looping on the most expensive body (every kind a caishen,
+    /v1/analyze, ~0.7 s each alone) made a one-hand batch or a 3-caishen /v1/waits wait 2.6-4.7 s
+    behind them (one FIFO).  Heavy work now goes round the clients one item each: the light
+    request waits about one item of each flooding client."""
+    addr, _, _ = server
+    body = json.dumps(EVERY_KIND_CAISHEN).encode()
+    hogs = [connect(addr, timeout=120) for _ in range(8)]
+    try:
+        for s in hogs:
+            s.sendall(post("/v1/analyze", body, close=False) * 4)
+        time.sleep(0.5)                       # the flood under way in both workers
+        for _ in range(3):
+            for path, light in (("/v1/score/batch", ONE_HAND_BATCH), ("/v1/waits", THREE_CAISHEN_WAITS)):
+                started = time.monotonic()
+                status, _, answer_body = exchange(addr, post(path, json.dumps(light).encode()))
+                took = time.monotonic() - started
+                assert status == 200, answer_body[:200]
+                assert took < 1.0, (path, took)
+    finally:
+        for s in hogs:
+            s.close()
+
+
 def one_response(sock: socket.socket) -> bytes:
     """One whole answer read from a kept-alive connection: its head, then Content-Length bytes
     (a recv may end anywhere: inside the head, or between the head and the body)."""
@@ -721,3 +752,50 @@ def test_slow_bodies_on_kept_alive_connections_hold_no_turn(server):
     finally:
         for s in slow:
             s.close()
+
+
+# --- kernel memory of a client that never reads (issue 41) ---------------------------------------------
+
+def server_side(port: int, client_port: int) -> tuple[int, str] | None:
+    """(bytes in its send queue, TCP state) of the server's side of the connection from
+    ``client_port`` (an orphaned socket too), or None when it is gone."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local, remote = int(fields[1].rsplit(":", 1)[1], 16), int(fields[2].rsplit(":", 1)[1], 16)
+            if local == port and remote == client_port:
+                return int(fields[4].split(":")[0], 16), fields[3]
+    return None
+
+
+@pytest.mark.parametrize("path", ["/openapi.yaml", "/v1/rules"])
+def test_an_answer_nobody_reads_leaves_a_bounded_send_queue_and_no_orphan(server, path):
+    """200 GETs never read left 515 MiB of TCP memory for 300 s: each answer sat in a send buffer
+    autotuned up to 4 MiB, kept by the kernel after the close.  Now the send buffer is
+    SEND_BUFFER_BYTES and a closed connection whose bytes don't drain is reset: the server's side
+    holds at most about 2 × that (the kernel doubles it), and is gone once the deadlines and the
+    drain have run (keep-alive or socket timeout 1 s here, then DRAIN_S + its bytes over
+    MIN_WRITE_RATE), not orphaned."""
+    addr, _, _ = server
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(addr)
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n".encode())
+        mine = s.getsockname()[1]
+        time.sleep(0.5)
+        queued, _ = server_side(addr[1], mine)
+        assert queued <= 2 * serving.SEND_BUFFER_BYTES + 16384, queued
+        drain = serving.DRAIN_S + 2 * serving.SEND_BUFFER_BYTES / serving.MIN_WRITE_RATE
+        deadline = time.monotonic() + 1 + 1 + drain + 3
+        while server_side(addr[1], mine) is not None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert server_side(addr[1], mine) is None, server_side(addr[1], mine)
+
+
+def test_a_connection_closed_after_a_drained_answer_is_not_reset(server):
+    """The drained close is no reset for a client that reads: it gets the whole answer and a FIN."""
+    addr, _, _ = server
+    with connect(addr) as s:
+        s.sendall(b"GET /openapi.yaml HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n")
+        status, headers, body = answer(read_all(s))
+    assert status == 200 and len(body) == int(headers["content-length"])

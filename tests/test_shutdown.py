@@ -198,3 +198,63 @@ def test_after_sigterm_a_connect_is_served_or_refused_never_reset(server):
     assert set(outcomes) <= {200, "refused"}, outcomes
     assert outcomes[-1] == "refused" and outcomes.count("refused") > len(outcomes) // 2, outcomes
     assert proc.wait(30) == 0
+
+
+def test_sigterm_with_more_heavy_work_queued_than_the_graceful_timeout_cuts_no_answer(tmp_path):
+    """Issue 41: with more heavy work queued than gunicorn's graceful timeout allows (here 4 s
+    of it and 48 batches, ~10 s of work or more), SIGTERM cut 1 of 80 connections.  Every
+    connection now gets a whole answer: 200 (scored), or 503 ``overloaded`` with Retry-After
+    (shed: queued and not started, or started and not finishable in time), and the master exits
+    0 within the graceful timeout."""
+    port = free_port()
+    log_path = tmp_path / "gunicorn.log"
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2",
+           "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom"),
+           "GUNICORN_CMD_ARGS": "--graceful-timeout 4"}
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
+                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                assert proc.poll() is None, log_path.read_text()
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        if read_response(s)[0] == 200:
+                            break
+                except OSError:
+                    pass
+                assert time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.2)
+            whole = request_bytes(port, batch_body())
+            socks = []
+            for _ in range(48):
+                s = socket.create_connection(("127.0.0.1", port), timeout=30)
+                s.sendall(whole)
+                socks.append(s)
+            time.sleep(1.0)                    # all in: a few scored, the rest in the heavy queues
+            stopped = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            answers: dict[int, int] = {}
+            for s in socks:
+                try:
+                    status, body = read_response(s)
+                except (OSError, http.client.HTTPException) as err:
+                    status, body = -1, repr(err).encode()
+                answers[status] = answers.get(status, 0) + 1
+                if status == 503:
+                    problem = json.loads(body)
+                    assert problem["code"] == "overloaded", problem
+                elif status == 200:
+                    assert len(json.loads(body)["results"]) == 200
+                s.close()
+            assert set(answers) <= {200, 503}, answers      # no connection cut, nothing else
+            assert answers.get(503, 0) >= 1, answers        # more queued than 4 s: some were shed
+            assert proc.wait(30) == 0
+            assert time.monotonic() - stopped < 4 + 3, "the master outlived its graceful timeout"
+            assert "WORKER TIMEOUT" not in log_path.read_text()
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)

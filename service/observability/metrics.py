@@ -2,8 +2,10 @@
 
 ``GET /metrics`` on the metrics listener (:func:`start_metrics_listener`: ``METRICS_HOST``:
 ``METRICS_PORT`` of service/settings.py, 127.0.0.1:8011 by default), never on the public port
-(404 there): prometheus_client's own HTTP server (``start_http_server``), started in the gunicorn
-master by the ``when_ready`` hook, so a scrape waits for no busy worker; it gzips the answer for
+(404 there): a bounded listener of the gunicorn master (service/listeners.py: two threads, a read
+deadline, HTTP/1.x only), started by the ``when_ready`` hook, so a scrape waits for no busy
+worker and no scrape holds the arbiter (a dead worker's files are folded by a thread of their
+own, :func:`fold_later`); it gzips the answer for
 a client that accepts it and speaks OpenMetrics to one that asks for it (``Accept``), and answers
 the metrics on any path (prometheus_client's way; ``/favicon.ico`` excepted).  It also writes
 ``process_*`` of the master and of each worker (label ``pid``, and ``process``: ``master`` or
@@ -180,18 +182,48 @@ class PoolProcessCollector:
 _metrics_server: typing.Any = None
 
 
-def start_metrics_listener(pids: typing.Callable[[], typing.Iterable[int]]) -> None:
-    """prometheus_client's ``start_http_server`` on the settings' ``metrics_listener`` (a daemon
-    thread of this process, the gunicorn master), answering :func:`metrics_app`."""
+def scrape(registry_: typing.Any, path: str,
+           headers: typing.Mapping[str, str]) -> tuple[int, list[tuple[str, str]], bytes]:
+    """(status, headers, body) of a scrape of ``registry_``: prometheus_client's text format, or
+    OpenMetrics when the scraper asks for it (``Accept``), gzipped when it takes gzip."""
+    import gzip
+
+    from prometheus_client.exposition import choose_encoder
+
+    if path.split("?", 1)[0] == "/favicon.ico":
+        return 404, [], b'{"status":"not found"}'
+    encoder, content_type = choose_encoder(headers.get("accept", ""))
+    body = encoder(registry_)
+    out = [("Content-Type", content_type)]
+    if "gzip" in headers.get("accept-encoding", "") and not _refuses_gzip(headers["accept-encoding"]):
+        body = gzip.compress(body, compresslevel=1)
+        out.append(("Content-Encoding", "gzip"))
+    return 200, out, body
+
+
+def _refuses_gzip(accept_encoding: str) -> bool:
+    """Does ``Accept-Encoding`` name gzip with ``q=0``?"""
+    for part in accept_encoding.split(","):
+        coding, _, params = part.strip().partition(";")
+        if coding.strip().lower() == "gzip":
+            return params.replace(" ", "").lower() in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
+
+
+def start_metrics_listener(pids: typing.Callable[[], typing.Iterable[int]], log: typing.Any = None) -> None:
+    """The settings' ``metrics_listener`` (service/listeners.py's bounded listener, threads of
+    this process, the gunicorn master), answering a scrape of :func:`registry`."""
     global _metrics_server
     listener = service_settings.current().metrics_listener
     if listener is None:
         return
-    from prometheus_client import start_http_server
+    from service.listeners import BoundedListener
 
     host, port = listener
+    reg = registry(pids)
     try:
-        _metrics_server, _ = start_http_server(port, host, registry=registry(pids))
+        _metrics_server = BoundedListener(host, port, lambda method, path, headers: scrape(reg, path, headers),
+                                          "metrics", log).start()
     except OSError as err:
         raise SystemExit(f"the metrics listener cannot listen on {host}:{port} "
                          f"(METRICS_PORT): {err.strerror or err}") from None
@@ -200,13 +232,13 @@ def start_metrics_listener(pids: typing.Callable[[], typing.Iterable[int]]) -> N
 def when_ready(server: typing.Any) -> None:
     """gunicorn ``when_ready`` (master, its sockets bound, before the workers): the metrics
     listener, answering for the master and every live worker."""
-    start_metrics_listener(lambda: [os.getpid(), *server.WORKERS])
+    start_metrics_listener(lambda: [os.getpid(), *server.WORKERS], server.log)
 
 
 def close_metrics_listener() -> None:
     """In a forked worker: close its copy of the master's metrics socket (it never serves it)."""
     if _metrics_server is not None:
-        _metrics_server.socket.close()
+        _metrics_server.close()
 
 
 def route_label() -> str:
@@ -289,18 +321,45 @@ def on_exit(server: typing.Any) -> None:
 
 
 def child_exit(server: typing.Any, worker: typing.Any) -> None:
-    """gunicorn ``child_exit`` (master, after a worker exited): drop the dead worker's live
-    gauge files so the in-progress gauge does not count it, and fold the rest of its files into
-    the ``*_archive.db`` files (its counts stay in the totals; the directory stays bounded by the
-    live workers however many have died)."""
+    """gunicorn ``child_exit`` (master, after a worker exited): hand the dead worker's files to
+    the folding thread (:func:`fold_later`), which drops its live gauge files so the in-progress
+    gauge does not count it and folds the rest into the ``*_archive.db`` files (its counts stay
+    in the totals; the directory stays bounded by the live workers however many have died).  The
+    arbiter itself takes no lock a scrape holds: it goes on replacing the worker at once."""
     path = multiprocess_dir()
     if path:
-        from prometheus_client import multiprocess
+        fold_later(worker.pid, path)
 
-        from .archive import fold_dead_worker
 
-        multiprocess.mark_process_dead(worker.pid)
-        fold_dead_worker(worker.pid, path)
+_folds: typing.Any = None
+
+
+def fold_later(pid: int, path: str) -> None:
+    """Fold the files of the dead ``pid`` in a thread of its own (one for the process), under the
+    lock every scrape reads the directory under (archive.LOCK)."""
+    global _folds
+    if _folds is None:
+        import queue
+        import threading
+
+        _folds = queue.SimpleQueue()
+        threading.Thread(target=_fold_loop, args=(_folds,), name="metrics-fold", daemon=True).start()
+    _folds.put((pid, path))
+
+
+def _fold_loop(folds: typing.Any) -> None:
+    from prometheus_client import multiprocess
+
+    from .archive import LOCK, fold_dead_worker
+
+    while True:
+        pid, path = folds.get()
+        try:
+            with LOCK:
+                multiprocess.mark_process_dead(pid, path)
+            fold_dead_worker(pid, path)
+        except Exception:
+            log.exception("folding the metrics files of worker %s", pid)
 
 
 class ObservabilityMiddleware:
