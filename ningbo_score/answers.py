@@ -17,8 +17,8 @@ PresetId = Literal["ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-taishu", "
 ProblemCode = Literal["malformed_json", "invalid_request", "request_timeout", "client_closed", "payload_too_large",
     "unsupported_media_type", "caishen_in_meld", "invalid_meld", "wrong_tile_count", "too_many_copies",
     "winning_tile_not_in_hand", "dealer_sequence", "inconsistent_win_context", "discard_win_not_allowed",
-    "caishen_needs_self_draw", "not_a_winning_hand", "illegal_event", "not_found", "method_not_allowed",
-    "internal_error", "not_ready"]
+    "caishen_needs_self_draw", "not_a_winning_hand", "below_minimum", "illegal_event", "not_found",
+    "method_not_allowed", "internal_error", "not_ready"]
 
 
 class Options(TypedDict):
@@ -314,6 +314,8 @@ class EscapeAnswer(TypedDict):
     multiplier: int
     base_points: int
     level: int | None
+    to: Literal["house", "table"]
+    each_other: int
 
 
 class Level(TypedDict):

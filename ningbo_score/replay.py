@@ -368,6 +368,8 @@ class Table:
         if self.phase == ENDED:
             self.fail("event_after_end", "the hand has ended: nothing may follow its win or exhaustive draw",
                       "本局已结束：胡牌或荒庄之后不能再有事件")
+        if ev.t not in ("draw", "flower"):
+            self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
         _STEPS[ev.t](self, i, ev)
 
     def try_next(self, ev: Event) -> Table:
@@ -498,7 +500,6 @@ class Table:
 
     def _discard(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, False)
-        self.opening = None            # the dealer plays: the opening 补花 is over (§11.2)
         if self.swap_kinds:
             if self._face(tile) in self.swap_kinds:
                 shown = " ".join(CODES[k] for k in sorted(self.swap_kinds))
@@ -640,7 +641,6 @@ class Table:
 
     def _concealed_kong(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, True, copies=4)
-        self.opening = None
         self._meld_checks(seat, "kong", (tile,) * 4, None, None)
         st.take((tile,) * 4)
         st.melds.append(MeldRecord("kong", (tile,) * 4, None, True, False, (i,)))

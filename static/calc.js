@@ -1835,12 +1835,16 @@
       return;
     }
     var next = nextSeats();
+    /* the answer names each player once (settled.players); a hand names them by position there */
+    var named = settled && settled.players ? settled.players : session.players;
     var rows = (settled && settled.hands ? settled.hands : []).map(function (h) {
+      var w = { winner: named[h.winner], from: h.from === null ? null : named[h.from], tai: h.tai, by: h.by,
+                eligible: h.eligible };
       return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td class="ses-what-cell">' +
-        '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner ? t('ses_win', h) : t('ses_drawn')) + '</span>' +
-        '<small class="ses-dealer">' + esc(t('ses_dealer', h.dealer, h.round_wind)) + '</small></td>' +
-        session.players.map(function (p) {
-          var n = h.totals[p];
+        '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner !== null ? t('ses_win', w) : t('ses_drawn')) +
+        '</span><small class="ses-dealer">' + esc(t('ses_dealer', named[h.dealer], h.round_wind)) + '</small></td>' +
+        session.players.map(function (p, i) {
+          var n = h.totals[i];
           return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '">' + esc(fmtSigned(n)) + '</td>';
         }).join('') + '</tr>';
     }).join('');
@@ -1943,7 +1947,8 @@
       var kept = readSession();
       if (kept) {
         session = { players: kept.players, first_dealer: kept.first_dealer, hands: kept.hands };
-        settled = kept.settled || null;
+        /* an answer kept before rule book 4 named players per hand: settle again rather than show it */
+        settled = kept.settled && kept.settled.players ? kept.settled : null;
       }
     }
     return !!linked;

@@ -39,6 +39,7 @@ def test_sections_are_numbered_one_to_eleven():
     assert titles == [str(n) for n in range(1, 12)]
     assert re.search(r"^## Rule book versions", RULES, flags=re.M)
     assert re.search(r"^### What changed in 2", RULES, flags=re.M)
+    assert re.search(r"^### What changed in 4", RULES, flags=re.M)
 
 
 def test_item_table_is_the_code():
@@ -146,3 +147,23 @@ def test_payment_examples_of_section_7():
     ex5 = {**ex1, "win": {"by": "self_draw"}, "base_points": 100}
     assert _paid(ex5) == {"E": 334, "W": 333, "N": 333}                     # 5: the cap's split
     assert _paid({**ex2, "base_points": 100}) == {"E": 1000}                # 5: 2500 capped
+
+
+def test_section_11_is_the_play_with_its_interpretations_marked():
+    """Rule book 4: §11 in the users' words, quoting the sources it rests on, with every reading
+    of ours marked (the flowers of the deal, 杠开, 天胡/地胡, 吃张打张's rule, a false win)."""
+    play = section("11. ")
+    for quoted in ("所有玩家拿牌后，系统自动进行一次性补花", "从庄家开始，按逆时针顺序补花", "杠牌或杠花后补牌糊牌",
+                   "不能吃张打张", "能吃张打张", "必须达到4台或更高台数", "做百搭的花牌不能补花"):
+        assert quoted in play, quoted
+    assert "`chow_swap_allowed`" in play and "no 杠上开花" in " ".join(play.replace("**", "").split())
+    assert play.count("*interpretation*") >= 5
+
+
+def test_section_8_cites_the_sources_as_they_are():
+    """§8: 001's "本局所有杠分花分无效" is not what makes a draw pay nothing (it presumes payments
+    during a hand, which no source defines); the escape penalty's receiver is the option."""
+    table = section("8. ")
+    assert 'A draw pays nothing (001: "本局所有杠分花分无效")' not in table
+    assert "presumes such payments" in table and "`escape_penalty_to`" in table
+    assert "周而复始" in table

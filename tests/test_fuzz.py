@@ -61,6 +61,7 @@ HTTP_CODES: dict[str, set[int]] = {
     "method_not_allowed": {405},
     "illegal_event": {422},                 # a replay log that breaks a rule (POST /v1/replay)
     "dealer_sequence": {422},          # POST /v1/sessions/settle: a hand out of the rotation
+    "below_minimum": {422},            # POST /v1/sessions/settle: a win under the minimum (rule book 4)
     "request_timeout": {408},          # a body that did not come in time (the server's, service/serving.py)
     "client_closed": {499},            # a client that left before its answer (logged, never read)
 }

@@ -400,8 +400,9 @@ def test_levels_returns_a_fresh_copy():
 
 @pytest.mark.parametrize("base,penalty", [(1, 24), (5, 120), (37, 888)])  # 24 × base
 def test_escape_from_base_points(base, penalty):
+    # to the house (every preset's escape_penalty_to, docs/rules.md §8): the others gain nothing
     assert escape({"base_points": base}) == {"penalty": penalty, "multiplier": 24,
-                                             "base_points": base, "level": None}
+                                             "base_points": base, "level": None, "to": "house", "each_other": 0}
 
 
 @pytest.mark.parametrize("level,base,penalty", [
@@ -413,7 +414,18 @@ def test_escape_from_base_points(base, penalty):
 ])
 def test_escape_from_level(level, base, penalty):
     assert escape({"level": level}) == {"penalty": penalty, "multiplier": 24,
-                                        "base_points": base, "level": level}
+                                        "base_points": base, "level": level, "to": "house", "each_other": 0}
+
+
+@pytest.mark.parametrize("rules,to,each", [
+    ("ningbo-456", "house", 0),                                      # every preset: the house
+    ({"preset": "ningbo", "escape_penalty_to": "table"}, "table", 16),   # 8 × 2 to each other player
+    ({"preset": "ningbo-7baida", "escape_penalty_to": "house"}, "house", 0),
+])
+def test_escape_receiver_is_the_rules_option(rules, to, each):
+    # base 2: 24 × 2 = 48 from the leaver; to the table, 48 / 3 = 16 to each of the other three
+    answer = escape({"base_points": 2, "rules": rules})
+    assert (answer["penalty"], answer["to"], answer["each_other"]) == (48, to, each)
 
 
 def test_escape_null_means_absent():
