@@ -28,6 +28,7 @@ import typing
 from .fields import load
 from .replay import ACT, DISCARDED, ENDED, MUST_DISCARD, REPLACEMENT, ROB, START, Refused, Table
 from .replay_requests import ACTIONS_REQUEST, ActionsInput, Event
+from .table import _CLAIM_RANK
 from .tiles import CODES, FLOWER0, SEATS
 
 if typing.TYPE_CHECKING:
@@ -44,8 +45,9 @@ PHASES = ("turn", "replacement", "claims", "draw", "opening", "ended")
 ACTION_TYPES = ("win", "kong", "pung", "chow", "concealed_kong", "added_kong", "flower", "discard", "draw",
                 "exhaustive_draw")
 _ORDER = {t: n for n, t in enumerate(ACTION_TYPES)}
-#: docs/rules.md §8: who takes a discard (1 takes it)
-PRIORITY = {"win": 1, "kong": 2, "pung": 2, "chow": 3, "draw": 4, "exhaustive_draw": 4}
+#: docs/rules.md §8, by the rank /v1/table/claims decides with (1 takes the discard); the draw (or
+#: the exhaustive draw) taken when nobody claims, after them
+PRIORITY = {**{t: rank + 1 for t, rank in _CLAIM_RANK.items()}, "draw": 4, "exhaustive_draw": 4}
 _N_KINDS = len(CODES)
 _OWN_TILE = ("concealed_kong", "added_kong", "flower", "discard")
 
