@@ -11,7 +11,9 @@ import copy
 
 import pytest
 
-from helpers import items_by_id, meld, score_body
+# (by_id and meld: test_rulebook3.py and test_rulebook4.py import them from here)
+from helpers import items_by_id as by_id
+from helpers import meld, score_body
 
 import ningbo_score
 from ningbo_score import ScoreError
@@ -42,7 +44,7 @@ def test_456_white_dragons_are_dragons():
     # no caishen in hand -> no_caishen 1; PPP is a pung of 白, a dragon -> dragon_pung 1.
     # 4 台 >= 4: doubling P = 1 × 2^(4 − 4) = 1; nobody related: each other pays 1.
     r = score("ningbo-456", "123p 456p 789s PPP 99s", "8s", seat="N", indicator="5m")
-    assert items_by_id(r) == {"closed_wait": 1, "self_draw": 1, "no_caishen": 1, "dragon_pung": 1}
+    assert by_id(r) == {"closed_wait": 1, "self_draw": 1, "no_caishen": 1, "dragon_pung": 1}
     assert r["tai"] == 4 and r["eligible"] is True and r["points"] == 1
     assert r["net"] == {"E": -1, "S": -1, "W": -1, "N": 3}
     assert "white_dragon_as" not in r["caishen"]
@@ -54,7 +56,7 @@ def test_456_white_dragon_substitutes_only_when_asked():
     # 5m, no dragon pung: closed 1 + self_draw 1 + no_caishen 1 = 3 < 4 -> not eligible.
     r = score({"preset": "ningbo-456", "white_dragon_substitutes": True}, "123p 456p 789s PPP 99s", "8s",
               seat="N", indicator="5m")
-    assert items_by_id(r) == {"closed_wait": 1, "self_draw": 1, "no_caishen": 1}
+    assert by_id(r) == {"closed_wait": 1, "self_draw": 1, "no_caishen": 1}
     assert r["eligible"] is False and r["caishen"]["white_dragon_as"] == "5m"
 
 
@@ -71,7 +73,7 @@ def test_three_caishen_counts_in_ningbo():
     # ningbo: counted 6 >= 4 -> eligible; linear P = 1 + 6 = 7; each other pays 7, S +21.
     r = score("ningbo", THREE, "3m", indicator="5p")
     assert r["tai"] == 6 and r["counted_tai"] == 6 and r["eligible"] is True
-    assert items_by_id(r)["three_caishen"] == 3 and items_by_id(r)["edge_wait"] == 1
+    assert by_id(r)["three_caishen"] == 3 and by_id(r)["edge_wait"] == 1
     assert not any(it["bonus"] for it in r["items"])
     assert r["points"] == 7 and r["net"] == {"E": -7, "S": 21, "W": -7, "N": -7}
 
@@ -110,7 +112,7 @@ def test_dragon_pair_is_pai_hu(pair):
     # the pair carries 台 -> pai_hu 0; self_draw 1, no_caishen 1, seat flowers 2: 4 台;
     # P = 1 + 4 = 5, each other pays 5 (rule book 1: ping_hu 1, 5 台, P = 6)
     r = score("ningbo", f"123m 456m 789p 234s {pair}", "4m", flowers="2f 6f")
-    assert items_by_id(r) == {"pai_hu": 0, "self_draw": 1, "no_caishen": 1, "seat_flower": 2}
+    assert by_id(r) == {"pai_hu": 0, "self_draw": 1, "no_caishen": 1, "seat_flower": 2}
     assert r["points"] == 5 and r["net"]["S"] == 15
 
 
@@ -118,7 +120,7 @@ def test_dragon_pair_is_pai_hu(pair):
 def test_pair_without_tai_is_ping_hu(pair):
     # 5s, or N (neither S's seat wind nor the E round's wind), carries no 台 -> ping_hu 1: 5 台, P = 6
     r = score("ningbo", f"123m 456m 789p 234s {pair}", "4m", flowers="2f 6f")
-    assert items_by_id(r) == {"ping_hu": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 2}
+    assert by_id(r) == {"ping_hu": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 2}
     assert r["points"] == 6 and r["net"]["S"] == 18
 
 
@@ -129,7 +131,7 @@ def test_caishen_pair_takes_a_face_without_tai():
     req = body("ningbo", "123m 456m 789p 234s C 7s", "4m", flowers="2f 6f")
     req["caishen"] = {"kinds": ["C"]}
     r = ningbo_score.score(req)
-    assert items_by_id(r) == {"ping_hu": 1, "self_draw": 1, "seat_flower": 2}
+    assert by_id(r) == {"ping_hu": 1, "self_draw": 1, "seat_flower": 2}
     assert r["decomposition"]["pair"] == ["7s", "7s"]
 
 
@@ -140,7 +142,7 @@ def test_taishu_has_no_tai_minimum():
     # chows -> pai_hu 0; no_caishen 1; characters + an honor -> half_flush 2: 3 台.  min_tai 0
     # and half_flush is a required pattern -> eligible; P = 1 + 3 = 4; E (unrelated) pays 2 × 4.
     r = score("ningbo-taishu", "123m 456m 789m NNN 55m", "9m", by="discard", frm="E")
-    assert items_by_id(r) == {"pai_hu": 0, "no_caishen": 1, "half_flush": 2}
+    assert by_id(r) == {"pai_hu": 0, "no_caishen": 1, "half_flush": 2}
     assert r["min_tai"] == 0 and r["eligible"] is True and r["points"] == 4
     assert paid(r) == {"E": (8, 2)}
     # rule book 1's minimum of 4 refuses it: 3 < 4
@@ -163,7 +165,7 @@ def test_taishu_chows_are_no_claims_for_liability():
     # (single 1), self_draw 1, no_caishen 1, all characters -> full_flush 4: 7 台, P = 8.
     # ningbo-taishu counts no chows for 包: nobody related, each other pays 8.
     r = score("ningbo-taishu", "234m 55m", "5m", melds=CHOWS_FROM_E)
-    assert items_by_id(r) == {"single_wait": 1, "self_draw": 1, "no_caishen": 1, "full_flush": 4}
+    assert by_id(r) == {"single_wait": 1, "self_draw": 1, "no_caishen": 1, "full_flush": 4}
     assert r["points"] == 8 and paid(r) == {"E": (8, 1), "W": (8, 1), "N": (8, 1)}
 
 
@@ -185,7 +187,7 @@ DRAGONS_FROM_W = [meld("pung", "CCC", "W"), meld("pung", "FFF", "W"), meld("pung
 def test_robbed_related_player_pays_five_not_ten():
     # W is related (S claimed 3 melds from it); rule book 1 charged 5 + 5 = 10 (60); now 5 × 6 = 30.
     r = score("ningbo", "234m 55p", "2m", by="robbing_kong", frm="W", melds=DRAGONS_FROM_W)
-    assert items_by_id(r) == {"pai_hu": 0, "robbing_kong": 1, "no_caishen": 1, "dragon_pung": 3}
+    assert by_id(r) == {"pai_hu": 0, "robbing_kong": 1, "no_caishen": 1, "dragon_pung": 3}
     assert r["points"] == 6
     assert paid(r) == {"W": (30, 5)}
     assert r["net"] == {"E": 0, "S": 30, "W": -30, "N": 0}
@@ -285,7 +287,7 @@ WAIT_ITEMS = {"pai_hu", "ping_hu", "edge_wait", "closed_wait", "single_wait", "d
 @pytest.mark.parametrize("named", ["1m", "2m", "3m", "4m", "6m", "9p", "E", "5s"])
 def test_heavenly_takes_the_best_wait_whatever_the_named_tile(named):
     r = score("ningbo", HEAVENLY, named, seat="E", heavenly=True)
-    items = items_by_id(r)
+    items = by_id(r)
     assert r["tai"] == 13 and r["points"] == 14
     assert r["net"] == {"E": 42, "S": -14, "W": -14, "N": -14}
     assert {k: v for k, v in items.items() if k not in WAIT_ITEMS} == \
@@ -298,7 +300,7 @@ def test_heavenly_takes_the_best_wait_whatever_the_named_tile(named):
 def test_without_heavenly_the_named_tile_decides():
     # the same hand, an ordinary self-draw of 1m: pai_hu 0 + self_draw 1 + no_caishen 1 + winds 2 = 4
     r = score("ningbo", HEAVENLY, "1m", seat="E")
-    assert items_by_id(r) == {"pai_hu": 0, "self_draw": 1, "no_caishen": 1, "seat_wind_pung": 1, "round_wind_pung": 1}
+    assert by_id(r) == {"pai_hu": 0, "self_draw": 1, "no_caishen": 1, "seat_wind_pung": 1, "round_wind_pung": 1}
 
 
 def test_heavenly_winning_tile_is_still_required_and_held():
@@ -319,7 +321,7 @@ def test_heavenly_with_a_caishen_taken_as_the_winning_tile():
     # P = 13, E +39.
     r = score("ningbo", "123m 456m 789p EEE 5s 9s", "1m", seat="E", heavenly=True, indicator="9s")
     assert r["tai"] == 12 and r["points"] == 13 and r["net"]["E"] == 39
-    assert "no_caishen" not in items_by_id(r)
+    assert "no_caishen" not in by_id(r)
 
 
 # --- (rulebook wherever rules are echoed, and the release notes: tests/test_rulebook3.py) ------------

@@ -12,9 +12,8 @@ import copy
 import ningbo_score
 from ningbo_score.rules import PRESETS
 
-from helpers import items_by_id, meld
-# the request builder and readers of the rule-book-2 tests
-from test_rulebook2 import SIMPLE, paid, score
+# the request builder and readers of the rule-book-2 tests (T: "123m EE" -> tiles)
+from test_rulebook2 import SIMPLE, by_id, meld, paid, score  # noqa: E402
 
 
 # --- doubling counts from 4 台, whatever min_tai is (§6) ---------------------------------------------
@@ -32,7 +31,7 @@ def test_doubling_4_tai_pays_1x_with_min_tai_0():
     # + 正花 4f 1 = 4 台.  min_tai 0: eligible; P = 1 × 2^max(0, 4 − 4) = 1 (rule book 2 counted
     # from min_tai: 2^(4 − 0) = 16).  Nobody related: E, S, W pay 1 each, N +3.
     r = chows({"preset": "ningbo-456", "min_tai": 0}, flowers="4f")
-    assert items_by_id(r) == {"ping_hu": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 1}
+    assert by_id(r) == {"ping_hu": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 1}
     assert r["tai"] == 4 and r["eligible"] is True and r["min_tai"] == 0
     assert r["points"] == 1 and r["net"] == {"E": -1, "S": -1, "W": -1, "N": 3}
 
@@ -42,7 +41,7 @@ def test_doubling_6_tai_pays_4x_with_min_tai_0():
     # (rule book 2: 2^6 = 64) and with the preset's 4 alike; each other pays 4, N +12.
     for rules in ({"preset": "ningbo-456", "min_tai": 0}, "ningbo-456"):
         r = chows(rules, flowers="4f 8f", last_tile=True)
-        assert items_by_id(r) == {"ping_hu": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 2, "last_tile": 1}
+        assert by_id(r) == {"ping_hu": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 2, "last_tile": 1}
         assert r["tai"] == 6 and r["points"] == 4, rules
         assert r["net"] == {"E": -4, "S": -4, "W": -4, "N": 12}, rules
 
@@ -122,7 +121,7 @@ def test_7baida_liability_self_draw_others_pay_one_each():
     # W: 30 + 6 + 6 = 42 (rule book 2 gave 30: "另外三玩家各付一份錢", the 三包 sentence changes
     # only S's share).
     r = liable("ningbo-7baida")
-    assert items_by_id(r) == {"closed_wait": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 2}
+    assert by_id(r) == {"closed_wait": 1, "self_draw": 1, "no_caishen": 1, "seat_flower": 2}
     assert r["tai"] == 5 and r["points"] == 6
     assert paid(r) == {"S": (30, 5), "E": (6, 1), "N": (6, 1)}
     assert r["net"] == {"E": -6, "S": -30, "W": 42, "N": -6}
@@ -185,7 +184,7 @@ def bloom(rules) -> dict:
 def test_7baida_kong_bloom_others_pay_one_each():
     # S fed it: 5 × 7 = 35; E and N 1 × 7 = 7 each (rule book 2: nothing).  W: 35 + 7 + 7 = 49.
     r = bloom("ningbo-7baida")
-    assert r["tai"] == 6 and r["points"] == 7 and items_by_id(r)["kong_bloom"] == 1
+    assert r["tai"] == 6 and r["points"] == 7 and by_id(r)["kong_bloom"] == 1
     assert paid(r) == {"S": (35, 5), "E": (7, 1), "N": (7, 1)}
     assert {p["reason"] for p in r["payments"]} == {"kong_bloom"}
     assert r["net"] == {"E": -7, "S": -35, "W": 49, "N": -7}
@@ -198,7 +197,7 @@ def test_7baida_robbed_kong_is_paid_by_the_robbed_alone():
     # 夹 1, 抢杠 1, 硬胡 1, 正花 2 = 5 台, P = 6.  N pays 5 × 6 = 30 alone: neither related S nor E
     # pays (7百搭: "A就要付5份的自摸積分，其他人不用付"), liability_others_pay or not.
     r = liable("ningbo-7baida", by="robbing_kong", frm="N")
-    assert items_by_id(r) == {"closed_wait": 1, "robbing_kong": 1, "no_caishen": 1, "seat_flower": 2}
+    assert by_id(r) == {"closed_wait": 1, "robbing_kong": 1, "no_caishen": 1, "seat_flower": 2}
     assert r["points"] == 6 and paid(r) == {"N": (30, 5)}
     assert r["net"] == {"E": 0, "S": 0, "W": 30, "N": -30}
 
