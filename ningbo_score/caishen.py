@@ -26,6 +26,17 @@ def derive_kinds(rule: str, indicator: int | None, kinds: list[int] | None) -> f
     return frozenset((indicator, next_kind(indicator)))
 
 
+def face_of(k: int, substitute: int | None) -> int:
+    """The face a tile of kind ``k`` plays as: a P is ``substitute`` (:func:`substitute_kind`, or
+    None: P is itself), every other tile itself."""
+    return substitute if (substitute is not None and k == WHITE) else k
+
+
+def faces_of(tiles: tuple[int, ...], substitute: int | None) -> tuple[int, ...]:
+    """:func:`face_of` of each tile (``tiles`` itself when P is itself)."""
+    return tiles if substitute is None else tuple([face_of(t, substitute) for t in tiles])
+
+
 def substitute_kind(kinds: frozenset[int]) -> int | None:
     """The kind 白 (P) tiles stand for under `white_dragon_substitutes` (§10.8): only when the
     caishen kinds are exactly one non-flower kind other than P."""

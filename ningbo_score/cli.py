@@ -23,6 +23,7 @@ from typing import Any
 import ningbo_score
 from ningbo_score.answers import (AnalyzeAnswer, AnalyzedWait, ProblemBody, ReplayAnswer, ScoreAnswer, ScoredItem,
                                   SessionAnswer, SessionHandResult, Wait, WaitsAnswer, WaitValue)
+from ningbo_score.tiles import SEATS
 
 #: Exit statuses (also in ``ningbo-score --help``).
 OK, NOT_ELIGIBLE, USAGE, REFUSED, UNAVAILABLE = 0, 1, 2, 3, 4
@@ -53,7 +54,6 @@ EXAMPLES = (
     "ningbo-score serve --port 8000",
 )
 
-SEATS = ("E", "S", "W", "N")
 WIN_FLAGS = ("kong_replacement", "last_tile", "heavenly", "earthly", "discarded_caishen")
 
 TEXT = {

@@ -4,6 +4,9 @@
 # Python; without Cython this file is not read.
 cimport cython
 
+# ningbo_score.tiles.EAST (the first honour kind) as a C int: the inner loop compares kinds with it
+cdef int EAST
+
 cdef class GroupClass:
     cdef readonly object gtype, leader
     cdef readonly tuple removed, need, keys, dragons, natural_options

@@ -25,7 +25,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from .tiles import DRAGONS, EAST, NORTH, SUIT_BIT, rank
+from .tiles import DRAGONS, EAST, N_KINDS, NORTH, SUIT_BIT, is_suited, rank
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -192,7 +192,7 @@ class GroupClass:
         self.keys = tuple(key for key, _ in keyed)
         self.dragons = tuple(dr for _, dr in keyed)
         natural = {wk: self._options(1, wk) for wk in set(self.removed)}
-        self.natural_options = tuple(natural.get(wk, 0) for wk in range(34))
+        self.natural_options = tuple(natural.get(wk, 0) for wk in range(N_KINDS))
         self.caishen_options = self._options(2, -1)
 
     def place(self, k: int) -> None:
@@ -250,7 +250,7 @@ def _build_classes(k: int) -> tuple[GroupClass, ...]:
     add("pung", (k, k, k), (False, False, False))
     add("pung", (k, k, k), (False, False, True))
     add("pung", (k, k, k), (False, True, True))
-    if k < 27:
+    if is_suited(k):
         low = k - (rank(k) - 1)          # the suit's 1
         for s in (k - 2, k - 1, k):
             if s < low or s + 2 > low + 8:
@@ -289,7 +289,7 @@ def _index_classes(classes: tuple[GroupClass, ...]) -> tuple[tuple[Cell, ...], .
 
 
 #: [lowest kind k][copies of k][caishen left]: the classes that can hold k (:func:`_index_classes`)
-CLASSES_BY_KIND = tuple(_index_classes(_build_classes(k)) for k in range(34))
+CLASSES_BY_KIND = tuple(_index_classes(_build_classes(k)) for k in range(N_KINDS))
 
 
 class Search:
@@ -627,7 +627,7 @@ def _sets_of(counts: list[int], kinds: list[int], j: int, acc: list[int], found:
         _sets_of(counts, kinds, j, acc, found)
         acc.pop()
         counts[i] += 3
-    if i < 27 and counts[i + 1] and counts[i + 2] and i % 9 <= 6:      # rank(i) <= 7
+    if i < EAST and counts[i + 1] and counts[i + 2] and i % 9 <= 6:    # is_suited(i) and rank(i) <= 7
         counts[i] -= 1
         counts[i + 1] -= 1
         counts[i + 2] -= 1
@@ -641,12 +641,12 @@ def _sets_of(counts: list[int], kinds: list[int], j: int, acc: list[int], found:
 
 _NAT2 = (False, False)
 _NAT3 = (False, False, False)
-_PUNGS = tuple(Group("pung", (i, i, i), _NAT3, -1) for i in range(34))
-_CHOWS = tuple(Group("chow", (i, i + 1, i + 2), _NAT3, -1) for i in range(34))
-_PAIRS = tuple(Group("pair", (i, i), _NAT2, -1) for i in range(34))
+_PUNGS = tuple(Group("pung", (i, i, i), _NAT3, -1) for i in range(N_KINDS))
+_CHOWS = tuple(Group("chow", (i, i + 1, i + 2), _NAT3, -1) for i in range(N_KINDS))
+_PAIRS = tuple(Group("pair", (i, i), _NAT2, -1) for i in range(N_KINDS))
 #: the groups of the classic divider by code: pungs, chows, pairs of each kind
 _PLAIN_GROUPS = _PUNGS + _CHOWS + _PAIRS
-_PUNG0, _CHOW0, _PAIR0 = 0, 34, 68
+_PUNG0, _CHOW0, _PAIR0 = 0, N_KINDS, 2 * N_KINDS
 
 
 def _plain_table(seat_t: int, round_t: int) -> tuple[PlainKeys, PlainPlaced]:
@@ -655,7 +655,7 @@ def _plain_table(seat_t: int, round_t: int) -> tuple[PlainKeys, PlainPlaced]:
     no group (a chow past 7, or of honours)."""
     keys, placed = [], []
     for code, g in enumerate(_PLAIN_GROUPS):
-        real = code < _CHOW0 or code >= _PAIR0 or (g.faces[0] < 27 and rank(g.faces[0]) <= 7)
+        real = code < _CHOW0 or code >= _PAIR0 or (is_suited(g.faces[0]) and rank(g.faces[0]) <= 7)
         keys.append(group_key(g, seat_t, round_t) if real else None)
         holding = [Group(g.type, g.faces, g.caishen, slot) for slot in range(len(g.faces))]
         placed.append(tuple((h,) + group_key(h, seat_t, round_t) for h in holding) if real else None)

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import NamedTuple
 
-from .caishen import derive_kinds, substitute_kind
+from .caishen import derive_kinds, face_of, substitute_kind
 from .errors import Problem, ScoreError
 from .rules import Rules
-from .tiles import CODES, COPIES, FLOWER0, SEATS, WHITE, is_suited, rank, upper, wind_tile
+from .tiles import CODES, COPIES, FLOWER0, SEATS, is_suited, rank, upper, wind_tile
 
 WIN_BY = ("self_draw", "discard", "robbing_kong")
 MELD_TYPES = ("chow", "pung", "kong")
@@ -83,7 +83,7 @@ class Held:
         return wind_tile(self.round)
 
     def face(self, k: int) -> int:
-        return self.substitute if (self.substitute is not None and k == WHITE) else k
+        return face_of(k, self.substitute)
 
     def seen(self) -> list[int]:
         """How many of each kind (all 42) the hand's owner sees: in its concealed tiles, melds,
@@ -340,9 +340,7 @@ def _derived(concealed: tuple[int, ...], kinds: frozenset[int],
     else:
         others = list(concealed)
     if substitute is not None:
-        for i in range(len(others)):
-            if others[i] == WHITE:
-                others[i] = substitute
+        others = [face_of(t, substitute) for t in others]
     others.sort()
     return tuple(caishen), tuple(others)
 

@@ -16,6 +16,7 @@ from marshmallow import ValidationError, post_load, validates_schema
 
 from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
+from .caishen import faces_of
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
                    WaitingHand, caishen_of)
 from .items import ITEMS
@@ -24,7 +25,7 @@ from .rules import (DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, OPTION_DOCS,
 from .strict import StrictSchema
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
-from .tiles import SEAT_INDEX, SEATS, WHITE
+from .tiles import SEAT_INDEX, SEATS
 
 from .fields import (
     Boolean,
@@ -259,7 +260,7 @@ def _melds(given: list[dict[str, typing.Any]] | None, substitute: int | None) ->
         given_from = m.get("from")
         tiles = tuple(m["tiles"])
         out.append(Meld(type=m["type"], tiles=tiles,
-                        faces=tiles if substitute is None else tuple(substitute if t == WHITE else t for t in tiles),
+                        faces=faces_of(tiles, substitute),
                         from_seat=None if given_from is None else SEAT_INDEX[given_from],
                         concealed=m.get("concealed") is True, added=m.get("added") is True,
                         from_given=given_from is not None))

@@ -27,7 +27,7 @@ from __future__ import annotations
 import typing
 from functools import cache, lru_cache
 
-from .tiles import N_KINDS
+from .tiles import EAST, N_KINDS
 
 if typing.TYPE_CHECKING:
     from collections.abc import Sequence
@@ -41,8 +41,8 @@ MAX_SETS = 4
 #: that ``sets`` set blocks and ``pairs`` pair blocks can take (``pairs`` 0 or 1).
 TABLE_SIZE = (MAX_SETS + 1) * 2
 EMPTY = (0,) * TABLE_SIZE
-SUITS = ((0, 9), (9, 18), (18, 27))        # the suited kinds' ranges: m, p, s
-HONORS = range(27, N_KINDS)
+SUITS = ((0, 9), (9, 18), (18, EAST))      # the suited kinds' ranges: m, p, s
+HONORS = range(EAST, N_KINDS)
 #: The suit tables kept between calls: one per count pattern seen (at most this many).
 TABLE_CACHE = 1 << 15
 
@@ -166,11 +166,6 @@ def suit_table(counts: Sequence[int], lo: int, hi: int) -> Table:
 
 
 PARTS = SUITS + ((HONORS.start, HONORS.stop),)
-
-
-def part_of(kind: int) -> int:
-    """Which of PARTS holds ``kind`` (0-2 the suits, 3 the honors)."""
-    return min(kind // 9, 3)
 
 
 def tables(counts: Sequence[int]) -> list[Table]:

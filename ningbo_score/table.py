@@ -23,9 +23,10 @@ from dataclasses import dataclass
 
 from .errors import Problem, ScoreError
 from .rules import PRESETS, Rules
+from .tiles import SEAT_ZH, SEATS
 
-WINDS = ("E", "S", "W", "N")
-_WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+# (ningbo_score.tiles' names, by which ningbo_score.sessions still imports them from here)
+WINDS, _WIND_ZH = SEATS, SEAT_ZH
 CLAIM_TYPES = ("win", "kong", "pung", "chow")
 _CLAIM_ZH = {"win": "胡", "kong": "杠", "pung": "碰", "chow": "吃"}
 # Priority of docs/rules.md §8: win > pung/kong > chow (pung and kong share a rank).
@@ -98,7 +99,7 @@ def _bad(problems: list[Problem], path: str, en: str, zh: str, code: str = "inva
 
 def seat_winds(dealer: int) -> dict[str, str]:
     """Every player's seat wind when ``dealer`` deals: the dealer E, then S, W, N in play order."""
-    return {str(p): WINDS[(p - dealer) % 4] for p in range(4)}
+    return {str(p): SEATS[(p - dealer) % 4] for p in range(4)}
 
 
 def next_hand(req: NextHandInput) -> dict[str, object]:
@@ -147,7 +148,7 @@ def next_hand(req: NextHandInput) -> dict[str, object]:
     else:
         new_dealer = (dealer + 1) % 4
         if count == 4:
-            new_wind, new_count = WINDS[(WINDS.index(round_wind) + 1) % 4], 1
+            new_wind, new_count = _next_seat(round_wind), 1
         else:
             new_wind, new_count = round_wind, count + 1
     return {
@@ -196,11 +197,11 @@ def claims(req: ClaimsInput, lang: str = "en") -> dict[str, object]:
         where = f"claims.{i}.seat"
         if seat == discarder:
             _bad(problems, where, f"{seat} is the discarder: a player can't claim its own discard",
-                 f"{seat}（{_WIND_ZH[seat]}）是出牌者，不能吃碰杠胡自己打出的牌", "invalid_claims")
+                 f"{seat}（{SEAT_ZH[seat]}）是出牌者，不能吃碰杠胡自己打出的牌", "invalid_claims")
         if seat in seen:
             _bad(problems, where,
                  f"{seat} already claims at claims.{seen[seat]}: one claim per seat",
-                 f"{seat}（{_WIND_ZH[seat]}）已在 claims.{seen[seat]} 中声明：每家只能声明一次",
+                 f"{seat}（{SEAT_ZH[seat]}）已在 claims.{seen[seat]} 中声明：每家只能声明一次",
                  "invalid_claims")
         else:
             seen[seat] = i
@@ -210,7 +211,7 @@ def claims(req: ClaimsInput, lang: str = "en") -> dict[str, object]:
                 _bad(problems, f"claims.{i}.type",
                      f"only {nxt}, the seat after the discarder {discarder}, may chow "
                      f"({seat} may pung, kong or win)",
-                     f"只有出牌者 {discarder} 的下家 {nxt}（{_WIND_ZH[nxt]}）可以吃"
+                     f"只有出牌者 {discarder} 的下家 {nxt}（{SEAT_ZH[nxt]}）可以吃"
                      f"（{seat} 只能碰、杠或胡）", "invalid_claims")
     melders = [(i, seat) for i, seat, kind in parsed if kind in ("pung", "kong")]
     if len({seat for _, seat in melders}) > 1:
@@ -244,12 +245,13 @@ def claims(req: ClaimsInput, lang: str = "en") -> dict[str, object]:
 
 
 def _next_seat(seat: str) -> str:
-    return WINDS[(WINDS.index(seat) + 1) % 4]
+    """The seat (or wind) after ``seat`` in play order: its 下家, or the next round's wind."""
+    return SEATS[(SEATS.index(seat) + 1) % 4]
 
 
 def _distance(discarder: str, seat: str) -> int:
     """1 for the discarder's 下家, 2 for the seat opposite, 3 for its 上家."""
-    return (WINDS.index(seat) - WINDS.index(discarder)) % 4
+    return (SEATS.index(seat) - SEATS.index(discarder)) % 4
 
 
 def _claim_reason(rule: str, lang: str, discarder: str, seat: str = "", kind: str = "",

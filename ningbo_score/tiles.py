@@ -15,26 +15,24 @@ CODES: tuple[str, ...] = tuple(
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 
 N_KINDS = 34          # kinds that can be in a hand's sets (no flowers)
-EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
+EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30     # the first honour: the suited kinds are those below EAST
 RED, GREEN, WHITE = 31, 32, 33
 DRAGONS = (RED, GREEN, WHITE)
 FLOWER0 = 34
-#: how many tiles of each kind the set holds: 4, or 1 of a flower
+#: how many tiles of each kind the set holds (docs/rules.md §1): 4, or 1 of a flower
 COPIES = tuple(1 if k >= FLOWER0 else 4 for k in range(len(CODES)))
+#: the seats (and winds) in play order, E the dealer; a seat's number is its place here (E = 0)
 SEATS = ("E", "S", "W", "N")
 SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
+#: each seat's Chinese name, as the messages write it
+SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 
 # suit bits used for flush checks: m, p, s, honours
 SUIT_BIT = tuple([1] * 9 + [2] * 9 + [4] * 9 + [8] * 7)
-HONOR_BIT = 8
 
 
 def is_suited(k: int) -> bool:
-    return k < 27
-
-
-def is_honor(k: int) -> bool:
-    return 27 <= k < FLOWER0
+    return k < EAST
 
 
 def is_flower(k: int) -> bool:
@@ -55,17 +53,12 @@ def upper(seat: int) -> int:
     return (seat + 3) % 4
 
 
-def flower_group(k: int) -> int:
-    """0 for 春夏秋冬 (1f-4f), 1 for 梅兰竹菊 (5f-8f)."""
-    return (k - FLOWER0) // 4
-
-
 def next_kind(k: int) -> int:
     """The kind after k for the `indicator_and_next` rule (docs/rules.md §2).
 
     9 wraps to 1 within a suit; E→S→W→N→E and C→F→P→C (*interpretation*).
     """
-    if k < 27:
+    if is_suited(k):
         return k - 8 if rank(k) == 9 else k + 1
     if k <= NORTH:
         return EAST + (k - EAST + 1) % 4

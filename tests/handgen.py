@@ -20,9 +20,11 @@ docs/api.md only (nothing here asks the engine):
 * ``n_caishen`` concealed tiles are then replaced by physical caishen tiles of the hand's
   caishen kinds (a caishen may stand for any face, docs/rules.md §2, so the hand still reads as a
   win); a hand with caishen is always won by self-draw, so no discard restriction applies;
-* under ``ningbo-456`` (``white_dragon_substitutes``) no natural ``P`` is used, so the hand
-  means the same with or without the substitution; ``ningbo-7baida`` (no discard wins) is only
-  won by self-draw.
+* what a preset changes is read from its options in ``ningbo_score.rules.PRESETS`` (the rule
+  book's table of docs/rules.md §9, not the engine): a preset with ``white_dragon_substitutes``
+  uses no natural ``P``, so the hand means the same with or without the substitution; one without
+  ``discard_wins`` (``ningbo-7baida``) is won by self-draw only; its ``caishen_rule`` gives the
+  caishen kinds.
 """
 from __future__ import annotations
 
@@ -31,19 +33,24 @@ from collections import Counter
 from typing import Any
 from collections.abc import Sequence
 
+from ningbo_score.rules import DEFAULT_PRESET
+from ningbo_score.rules import PRESETS as _RULE_PRESETS
+
 SEATS = ("E", "S", "W", "N")
 SUITS = ("m", "p", "s")
-WINDS = ("E", "S", "W", "N")
+WINDS = SEATS                     # the wind tiles are named as the seats
 DRAGONS = ("C", "F", "P")
 HONORS = WINDS + DRAGONS
 KINDS: tuple[str, ...] = tuple(f"{r}{s}" for s in SUITS for r in range(1, 10)) + HONORS
 FLOWERS: tuple[str, ...] = tuple(f"{r}f" for r in range(1, 9))
-PRESETS = ("ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-taishu", "ningbo-7baida")
+#: every preset, in the rule book's order, and the options the generator reads of each
+PRESETS: tuple[str, ...] = tuple(_RULE_PRESETS)
+_OPTIONS = {p: _RULE_PRESETS[p]["options"] for p in PRESETS}
 #: presets whose eligibility is just ``counted_tai >= min_tai`` (no required_patterns)
-PRESETS_WITHOUT_PATTERNS = ("ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-7baida")
-_CAISHEN_RULE = {p: "indicator" for p in PRESETS} | {"ningbo-7baida": "indicator_and_next"}
-_NO_DISCARD_WIN = {"ningbo-7baida"}
-_WHITE_SUBSTITUTES = {"ningbo-456"}
+PRESETS_WITHOUT_PATTERNS = tuple(p for p in PRESETS if not _OPTIONS[p].required_patterns)
+_CAISHEN_RULE = {p: o.caishen_rule for p, o in _OPTIONS.items()}
+_NO_DISCARD_WIN = {p for p, o in _OPTIONS.items() if not o.discard_wins}
+_WHITE_SUBSTITUTES = {p for p, o in _OPTIONS.items() if o.white_dragon_substitutes}
 
 
 # --------------------------------------------------------------------------- tile helpers
@@ -73,9 +80,9 @@ def next_kind(t: str) -> str:
 
 
 def preset_of(request: dict) -> str:
-    rules = request.get("rules") or "ningbo"
+    rules = request.get("rules") or DEFAULT_PRESET
     if isinstance(rules, dict):
-        return rules.get("preset") or "ningbo"
+        return rules.get("preset") or DEFAULT_PRESET
     return rules
 
 

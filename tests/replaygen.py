@@ -30,7 +30,7 @@ from collections import Counter
 from typing import Any
 
 import ningbo_score
-from ningbo_score.rules import preset_rules
+from ningbo_score.rules import PRESETS as RULE_PRESETS
 from ningbo_score.shanten import is_winning_shape
 from ningbo_score.tiles import INDEX
 
@@ -39,15 +39,14 @@ SUITED = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10))
 HONORS = ("E", "S", "W", "N", "C", "F", "P")
 KINDS = SUITED + HONORS
 FLOWERS = tuple(f"{r}f" for r in range(1, 9))
-PRESETS = ("ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-taishu", "ningbo-7baida")
-#: the presets whose caishen rule is indicator_and_next (RULES.md §9)
-NEXT_RULE = {"ningbo-7baida"}
-#: whether each preset counts chows for 包 (RULES.md §9 chi_counts_for_liability)
-CHI_COUNTS = {"ningbo": True, "ningbo-456": True, "ningbo-bianfeng": True, "ningbo-taishu": False,
-              "ningbo-7baida": False}
-#: whether each preset allows 吃张打张 (RULES.md §9 chow_swap_allowed: only ningbo forbids it), read
-#: from the presets' table (ningbo_score.rules.PRESETS), not restated
-CHOW_SWAP = {p: preset_rules(p).chow_swap_allowed for p in PRESETS}
+#: every preset, and what the generator reads of its options (RULES.md §9, ningbo_score.rules.PRESETS)
+PRESETS: tuple[str, ...] = tuple(RULE_PRESETS)
+#: the presets whose caishen rule is indicator_and_next
+NEXT_RULE = {p for p in PRESETS if RULE_PRESETS[p]["options"].caishen_rule == "indicator_and_next"}
+#: whether each preset counts chows for 包 (chi_counts_for_liability)
+CHI_COUNTS = {p: RULE_PRESETS[p]["options"].chi_counts_for_liability for p in PRESETS}
+#: whether each preset allows 吃张打张 (RULES.md §9 chow_swap_allowed: only ningbo forbids it)
+CHOW_SWAP = {p: RULE_PRESETS[p]["options"].chow_swap_allowed for p in PRESETS}
 
 
 _ZH_NUM = "一二三四五六七八九"

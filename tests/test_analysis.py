@@ -13,18 +13,15 @@ on each case shows the reasoning.  Reminders:
 from __future__ import annotations
 
 import copy
-import os
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-import handgen  # noqa: E402
-from test_shanten import target_shanten  # noqa: E402
+import handgen
+from test_shanten import target_shanten
 
-from ningbo_score import ScoreError, analyze, waits  # noqa: E402
+from ningbo_score import ScoreError, analyze, waits
 
 KINDS = handgen.KINDS
 INDEX = {k: i for i, k in enumerate(KINDS)}

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import has_chinese
+
 import ningbo_score
 from ningbo_score import ScoreError
 from tools import examples
@@ -510,10 +512,6 @@ def test_accept_language(client, header, lang):
     headers = {"Accept-Language": header} if header else {}
     problem = client.score(examples.NOT_A_WINNING_HAND, headers=headers).get_json()
     assert problem["title"] == ("不是胡牌" if lang == "zh" else "Not a winning hand")
-
-
-def has_chinese(text: str) -> bool:
-    return bool(re.search(r"[\u4e00-\u9fff]", text))
 
 
 @pytest.mark.parametrize("name,call", [

@@ -25,21 +25,10 @@ from service import pages
 import ningbo_score
 from tools import examples
 
-from test_api import assert_problem, has_chinese, readme_examples
+from helpers import has_chinese, items_by_id, paid
+from test_api import assert_problem, readme_examples
 
-SEATS = ("E", "S", "W", "N")
 KINDS = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + ("E", "S", "W", "N", "C", "F", "P")
-
-
-def items_by_id(body: dict) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for item in body["items"]:
-        out[item["id"]] = out.get(item["id"], 0) + item["tai"]
-    return out
-
-
-def paid(body: dict) -> dict[str, int]:
-    return {p["from"]: p["amount"] for p in body["payments"]}
 
 
 def wait_of(body: dict, tile: str) -> dict:

@@ -9,23 +9,12 @@ The good hands' values were worked out by hand from docs/rules.md (comments show
 from __future__ import annotations
 
 import copy
-import re
 
 import pytest
 
+from helpers import CJK, T
+
 from ningbo_score import MAX_BATCH, ScoreError, score, score_batch
-
-CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def t(compact: str) -> list[str]:
-    out: list[str] = []
-    for tok in compact.split():
-        if tok[-1] in "mpsf":
-            out += [d + tok[-1] for d in tok[:-1]]
-        else:
-            out += list(tok)
-    return out
 
 
 # E (dealer), round E, no caishen: 123m 567m 789m EEE SS, won on 2m by self-draw.
@@ -33,7 +22,7 @@ def t(compact: str) -> list[str]:
 #   = 7 台, P = 1 + 7 = 8; S, W, N pay 8 each -> net E +24.
 CLOSED_SELF_DRAW = {
     "rules": "ningbo", "seat_wind": "E", "round_wind": "E",
-    "hand": {"concealed": t("123m 567m 789m EEE SS"), "winning_tile": "2m"},
+    "hand": {"concealed": T("123m 567m 789m EEE SS"), "winning_tile": "2m"},
     "win": {"by": "self_draw"},
 }
 
@@ -41,15 +30,15 @@ CLOSED_SELF_DRAW = {
 # discarded by E.  ping_hu 1 + no_caishen 1 + seat_flower 2 = 4 台, P = 5; E pays 2 × 5 = 10.
 TWO_SIDED_DISCARD = {
     "rules": "ningbo", "seat_wind": "S", "round_wind": "E",
-    "hand": {"concealed": t("234m 789p 345s NN"), "winning_tile": "4m",
-             "melds": [{"type": "chow", "tiles": t("456m"), "from": "E"}], "flowers": t("2f 6f")},
+    "hand": {"concealed": T("234m 789p 345s NN"), "winning_tile": "4m",
+             "melds": [{"type": "chow", "tiles": T("456m"), "from": "E"}], "flowers": T("2f 6f")},
     "win": {"by": "discard", "from": "E"},
 }
 
 # 13 tiles where 14 are due (no melds): wrong_tile_count (422)
 WRONG_COUNT = {
     "rules": "ningbo", "seat_wind": "S", "round_wind": "E",
-    "hand": {"concealed": t("23m 789p 345s NN 456m"), "winning_tile": "2m"},
+    "hand": {"concealed": T("23m 789p 345s NN 456m"), "winning_tile": "2m"},
     "win": {"by": "self_draw"},
 }
 
@@ -59,7 +48,7 @@ BAD_SEAT = {**copy.deepcopy(CLOSED_SELF_DRAW), "seat_wind": "X"}
 # 147m 147p 147s ESWN + E: no 4 sets and a pair -> not_a_winning_hand (422)
 NOT_A_WIN = {
     "rules": "ningbo", "seat_wind": "S", "round_wind": "E",
-    "hand": {"concealed": t("147m 147p 147s ESWN E"), "winning_tile": "E"},
+    "hand": {"concealed": T("147m 147p 147s ESWN E"), "winning_tile": "E"},
     "win": {"by": "self_draw"},
 }
 
@@ -68,10 +57,10 @@ NOT_A_WIN = {
 CAISHEN_DISCARD = {
     "rules": "ningbo", "seat_wind": "S", "round_wind": "E", "caishen": {"indicator": "5p"},
     "hand": {"concealed": ["5p", "8m"], "winning_tile": "8m",
-             "melds": [{"type": "chow", "tiles": t("123m"), "from": "E"},
-                       {"type": "pung", "tiles": t("999m"), "from": "W"},
-                       {"type": "chow", "tiles": t("456m"), "from": "E"},
-                       {"type": "pung", "tiles": t("777m"), "from": "N"}]},
+             "melds": [{"type": "chow", "tiles": T("123m"), "from": "E"},
+                       {"type": "pung", "tiles": T("999m"), "from": "W"},
+                       {"type": "chow", "tiles": T("456m"), "from": "E"},
+                       {"type": "pung", "tiles": T("777m"), "from": "N"}]},
     "win": {"by": "discard", "from": "E"},
 }
 

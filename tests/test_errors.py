@@ -11,34 +11,11 @@ import re
 
 import pytest
 
+from helpers import T, meld
+
 import ningbo_score
 from ningbo_score import ScoreError
 from ningbo_score.errors import public_code
-
-
-def T(text: str) -> list[str]:
-    """Test-side shorthand "123m EE" -> ["1m","2m","3m","E","E"] (independent of the library parser)."""
-    out: list[str] = []
-    digits: list[str] = []
-    for ch in text.replace(" ", ""):
-        if ch.isdigit():
-            digits.append(ch)
-        elif ch in "mpsf":
-            out += [d + ch for d in digits]
-            digits = []
-        elif ch in "ESWNCFP":
-            out.append(ch)
-        else:
-            raise ValueError(text)
-    return out
-
-
-def meld(kind: str, tiles, frm: str | None = None, **flags) -> dict:
-    m = {"type": kind, "tiles": T(tiles) if isinstance(tiles, str) else tiles}
-    if frm is not None:
-        m["from"] = frm
-    m.update(flags)
-    return m
 
 
 def base(**changes) -> dict:

@@ -15,69 +15,15 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import SEATS, chow, items_by_id, kong, pung, score_body
+
 from ningbo_score import ScoreError, score
 
-SEATS = ("E", "S", "W", "N")
 
-
-# --------------------------------------------------------------------------- helpers
-def t(compact: str) -> list[str]:
-    """'123m 46p EE C' -> ['1m','2m','3m','4p','6p','E','E','C'] (our own tiny expander, so a
-    request is an explicit array of codes)."""
-    out: list[str] = []
-    for tok in compact.split():
-        if tok[-1] in "mpsf":
-            out += [d + tok[-1] for d in tok[:-1]]
-        else:
-            out += list(tok)
-    return out
-
-
-def chow(tiles: str, frm: str) -> dict:
-    return {"type": "chow", "tiles": t(tiles), "from": frm}
-
-
-def pung(tile: str, frm: str) -> dict:
-    return {"type": "pung", "tiles": [tile] * 3, "from": frm}
-
-
-def kong(tile: str, frm: str | None = None) -> dict:
-    if frm is None:
-        return {"type": "kong", "tiles": [tile] * 4, "concealed": True}
-    return {"type": "kong", "tiles": [tile] * 4, "from": frm}
-
-
-def req(rules, seat, rnd, concealed, winning, win, *, melds=(), flowers=(), indicator=None,
+def req(rules, seat, rnd, concealed, winning, win, *, melds=(), flowers="", indicator=None,
         kinds=None, claims=None, base=None) -> dict:
-    r = {
-        "rules": rules,
-        "seat_wind": seat,
-        "round_wind": rnd,
-        "hand": {
-            "concealed": t(concealed),
-            "winning_tile": winning,
-            "melds": list(melds),
-            "flowers": t(flowers) if flowers else [],
-        },
-        "win": win,
-    }
-    if indicator is not None:
-        r["caishen"] = {"indicator": indicator}
-    if kinds is not None:
-        r["caishen"] = {"kinds": kinds}
-    if claims is not None:
-        r["claims_from_winner"] = claims
-    if base is not None:
-        r["base_points"] = base
-    return r
-
-
-def items_by_id(res: dict) -> dict[str, int]:
-    """The response's items summed by id (docs/api.md: clients sum by id)."""
-    out: dict[str, int] = {}
-    for it in res["items"]:
-        out[it["id"]] = out.get(it["id"], 0) + it["tai"]
-    return out
+    return score_body(rules, seat, rnd, concealed, winning=winning, melds=melds, flowers=flowers, indicator=indicator,
+                      caishen=None if kinds is None else {"kinds": kinds}, win=win, claims=claims, base_points=base)
 
 
 def net(**kw) -> dict[str, int]:

@@ -10,70 +10,25 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import NEXT, meld, score_body
+
 import ningbo_score
 from ningbo_score import ScoreError
 
-NEXT = {"E": "S", "S": "W", "W": "N", "N": "E"}
 MIN0 = {"preset": "ningbo", "min_tai": 0}
-
-
-def T(text: str) -> list[str]:
-    """Test-side shorthand "123m EE" -> ["1m","2m","3m","E","E"] (independent of the library parser)."""
-    out: list[str] = []
-    digits: list[str] = []
-    for ch in text.replace(" ", ""):
-        if ch.isdigit():
-            digits.append(ch)
-        elif ch in "mpsf":
-            assert digits, text
-            out += [d + ch for d in digits]
-            digits = []
-        elif ch in "ESWNCFP":
-            assert not digits, text
-            out.append(ch)
-        else:
-            raise ValueError(text)
-    assert not digits, text
-    return out
-
-
-def meld(kind: str, tiles: str, frm: str | None = None, **flags) -> dict:
-    m = {"type": kind, "tiles": T(tiles)}
-    if frm is not None:
-        m["from"] = frm
-    m.update(flags)
-    return m
 
 
 def request(concealed: str, winning: str, *, melds=(), flowers="", seat="S", round_wind="E",
             indicator: str | None = "9p", caishen=None, by="discard", frm=None, rules=MIN0,
             claims=None, base_points=None, **win_flags) -> dict:
-    req = {
-        "rules": rules,
-        "seat_wind": seat,
-        "round_wind": round_wind,
-        "hand": {
-            "concealed": T(concealed),
-            "winning_tile": winning,
-            "melds": list(melds),
-            "flowers": T(flowers),
-        },
-        "win": {"by": by},
-    }
-    if caishen is not None:
-        req["caishen"] = caishen
-    elif indicator is not None:
-        req["caishen"] = {"indicator": indicator}
-    if by in ("discard", "robbing_kong"):
-        req["win"]["from"] = frm or NEXT[seat]
-    elif frm is not None:
-        req["win"]["from"] = frm
-    req["win"].update(win_flags)
-    if claims is not None:
-        req["claims_from_winner"] = claims
-    if base_points is not None:
-        req["base_points"] = base_points
-    return req
+    """The body of a hand won by ``by``; a discard or a robbed kong is ``frm``'s, by default the
+    winner's 下家 (NEXT)."""
+    win = {"by": by}
+    if by in ("discard", "robbing_kong") or frm is not None:
+        win["from"] = frm or NEXT[seat]
+    return score_body(rules, seat, round_wind, concealed, winning=winning, melds=melds, flowers=flowers,
+                      indicator=indicator, caishen=caishen, win={**win, **win_flags}, claims=claims,
+                      base_points=base_points)
 
 
 def score(*args, **kwargs) -> dict:

@@ -4,15 +4,14 @@ request's language, and a refused /v1/score scored at most once."""
 from __future__ import annotations
 
 import copy
-import re
 
 import pytest
 
+from helpers import CJK
 from service import bodies
 import ningbo_score
 from tools import examples
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @pytest.mark.parametrize("header,lang", [

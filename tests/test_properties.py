@@ -7,18 +7,15 @@ for another form of the same hand, or checked against a rule-book identity.
 from __future__ import annotations
 
 import copy
-import os
-import sys
 from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-import handgen  # noqa: E402
+import handgen
 
-from ningbo_score import ScoreError, score  # noqa: E402
+from ningbo_score import ScoreError, score
 
 PROPS = settings(
     derandomize=True,

@@ -11,53 +11,29 @@ import copy
 
 import pytest
 
+# (by_id and meld: test_rulebook3.py and test_rulebook4.py import them from here)
+from helpers import items_by_id as by_id
+from helpers import meld, score_body
+
 import ningbo_score
 from ningbo_score import ScoreError
-
-SEATS = ("E", "S", "W", "N")
-
-
-# T: the test-side tile shorthand "123m EE" -> ["1m","2m","3m","E","E"], one copy (test_errors.py)
-from test_errors import T  # noqa: E402
 
 
 def body(rules, concealed: str, winning: str, *, seat="S", round_wind="E", by="self_draw", frm=None,
          melds=(), flowers="", indicator=None, claims=None, base_points=None, **flags) -> dict:
-    req = {"rules": rules, "seat_wind": seat, "round_wind": round_wind,
-           "hand": {"concealed": T(concealed), "winning_tile": winning, "melds": list(melds),
-                    "flowers": T(flowers)},
-           "win": {"by": by, **flags}}
+    win = {"by": by, **flags}
     if frm is not None:
-        req["win"]["from"] = frm
-    if indicator is not None:
-        req["caishen"] = {"indicator": indicator}
-    if claims is not None:
-        req["claims_from_winner"] = claims
-    if base_points is not None:
-        req["base_points"] = base_points
-    return req
+        win["from"] = frm
+    return score_body(rules, seat, round_wind, concealed, winning=winning, melds=melds, flowers=flowers,
+                      indicator=indicator, win=win, claims=claims, base_points=base_points)
 
 
 def score(*args, **kwargs) -> dict:
     return ningbo_score.score(body(*args, **kwargs))
 
 
-def by_id(r: dict) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for it in r["items"]:
-        out[it["id"]] = out.get(it["id"], 0) + it["tai"]
-    return out
-
-
 def paid(r: dict) -> dict[str, tuple[int, int]]:
     return {p["from"]: (p["amount"], p["multiplier"]) for p in r["payments"]}
-
-
-def meld(kind: str, tiles: str, frm: str | None = None) -> dict:
-    m = {"type": kind, "tiles": T(tiles)}
-    if frm is not None:
-        m["from"] = frm
-    return m
 
 
 # --- 白板 does not substitute in ningbo-456 -------------------------------------------------------

@@ -15,59 +15,25 @@ from marshmallow import ValidationError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import NEXT, T, meld, score_body
+
 import ningbo_score
 from ningbo_score import ScoreError
 from ningbo_score.tiles import INDEX, _read_compact, compact_or_none, parse_tile, parse_tiles
 
-NEXT = {"E": "S", "S": "W", "W": "N", "N": "E"}
 PLAIN = "234m 678m 345p 567s 99s"
-
-
-def T(text: str) -> list[str]:
-    """Test-side shorthand "123m EE" -> ["1m","2m","3m","E","E"] (independent of the library parser)."""
-    out: list[str] = []
-    digits: list[str] = []
-    for ch in text.replace(" ", ""):
-        if ch.isdigit():
-            digits.append(ch)
-        elif ch in "mpsf":
-            out += [d + ch for d in digits]
-            digits = []
-        elif ch in "ESWNCFP":
-            out.append(ch)
-        else:
-            raise ValueError(text)
-    return out
-
-
-def meld(kind: str, tiles: str, frm: str | None = None, **flags) -> dict:
-    m = {"type": kind, "tiles": T(tiles)}
-    if frm is not None:
-        m["from"] = frm
-    m.update(flags)
-    return m
 
 
 def request(concealed=PLAIN, winning="4m", *, melds=(), flowers="", seat="S", round_wind="E",
             indicator="9p", by="discard", frm=None, rules="ningbo", claims=None, base_points=None,
             **win_flags) -> dict:
-    req = {
-        "rules": rules,
-        "seat_wind": seat,
-        "round_wind": round_wind,
-        "caishen": {"indicator": indicator},
-        "hand": {"concealed": T(concealed), "winning_tile": winning, "melds": list(melds),
-                 "flowers": T(flowers)},
-        "win": {"by": by},
-    }
+    """The body of a hand won by ``by``; a discard or a robbed kong is ``frm``'s, by default the
+    winner's 下家 (NEXT)."""
+    win = {"by": by}
     if by in ("discard", "robbing_kong"):
-        req["win"]["from"] = frm or NEXT[seat]
-    req["win"].update(win_flags)
-    if claims is not None:
-        req["claims_from_winner"] = claims
-    if base_points is not None:
-        req["base_points"] = base_points
-    return req
+        win["from"] = frm or NEXT[seat]
+    return score_body(rules, seat, round_wind, concealed, winning=winning, melds=melds, flowers=flowers,
+                      indicator=indicator, win={**win, **win_flags}, claims=claims, base_points=base_points)
 
 
 def score(*args, **kwargs) -> dict:

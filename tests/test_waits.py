@@ -19,71 +19,25 @@ Reminders used throughout:
 from __future__ import annotations
 
 import copy
-import os
-import sys
 from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-import handgen  # noqa: E402
+import handgen
+from helpers import SEATS, T, chow, items_by_id, kong, paid, pung, score_body
 
-from ningbo_score import ScoreError, score, waits  # noqa: E402
+from ningbo_score import ScoreError, score, waits
 
-SEATS = ("E", "S", "W", "N")
 KINDS = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + ("E", "S", "W", "N", "C", "F", "P")
 assert len(KINDS) == 34
 
 
 # --------------------------------------------------------------------------- helpers
-def t(compact: str) -> list[str]:
-    """'123m 46p EE C' -> ['1m','2m','3m','4p','6p','E','E','C'] (our own expander)."""
-    out: list[str] = []
-    for tok in compact.split():
-        if tok[-1] in "mpsf":
-            out += [d + tok[-1] for d in tok[:-1]]
-        else:
-            out += list(tok)
-    return out
-
-
-def chow(tiles: str, frm: str) -> dict:
-    return {"type": "chow", "tiles": t(tiles), "from": frm}
-
-
-def pung(tile: str, frm: str) -> dict:
-    return {"type": "pung", "tiles": [tile] * 3, "from": frm}
-
-
-def ckong(tile: str) -> dict:
-    return {"type": "kong", "tiles": [tile] * 4, "concealed": True}
-
-
 def wreq(rules, seat, rnd, concealed, *, melds=(), flowers="", indicator=None, win=None, base=None) -> dict:
-    r = {"rules": rules, "seat_wind": seat, "round_wind": rnd,
-         "hand": {"concealed": t(concealed), "melds": list(melds), "flowers": t(flowers)}}
-    if indicator is not None:
-        r["caishen"] = {"indicator": indicator}
-    if win is not None:
-        r["win"] = win
-    if base is not None:
-        r["base_points"] = base
-    return r
-
-
-def items_by_id(body: dict) -> dict[str, int]:
-    """Items summed by id (docs/api.md: clients sum by id)."""
-    out: dict[str, int] = {}
-    for it in body["items"]:
-        out[it["id"]] = out.get(it["id"], 0) + it["tai"]
-    return out
-
-
-def paid(body: dict) -> dict[str, int]:
-    """payer -> amount."""
-    return {p["from"]: p["amount"] for p in body["payments"]}
+    return score_body(rules, seat, rnd, concealed, melds=melds, flowers=flowers, indicator=indicator, win=win,
+                      base_points=base)
 
 
 def entry(res: dict, tile: str) -> dict:
@@ -298,7 +252,7 @@ def test_caishen_big_single_wait_any_tile_only_self_draw():
                      melds=[chow("123m", "E"), pung("9m", "W"), chow("456m", "E"), pung("7m", "N")]))
     check_grouping(res, KINDS)
     assert len(res["waits"]) == 3
-    m_group = sorted(t("123456789m")) + ["5p"]
+    m_group = sorted(T("123456789m")) + ["5p"]
     honors = ["E", "S", "W", "N", "C", "F", "P"]
     others = sorted(k for k in KINDS if k not in m_group and k not in honors)
     assert len(others) == 17
@@ -416,7 +370,7 @@ def test_wait_with_every_copy_visible_is_not_listed():
     # 78s waits 6s or 9s, but no 9s is left to draw -> only 6s listed (unseen 4).
     #   6s: two-sided, but the kong is no chow -> pai_hu 0; no_caishen 1; seat_flower 2
     #   discard 3 台: ineligible; self-draw 4 台: P = 5, E, S, W pay 5 each
-    request = wreq("ningbo", "N", "E", "78s 234m 567p CC", melds=[ckong("9s")], flowers="4f 8f")
+    request = wreq("ningbo", "N", "E", "78s 234m 567p CC", melds=[kong("9s")], flowers="4f 8f")
     res = waits(request)
     assert res["tiles"] == ["6s"]
     assert res["unseen_total"] == 4 and entry(res, "6s")["unseen"] == 4

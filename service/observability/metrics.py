@@ -48,8 +48,6 @@ from service.observability.ids import ENV_REQUEST_ID, ENV_TRACE_ID, REQUEST_ID_H
     new_request_id, trace_id_of
 from service.settings import MULTIPROC_ENV, Settings
 
-#: the service's version when the library does not say (``ningbo_score.__version__``)
-FALLBACK_VERSION = "3.0.0"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 CODE_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 # Latency buckets in seconds: fine below 50 ms (the p99 target), coarse up to the worker timeout.
@@ -90,12 +88,10 @@ class _Metrics:
 
 
 def build_info() -> tuple[str, str]:
-    """(version, "true"/"false"): ``ningbo_score.__version__`` (else :data:`FALLBACK_VERSION`) and
-    ``ningbo_score.USING_COMPILED``."""
+    """(version, "true"/"false"): ``ningbo_score.__version__`` and ``ningbo_score.USING_COMPILED``."""
     import ningbo_score
 
-    version = getattr(ningbo_score, "__version__", None) or FALLBACK_VERSION
-    return str(version), "true" if getattr(ningbo_score, "USING_COMPILED", False) else "false"
+    return ningbo_score.__version__, "true" if ningbo_score.USING_COMPILED else "false"
 
 
 def revision(settings: Settings) -> str:
