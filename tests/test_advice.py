@@ -1,0 +1,219 @@
+"""Discard advice by value (``POST /v1/analyze`` with ``objective: value``, docs/api.md "Advice by
+value"): the closed form at one draw worked by hand, an exhaustive enumeration written apart
+from the solver (every sequence of draws, every allowed discard, in exact fractions, with the
+shanten of tests/test_shanten.py's target oracle and the points of ``ningbo_score.score``), the
+ranking, and the request's new fields.
+
+Reminders (docs/rules.md): ningbo: min 4 台; linear points P = base × (1 + 台); unseen of a kind
+= 4 − its copies in the hand, the melds, the indicator and ``visible`` (docs/api.md); without a
+caishen flower the draws are the 34 kinds, U = 136 − the tiles seen.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import handgen  # noqa: E402
+from test_shanten import target_shanten  # noqa: E402
+
+import ningbo_score  # noqa: E402
+from ningbo_score import ScoreError, analyze  # noqa: E402
+
+KINDS = handgen.KINDS
+INDEX = {k: i for i, k in enumerate(KINDS)}
+CLOSE = dict(rel=1e-12, abs=1e-12)
+
+
+def body(seat, rnd, concealed, **extra) -> dict:
+    out = {"seat_wind": seat, "round_wind": rnd, "hand": {"concealed": concealed}, "objective": "value"}
+    for key in ("melds",):
+        if key in extra:
+            out["hand"][key] = extra.pop(key)
+    out.update(extra)
+    return out
+
+
+# --------------------------------------------------------------------------- the closed form
+
+def test_tenpai_one_draw_is_the_closed_form():
+    # E (dealer), round E: EEE 234m 678p 55s 45s, no caishen.  Waits (docs/rules.md §3-5):
+    #   3s: 345s + 55s pair, two-sided: 排胡 0 + 自摸 1 + 硬胡 1 + seat wind pung E 1 + round wind
+    #       pung E 1 = 4 台 ≥ 4: eligible, P = 1 × (1 + 4) = 5;
+    #   6s: 456s + 55s, the same 4 台: P = 5;
+    #   4s: 555s + 44s pair (single wait 1): 5 台, P = 6.
+    # Unseen: 3s 4, 6s 4, 4s 4 − 1 held = 3; U = 136 − 13 = 123.
+    # V_1 = (4 × 5 + 4 × 5 + 3 × 6) / 123 = 58/123; win probability (4 + 4 + 3)/123 = 11/123.
+    res = analyze(body("E", "E", "EEE 234m 678p 55s 45s", draws_left=1))
+    assert res["expected_points"] == pytest.approx(58 / 123, **CLOSE)
+    assert res["win_probability"] == pytest.approx(11 / 123, **CLOSE)
+    assert res["draws_left"] == 1
+
+
+def test_tenpai_one_draw_discard_entry_counts_its_tile_as_seen():
+    # The same hand having drawn 9m: discarding 9m leaves it; in the entry the 9m counts as
+    # seen, so U = 136 − 14 = 122: V_1 = 58/122, P = 11/122.
+    # Discarding 4s leaves EEE 234m 678p 555s 9m, a single wait on 9m: single wait 1 + 自摸 1 +
+    # 硬胡 1 + E seat 1 + E round 1 = 5 台, P = 6; 9m unseen 4 − 1 = 3: V_1 = 18/122, P = 3/122.
+    # Every other discard breaks a set or the pair and leaves no tenpai: one draw wins nothing.
+    res = analyze(body("E", "E", "EEE 234m 678p 55s 45s 9m", draws_left=1))
+    first, second = res["discards"][:2]
+    assert first["discard"] == "9m"
+    assert first["expected_points"] == pytest.approx(58 / 122, **CLOSE)
+    assert first["win_probability"] == pytest.approx(11 / 122, **CLOSE)
+    assert second["discard"] == "4s"
+    assert second["expected_points"] == pytest.approx(18 / 122, **CLOSE)
+    assert second["win_probability"] == pytest.approx(3 / 122, **CLOSE)
+    assert all(e["expected_points"] == 0 and e["win_probability"] == 0 for e in res["discards"][2:])
+
+
+def test_a_tenpai_below_the_minimum_is_worth_nothing_with_one_draw():
+    # S, round E: 123m 456p 789s EE 35m waits on 4m only: closed wait 1 + 自摸 1 + 硬胡 1 = 3 台
+    # < 4: not eligible, so one draw wins nothing.
+    res = analyze(body("S", "E", "123m 456p 789s EE 35m", draws_left=1))
+    assert res["shanten"] == 0
+    assert res["expected_points"] == 0 and res["win_probability"] == 0
+
+
+# --------------------------------------------------------------------------- the enumeration
+
+def unseen_counts(request: dict) -> dict[str, int]:
+    """4 − copies held, melded or visible (these requests have no flowers and no indicator)."""
+    seen = {k: 0 for k in KINDS}
+    tiles = list(request["hand"]["concealed"]) + list(request.get("visible", []))
+    for m in request["hand"].get("melds", []):
+        tiles += list(m["tiles"])
+    for t in tiles:
+        seen[t] += 1
+    return {k: 4 - n for k, n in seen.items() if 4 - n > 0}
+
+
+class Enumeration:
+    """The model of docs/api.md written out as a game tree, without the solver: each draw, each
+    allowed discard, every sequence to the end, in exact fractions."""
+
+    def __init__(self, request: dict):
+        self.request = request
+        self.melds = len(request["hand"].get("melds", []))
+        self.caishen = set((request.get("caishen") or {}).get("kinds", []))
+        u = unseen_counts(request)
+        total = sum(u.values())
+        self.draws = [(k, Fraction(n, total)) for k, n in u.items()]
+        self.score = lru_cache(maxsize=None)(self._score)
+        self.shanten = lru_cache(maxsize=None)(self._shanten)
+
+    def _shanten(self, tiles: tuple[str, ...]) -> int:
+        counts = [0] * 34
+        caishen = 0
+        for t in tiles:
+            if t in self.caishen:
+                caishen += 1
+            else:
+                counts[INDEX[t]] += 1
+        return target_shanten(counts, caishen, self.melds)
+
+    def _score(self, tiles: tuple[str, ...], drawn: str) -> int:
+        req = {k: v for k, v in self.request.items() if k not in ("objective", "draws_left", "visible")}
+        req["hand"] = {**req["hand"], "concealed": list(tiles) + [drawn], "winning_tile": drawn}
+        req["win"] = {"by": "self_draw"}
+        try:
+            answer = ningbo_score.score(req)
+        except ScoreError:
+            return 0
+        return answer["points"] if answer["eligible"] else 0
+
+    def value(self, tiles: tuple[str, ...], d: int) -> tuple[Fraction, Fraction]:
+        if d == 0:
+            return Fraction(0), Fraction(0)
+        ev = win = Fraction(0)
+        for k, p in self.draws:
+            points = self.score(tiles, k)
+            if points:
+                ev += p * points
+                win += p
+                continue
+            drawn = list(tiles) + [k]
+            after = []
+            for x in sorted(set(drawn)):
+                rest = list(drawn)
+                rest.remove(x)
+                after.append((self.shanten(tuple(sorted(rest))), tuple(sorted(rest))))
+            least = min(s for s, _ in after)
+            best = max(self.value(rest, d - 1) for s, rest in after if s == least)
+            ev += p * best[0]
+            win += p * best[1]
+        return ev, win
+
+
+def visible_but(drawable: dict[str, int], request: dict) -> list[str]:
+    """``visible`` tiles that leave exactly ``drawable`` copies unseen of those kinds and none of
+    any other."""
+    seen = {k: 0 for k in KINDS}
+    tiles = list(request["hand"]["concealed"])
+    for m in request["hand"].get("melds", []):
+        tiles += list(m["tiles"])
+    for t in tiles:
+        seen[t] += 1
+    out = []
+    for k in KINDS:
+        out += [k] * (4 - seen[k] - drawable.get(k, 0))
+    return out
+
+
+MELDS = [{"type": "pung", "tiles": ["C", "C", "C"], "from": "E"},
+         {"type": "pung", "tiles": ["F", "F", "F"], "from": "W"},
+         {"type": "pung", "tiles": ["S", "S", "S"], "from": "N"}]
+SMALL = [
+    # 3 melds (dragon pungs and the seat wind S: 3 台 before the concealed part), 4 concealed
+    # tiles one from tenpai, six kinds left to draw: flush, all pungs and the waits change the
+    # 台, so the discards differ in value
+    ("S", "E", ["2m", "3m", "5p", "7p"], MELDS, None, {"1m": 2, "4m": 3, "2m": 1, "6p": 2, "5p": 1, "9s": 2}),
+    # the same with a caishen kind (9s: drawn, it stands for any tile)
+    ("S", "E", ["2m", "3m", "5p", "9s"], MELDS, ["9s"], {"1m": 2, "4m": 1, "3m": 2, "6p": 2, "9s": 2}),
+    # 4 melds, one tile: a single wait, sideways moves on every draw
+    ("S", "E", ["4m"], MELDS + [{"type": "chow", "tiles": ["1p", "2p", "3p"], "from": "E"}], None,
+     {"4m": 2, "1m": 3, "9p": 2, "E": 3, "W": 1}),
+]
+
+
+@pytest.mark.parametrize("draws", [2, 3])
+@pytest.mark.parametrize("seat, rnd, concealed, melds, caishen, drawable", SMALL)
+def test_small_hands_equal_the_exhaustive_enumeration(seat, rnd, concealed, melds, caishen, drawable, draws):
+    request = body(seat, rnd, concealed, melds=melds, draws_left=draws)
+    if caishen:
+        request["caishen"] = {"kinds": caishen}
+    request["visible"] = visible_but(drawable, request)
+    assert unseen_counts(request) == drawable
+    oracle = Enumeration(request)
+    ev, win = oracle.value(tuple(sorted(concealed)), draws)
+    res = analyze(request)
+    assert res["expected_points"] == pytest.approx(float(ev), **CLOSE)
+    assert res["win_probability"] == pytest.approx(float(win), **CLOSE)
+
+
+@pytest.mark.parametrize("seat, rnd, concealed, melds, caishen, drawable", SMALL[:2])
+def test_small_hands_each_discard_equals_the_enumeration_and_the_best_is_first(seat, rnd, concealed, melds,
+                                                                                caishen, drawable):
+    drawn = concealed + ["4m"]
+    request = body(seat, rnd, drawn, melds=melds, draws_left=2)
+    if caishen:
+        request["caishen"] = {"kinds": caishen}
+    request["visible"] = visible_but(drawable, {"hand": {"concealed": concealed, "melds": melds}})
+    request["visible"].remove("4m")         # the drawn 4m is in the hand now
+    res = analyze(request)
+    # the discarded tile counts as seen in its entry: the 14 tiles' unseen counts
+    oracle = Enumeration(request)
+    best = max(e["expected_points"] for e in res["discards"])
+    assert res["discards"][0]["expected_points"] >= best - 1e-12
+    for e in res["discards"]:
+        rest = list(drawn)
+        rest.remove(e["discard"])
+        ev, win = oracle.value(tuple(sorted(rest)), 2)
+        assert e["expected_points"] == pytest.approx(float(ev), **CLOSE), e["discard"]
+        assert e["win_probability"] == pytest.approx(float(win), **CLOSE), e["discard"]
+    keys = [(-e["expected_points"], -e["win_probability"]) for e in res["discards"]]
+    assert keys == sorted(keys)
