@@ -55,15 +55,29 @@ MIN_DRAWS, MAX_DRAWS = 1, 20
 #: ``draws_left`` when the request gives no ``live_tiles``
 DEFAULT_DRAWS = 8
 #: the hands one request may expand (its graph); past it the values are null (TooMany)
-MAX_STATES = 40_000
+MAX_STATES = 2_000
 #: An upper estimate of one hand's bytes in the graph (measured by bench/value_bench.py with
 #: tracemalloc: its key, its draws' lists of children, its values): MAX_STATES × STATE_BYTES
-#: bounds a request's memory (about 40 MB).
+#: bounds a request's memory (about 3 MB); the hands' shanten work bounds its time.
 STATE_BYTES = 1_000
 #: how many hands are expanded between two calls of ``before_each`` (the server's other work)
 YIELD_EVERY = 200
 #: two expected values closer than this (relative) are equal: the chance to win decides
 TIE = 1e-12
+
+#: The model, as openapi.yaml states it (the objective's description) and docs/api.md.
+MODEL = (
+    "The model, computed exactly (no sampling): each draw is a kind k with probability u_k / U, u_k its "
+    "unseen copies (as `improving` counts them; in a discard entry the discarded tile counts as seen) "
+    "and U their sum, with replacement (the counts never change); flowers are never drawn (a caishen "
+    "flower is a caishen and is). After a draw, if the 14 − 3 × melds tiles are an eligible self-drawn "
+    "win by `/v1/score` (the request's seat, round, caishen, melds, flowers and rules; `win.by` "
+    "`self_draw`, the drawn tile the winning tile), the hand wins, worth that answer's `points`; "
+    "otherwise the player discards to maximise the expected points of the draws left (between equal "
+    "expected points, the higher chance to win), among the discards that leave the least shanten "
+    "reachable from those tiles (no backward moves). No claims, no discard wins, nobody else wins; "
+    "V_0 = 0; a hand `/v1/score` refuses is no win (a fifth copy included). `win_probability` and "
+    "`expected_points` are those of the 13 − 3 × melds tiles with `draws_left` draws to come.")
 
 #: a hand: the copies of each drawable kind (candidates(hand), in order)
 State: TypeAlias = tuple[int, ...]
@@ -83,12 +97,14 @@ class TooMany(Exception):
 @dataclass
 class Node:
     """A hand of 13 − 3m tiles in the graph: its shanten, the fewest draws it is reached in, and
-    per drawable kind (index) either the points of the eligible win (an int) or the allowed
-    hands after the discard (node ids)."""
+    once expanded, per drawable kind (index) either the points of the eligible win (an int) or
+    the allowed hands after the discard that may still win (node ids), for ``rest`` draws after
+    that one."""
     state: State
     shanten: int
     depth: int
     draws: list[int | tuple[int, ...]] | None = None     # None: not expanded (V = 0 at every d it needs)
+    rest: int = -1
 
 
 class Graph:
@@ -138,6 +154,12 @@ class Graph:
         before, after, after_caishen = draw_shanten(counts, caishen, self.melds)
         return before, [after_caishen if self.caishen[i] else after[self.face[i]] for i in range(len(self.kinds))]
 
+    def _due(self, node: Node) -> bool:
+        """Whether a hand must be (re-)expanded: it may win in the draws it has left, and it was
+        expanded for fewer."""
+        left = self.draws - node.depth
+        return node.shanten < left and node.rest < left - 1
+
     def add(self, state: State, depth: int, shanten: int | None = None) -> int:
         """The node of a hand (added, to be expanded, if new; its depth lowered if reached sooner)."""
         nid = self.ids.get(state)
@@ -145,7 +167,7 @@ class Graph:
             node = self.nodes[nid]
             if depth < node.depth:
                 node.depth = depth
-                if node.draws is None and node.shanten < self.draws - depth:
+                if self._due(node):
                     self._pending.append(nid)
             return nid
         if len(self.nodes) >= self.max_states:
@@ -154,8 +176,9 @@ class Graph:
             shanten = self._after(state)[0]
         nid = len(self.nodes)
         self.ids[state] = nid
-        self.nodes.append(Node(state, shanten, depth))
-        if shanten < self.draws - depth:
+        node = Node(state, shanten, depth)
+        self.nodes.append(node)
+        if self._due(node):
             self._pending.append(nid)
         return nid
 
@@ -167,8 +190,7 @@ class Graph:
             pending = sorted(set(self._pending), key=lambda i: self.nodes[i].depth)
             self._pending = []
             for nid in pending:
-                node = self.nodes[nid]
-                if node.draws is None and node.shanten < self.draws - node.depth:
+                if self._due(self.nodes[nid]):
                     self._expand(nid)
                     done += 1
                     if self.before_each is not None and done % YIELD_EVERY == 0:
@@ -177,13 +199,15 @@ class Graph:
     def _expand(self, nid: int) -> None:
         node = self.nodes[nid]
         state, t, depth = node.state, node.shanten, node.depth
+        rest = self.draws - depth - 1                # the draws after the next one
         _, best = self._after(state)                 # each draw's 14 tiles: shanten after the best discard
         swaps: list[tuple[int, list[int]]] = []      # (x, shanten of state − x + k for each k)
-        for x, n in enumerate(state):
-            if n:
-                less = list(state)
-                less[x] -= 1
-                swaps.append((x, self._after(tuple(less))[1]))
+        if rest > 0:
+            for x, n in enumerate(state):
+                if n:
+                    less = list(state)
+                    less[x] -= 1
+                    swaps.append((x, self._after(tuple(less))[1]))
         draws: list[int | tuple[int, ...]] = [()] * len(self.kinds)
         for k in self.drawable:
             least = best[k]
@@ -193,6 +217,8 @@ class Graph:
                     draws[k] = points
                     continue
                 least = 0
+            if least >= rest:                        # what is kept cannot win in the draws left
+                continue
             children: list[int] = []
             if least == t:                           # the drawn tile itself may go
                 children.append(nid)
@@ -204,6 +230,7 @@ class Graph:
                     children.append(self.add(tuple(child), depth + 1, least))
             draws[k] = tuple(children)
         node.draws = draws
+        node.rest = rest
 
     def _points(self, state: State, k: int) -> int:
         """The points of the self-drawn win of ``state`` plus kind ``k`` (0: refused or not

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from .advice import DEFAULT_DRAWS, MAX_STATES, solve_hands
+from . import advice
+from .advice import DEFAULT_DRAWS
 from .completion import Memo, Outcome, candidates, discarder, unseen, wins_on
 from .errors import Problem, ScoreError
 from .hand import Held, WaitingHand, check_waiting, winning_count
@@ -192,14 +193,15 @@ def by_value(work: Analysis, out: Body, draws: int) -> None:
     entries: list[Body] = out.get("discards", [out])
     hands = [hand.without(CODES.index(e["discard"])).concealed for e in entries] if "discards" in out \
         else [hand.concealed]
-    values = solve_hands(hand, hands, work.seen, draws, work.lang, work.memo, work.before_each)
+    bound = advice.MAX_STATES
+    values = advice.solve_hands(hand, hands, work.seen, draws, work.lang, work.memo, work.before_each, bound)
     if values is None:
         for e in entries:
             e["win_probability"] = e["expected_points"] = None
         out["value_note"] = (
-            f"超过 {MAX_STATES} 种手牌要权衡（还有 {draws} 次摸牌）：没有精确算出；减少 draws_left 可以算出"
+            f"超过 {bound} 种手牌要权衡（还有 {draws} 次摸牌）：没有精确算出；减少 draws_left 可以算出"
             if work.lang == "zh" else
-            f"more than {MAX_STATES} hands to weigh over {draws} draws: not computed exactly; "
+            f"more than {bound} hands to weigh over {draws} draws: not computed exactly; "
             "fewer draws_left may fit")
         return
     for e, (ev, p) in zip(entries, values):

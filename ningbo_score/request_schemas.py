@@ -14,7 +14,7 @@ import typing
 
 from marshmallow import ValidationError, post_load, validates_schema
 
-from .advice import DEFAULT_DRAWS, MAX_DRAWS, MIN_DRAWS, OBJECTIVES, default_draws
+from .advice import DEFAULT_DRAWS, MAX_DRAWS, MIN_DRAWS, MODEL, OBJECTIVES, default_draws
 from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
 from .errors import ScoreError
@@ -381,7 +381,7 @@ class AnalyzeRequestSchema(WaitsRequestSchema):
         "default": "ukeire",
         "description": "`ukeire`: discards ranked by shanten and unseen improving tiles; `value`: each discard "
                        "(and a 13-tile hand) also gets `win_probability` and `expected_points` under the model "
-                       "of docs/api.md (\"Advice by value\"), and the discards are ranked by them."})
+                       "below, and the discards are ranked by them. " + MODEL})
     draws_left = optional(Integer, validate=Range(min=MIN_DRAWS, max=MAX_DRAWS), metadata={
         "description": f"With `value`: the draws to come ({MIN_DRAWS}-{MAX_DRAWS}). Default: `live_tiles` ÷ 4 "
                        f"rounded up (at most {MAX_DRAWS}, at least {MIN_DRAWS}) when given, else {DEFAULT_DRAWS}."})

@@ -217,3 +217,67 @@ def test_small_hands_each_discard_equals_the_enumeration_and_the_best_is_first(s
         assert e["win_probability"] == pytest.approx(float(win), **CLOSE), e["discard"]
     keys = [(-e["expected_points"], -e["win_probability"]) for e in res["discards"]]
     assert keys == sorted(keys)
+
+
+# --------------------------------------------------------------------------- the request's fields
+
+@pytest.mark.parametrize("field, bad, en, zh", [
+    ("objective", "ev", "Must be one of: ukeire, value.", "必须是以下之一：ukeire, value。"),
+    ("draws_left", 0, "Must be from 1 to 20.", "必须在 1 到 20 之间。"),
+    ("draws_left", 21, "Must be from 1 to 20.", "必须在 1 到 20 之间。"),
+    ("live_tiles", -1, "Must be from 0 to 92.", "必须在 0 到 92 之间。"),
+    ("live_tiles", 93, "Must be from 0 to 92.", "必须在 0 到 92 之间。"),
+])
+def test_bad_value_fields_are_400_with_the_field_and_the_reason(client, field, bad, en, zh):
+    sent = body("E", "E", "EEE 234m 678p 55s 45s", **{field: bad})
+    got = client.post("/v1/analyze", json=sent)
+    assert got.status_code == 400 and got.get_json()["errors"] == {field: [en]}
+    got = client.post("/v1/analyze", json=sent, headers={"Accept-Language": "zh"})
+    assert got.status_code == 400 and got.get_json()["errors"] == {field: [zh]}
+    with pytest.raises(ScoreError) as err:
+        analyze(sent)
+    assert err.value.code == "invalid_request" and err.value.path == field
+
+
+@pytest.mark.parametrize("extra, draws", [
+    ({}, 8),                                   # no live_tiles: 8
+    ({"live_tiles": 1}, 1),                    # ⌈1 ÷ 4⌉ = 1
+    ({"live_tiles": 0}, 1),                    # ⌈0 ÷ 4⌉ = 0, at least 1 draw
+    ({"live_tiles": 13}, 4),                   # ⌈13 ÷ 4⌉ = 4
+    ({"live_tiles": 92}, 20),                  # ⌈92 ÷ 4⌉ = 23, at most 20
+    ({"live_tiles": 92, "draws_left": 2}, 2),  # given: as given
+])
+def test_draws_left_default(extra, draws):
+    from ningbo_score.fields import load
+    from ningbo_score.request_schemas import ANALYZE_REQUEST
+    loaded = load(ANALYZE_REQUEST, body("E", "E", "EEE 234m 678p 55s 45s", **extra))
+    assert loaded.draws_left == draws and loaded.objective == "value"
+
+
+def test_ukeire_is_the_default_and_has_no_values(client):
+    sent = body("E", "E", "EEE 234m 678p 55s 45s 9m")
+    del sent["objective"]
+    plain = analyze(sent)
+    assert "draws_left" not in plain and all("expected_points" not in e for e in plain["discards"])
+    by_value = analyze({**sent, "objective": "value", "draws_left": 1})
+    # the same entries, values added
+    strip = [{k: v for k, v in e.items() if k not in ("expected_points", "win_probability")}
+             for e in by_value["discards"]]
+    assert sorted(strip, key=lambda e: e["discard"]) == sorted(plain["discards"], key=lambda e: e["discard"])
+    got = client.post("/v1/analyze", json={**sent, "objective": "value", "draws_left": 1})
+    assert got.status_code == 200 and got.get_json() == by_value
+
+
+def test_past_the_bound_the_values_are_null_with_a_note(client, monkeypatch):
+    # a 1-shanten hand of 13 concealed tiles reaches thousands of hands over 8 draws; with the
+    # bound lowered to 50 hands its values are not computed, and the note says so in each language
+    from ningbo_score import advice
+    monkeypatch.setattr(advice, "MAX_STATES", 50)
+    sent = body("S", "E", "123m 456p 789s EE 3m 5m 9p", draws_left=8)
+    got = client.post("/v1/analyze", json=sent)
+    assert got.status_code == 200
+    answer = got.get_json()
+    assert all(e["expected_points"] is None and e["win_probability"] is None for e in answer["discards"])
+    assert answer["value_note"].startswith("more than 50 hands")
+    zh = client.post("/v1/analyze", json=sent, headers={"Accept-Language": "zh"}).get_json()
+    assert zh["value_note"].startswith("超过 50 种手牌")
