@@ -55,10 +55,10 @@ MIN_DRAWS, MAX_DRAWS = 1, 20
 #: ``draws_left`` when the request gives no ``live_tiles``
 DEFAULT_DRAWS = 8
 #: the hands one request may expand (its graph); past it the values are null (TooMany)
-MAX_STATES = 2_000
+MAX_STATES = 6_000
 #: An upper estimate of one hand's bytes in the graph (measured by bench/value_bench.py with
 #: tracemalloc: its key, its draws' lists of children, its values): MAX_STATES × STATE_BYTES
-#: bounds a request's memory (about 3 MB); the hands' shanten work bounds its time.
+#: bounds a request's memory (about 6 MB); the hands' shanten work bounds its time.
 STATE_BYTES = 1_000
 #: how many hands are expanded between two calls of ``before_each`` (the server's other work)
 YIELD_EVERY = 200

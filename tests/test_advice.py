@@ -281,3 +281,38 @@ def test_past_the_bound_the_values_are_null_with_a_note(client, monkeypatch):
     assert answer["value_note"].startswith("more than 50 hands")
     zh = client.post("/v1/analyze", json=sent, headers={"Accept-Language": "zh"}).get_json()
     assert zh["value_note"].startswith("超过 50 种手牌")
+
+
+# --------------------------------------------------------------------------- docs/examples.md
+
+EXAMPLES = [  # (body, best by ukeire, best by value): docs/examples.md "Advice by value"
+    (body("E", "W", "222m 444p 678p 456s CC", draws_left=1), "6p", "2m"),
+    (body("N", "S", "456m 345p 777s 99s", melds=[{"type": "kong", "tiles": "NNNN", "concealed": True}],
+          draws_left=2), "4m", "9s"),
+    (body("W", "W", "234s 44s 999p PPP", melds=[{"type": "chow", "tiles": "678p", "from": "S"}], draws_left=2),
+     "2s", "3s"),
+]
+
+
+@pytest.mark.parametrize("request_body, by_count, by_value", EXAMPLES)
+def test_the_examples_change_the_best_discard(request_body, by_count, by_value):
+    plain = analyze({k: v for k, v in request_body.items() if k not in ("objective", "draws_left")})
+    assert plain["discards"][0]["discard"] == by_count
+    valued = analyze(request_body)
+    assert valued["discards"][0]["discard"] == by_value
+    assert valued["discards"][0]["expected_points"] > 0
+
+
+def test_the_first_example_by_hand():
+    # E, round W, 222m 444p 678p 456s CC, one draw; U = 136 − 14 = 122 (in an entry the discarded
+    # tile counts as seen).  Discard 2m: 22m 444p 678p 456s CC waits on 2m (222m + CC pair: 对倒 1
+    # + 自摸 1 + 硬胡 1 = 3 台 < 4, no win) and C (CCC + 22m pair: 中 pung 1 + 对倒 1 + 自摸 1 + 硬胡 1
+    # = 4 台, P = 5), C unseen 4 − 2 = 2: V_1 = 2 × 5 / 122, P = 2/122.  Discard 4p: the same with
+    # 44p.  Discard 6p: 78p waits on 6p/9p, 排胡 0 + 自摸 1 + 硬胡 1 = 2 台: nothing.
+    res = analyze(EXAMPLES[0][0])
+    by_tile = {e["discard"]: e for e in res["discards"]}
+    for tile in ("2m", "4p"):
+        assert by_tile[tile]["expected_points"] == pytest.approx(10 / 122, **CLOSE)
+        assert by_tile[tile]["win_probability"] == pytest.approx(2 / 122, **CLOSE)
+    assert by_tile["6p"]["expected_points"] == 0
+    assert [e["discard"] for e in res["discards"][:2]] == ["2m", "4p"]     # equal: the order by counts
