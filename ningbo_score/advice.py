@@ -60,6 +60,8 @@ MAX_STATES = 6_000
 #: tracemalloc: its key, its draws' lists of children, its values): MAX_STATES × STATE_BYTES
 #: bounds a request's memory (about 6 MB); the hands' shanten work bounds its time.
 STATE_BYTES = 1_000
+#: the shanten tables of hands kept within a request (each about 250 bytes: 5 MB at most)
+AFTER_CACHE = 20_000
 #: how many hands are expanded between two calls of ``before_each`` (the server's other work)
 YIELD_EVERY = 200
 #: two expected values closer than this (relative) are equal: the chance to win decides
@@ -127,6 +129,7 @@ class Graph:
         self.scored: dict[tuple[State, int], int] = {}     # (hand, drawn kind) → points (0: no win)
         self.drawable: list[int] = []                      # kinds with a copy unseen by some root
         self._pending: list[int] = []
+        self._afters: dict[bytes, bytes] = {}
 
     def state_of(self, concealed: tuple[int, ...]) -> State:
         counts = [0] * len(self.kinds)
@@ -146,13 +149,22 @@ class Graph:
                     counts[self.face[i]] += n
         return counts, caishen
 
-    def _after(self, state: State) -> tuple[int, list[int]]:
-        """(shanten of the tiles, [shanten of the tiles plus kind i, for each i]): the 13 − 3m
+    def _after(self, state: State) -> tuple[int, bytes]:
+        """(shanten of the tiles, the shanten of the tiles plus kind i, plus 1, at i): the 13 − 3m
         tiles less one and each draw, or the 13 − 3m tiles and each draw's 14 with its best
-        discard (draw_shanten)."""
-        counts, caishen = self._shape(state)
-        before, after, after_caishen = draw_shanten(counts, caishen, self.melds)
-        return before, [after_caishen if self.caishen[i] else after[self.face[i]] for i in range(len(self.kinds))]
+        discard (draw_shanten).  Remembered (at most AFTER_CACHE hands): the hands less one tile
+        are shared by neighbours (h − x = h' − k for h' = h − x + k)."""
+        key = bytes(state)
+        hit = self._afters.get(key)
+        if hit is None:
+            counts, caishen = self._shape(state)
+            before, after, after_caishen = draw_shanten(counts, caishen, self.melds)
+            hit = bytes([before + 1] + [(after_caishen if self.caishen[i] else after[self.face[i]]) + 1
+                                        for i in range(len(self.kinds))])
+            if len(self._afters) >= AFTER_CACHE:
+                self._afters.clear()
+            self._afters[key] = hit
+        return hit[0] - 1, hit[1:]
 
     def _due(self, node: Node) -> bool:
         """Whether a hand must be (re-)expanded: it may win in the draws it has left, and it was
@@ -201,7 +213,7 @@ class Graph:
         state, t, depth = node.state, node.shanten, node.depth
         rest = self.draws - depth - 1                # the draws after the next one
         _, best = self._after(state)                 # each draw's 14 tiles: shanten after the best discard
-        swaps: list[tuple[int, list[int]]] = []      # (x, shanten of state − x + k for each k)
+        swaps: list[tuple[int, bytes]] = []          # (x, 1 + shanten of state − x + k at k)
         if rest > 0:
             for x, n in enumerate(state):
                 if n:
@@ -210,7 +222,7 @@ class Graph:
                     swaps.append((x, self._after(tuple(less))[1]))
         draws: list[int | tuple[int, ...]] = [()] * len(self.kinds)
         for k in self.drawable:
-            least = best[k]
+            least = best[k] - 1
             if least < 0:                            # a winning shape: is it an eligible win?
                 points = self._points(state, k)
                 if points > 0:
@@ -223,7 +235,7 @@ class Graph:
             if least == t:                           # the drawn tile itself may go
                 children.append(nid)
             for x, after in swaps:
-                if after[k] == least and x != k:
+                if after[k] == least + 1 and x != k:
                     child = list(state)
                     child[x] -= 1
                     child[k] += 1
