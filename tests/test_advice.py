@@ -316,3 +316,34 @@ def test_the_first_example_by_hand():
         assert by_tile[tile]["win_probability"] == pytest.approx(2 / 122, **CLOSE)
     assert by_tile["6p"]["expected_points"] == 0
     assert [e["discard"] for e in res["discards"][:2]] == ["2m", "4p"]     # equal: the order by counts
+
+
+# --------------------------------------------------------------------------- the ranking, the product bar
+
+def _near_win(rng) -> dict:
+    """A winning hand of tests/handgen.py before its discard, as an analyze body."""
+    won = handgen.random_request(rng, n_caishen=rng.choice((0, 0, 1)), presets=("ningbo",))
+    out = {k: v for k, v in won.items() if k != "win"}
+    out["hand"] = {k: v for k, v in won["hand"].items() if k != "winning_tile"}
+    return out
+
+
+def test_value_ranks_first_the_most_points_and_clears_the_product_bar():
+    # seeded near-win hands with one and two draws left: the first discard has the most expected
+    # points (to the ranking's rounding), and where the count ranks first a tenpai that can't win
+    # the minimum, a discard with positive expected points comes first whenever one exists
+    import random
+    rng = random.Random(40)
+    bar = 0
+    for i in range(24):
+        request_body = _near_win(rng)
+        plain = analyze(request_body)
+        valued = analyze({**request_body, "objective": "value", "draws_left": 1 + i % 2})
+        points = [e["expected_points"] for e in valued["discards"]]
+        assert points[0] >= max(points) - 1e-9
+        first = plain["discards"][0]
+        if first["shanten"] == 0 and first.get("eligible_unseen", 0) == 0 and max(points) > 0:
+            bar += 1
+            assert points[0] > 0
+        assert sorted(e["discard"] for e in valued["discards"]) == sorted(e["discard"] for e in plain["discards"])
+    assert bar > 0          # the seed meets the case the bar is about
