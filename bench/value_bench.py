@@ -10,8 +10,8 @@ Run from the project root:  ``.venv/bin/python bench/value_bench.py [--n 20] [--
     values are past the bound (``advice.MAX_STATES`` hands) is answered null in that time: the
     table says how many were computed.  The same for fewer draws, to show where the exact model
     fits.  CPU time of this process (``time.process_time``), one run each.
-(b) Memory: the peak of tracemalloc over one request at the bound (the graph of MAX_STATES
-    hands), and its bytes per hand (advice.STATE_BYTES is the bound it must stay under).
+(b) Memory: the peak of tracemalloc over one request that reaches a bound (MAX_STATES hands; a
+    caishen hand, MAX_SCORINGS scorings): at most advice.REQUEST_BYTES.
 (c) What it changes: ``--hands`` seeded dealt-and-drawn hands (13 dealt from the wall and one
     drawn, a caishen indicator turned from the rest, preset ``ningbo``), each analysed by
     ``ukeire`` and by ``value`` with ``--change-draws`` draws: how many change their best
@@ -39,6 +39,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import handgen  # noqa: E402
 
+import ningbo_score  # noqa: E402
 from ningbo_score import advice, analyze, shanten  # noqa: E402
 
 KINDS = handgen.KINDS
@@ -121,10 +122,12 @@ def main() -> int:
         out.write(line + "\n")
 
     failed = False
+    say(f"{'compiled modules' if ningbo_score.USING_COMPILED else 'plain Python'} (ningbo_score.advice itself is "
+        f"plain Python either way); load average {os.getloadavg()[0]:.1f}")
     say(f"(a) time, 13-tile dealt hands, no caishen, bound {advice.MAX_STATES} hands; CPU ms")
     say("| draws | shanten | computed | median ms | worst ms | target |")
     say("|---|---|---|---|---|---|")
-    for draws in args.draws:
+    for draws in args.draws if args.n else ():
         for want in (0, 1, 2):
             rng = random.Random(args.seed * 100 + want)
             ms, computed = [], 0
@@ -144,17 +147,23 @@ def main() -> int:
             say(f"| {draws} | {want} | {computed}/{args.n} | {med:.1f} | {worst:.1f} | {text} |")
     say()
 
-    say("(b) memory: one request at the bound (tracemalloc peak)")
-    body = {"seat_wind": "S", "round_wind": "E", "objective": "value", "draws_left": 8,
-            "hand": {"concealed": "123m 456p 789s EE 3m 5m 9p"}}
-    analyze(body)
-    tracemalloc.start()
-    analyze(body)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    say(f"peak {peak / 1e6:.1f} MB for {advice.MAX_STATES} hands: {peak / advice.MAX_STATES:.0f} B a hand "
-        f"(bound {advice.STATE_BYTES} B a hand: {'ok' if peak <= advice.MAX_STATES * advice.STATE_BYTES else 'FAILS'})")
-    failed |= peak > advice.MAX_STATES * advice.STATE_BYTES
+    say("(b) memory: the peak of one request (tracemalloc), on hands that reach the bounds")
+    for name, body in (
+            ("1-shanten, 8 draws (MAX_STATES)", {"seat_wind": "S", "round_wind": "E", "objective": "value",
+                                                 "draws_left": 8,
+                                                 "hand": {"concealed": "123m 456p 789s EE 3m 5m 9p"}}),
+            ("2 caishen, 3 draws (MAX_SCORINGS)", {"seat_wind": "S", "round_wind": "E", "objective": "value",
+                                                   "draws_left": 3, "caishen": {"kinds": ["5s"]},
+                                                   "hand": {"concealed": "123m 456p 78s EE 3m 5s 5s 9p"}})):
+        analyze(body)
+        tracemalloc.start()
+        res = analyze(body)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        ok = peak <= advice.REQUEST_BYTES
+        failed |= not ok
+        say(f"{name}: peak {peak / 2**20:.1f} MiB ({'null' if 'value_note' in res else 'computed'}); bound "
+            f"{advice.REQUEST_BYTES / 2**20:.0f} MiB: {'ok' if ok else 'FAILS'}")
     say()
 
     say("(c) what value changes (best discard by ukeire vs by value)")
@@ -165,7 +174,7 @@ def main() -> int:
     sets = {"dealt and drawn": [dealt_and_drawn(rng) for _ in range(args.hands)],
             "near a win": [near_win(rng) for _ in range(args.near)]}
     for name, bodies in sets.items():
-        for draws in args.change_draws:
+        for draws in args.change_draws if bodies else ():
             r = compare(bodies, draws)
             say(f"| {name} | {draws} | {r['n']} | {r['changed']} | {r['nulls']} | {r['bar_hands']} | "
                 f"{r['bar_kept']}/{r['bar_hands']} |")

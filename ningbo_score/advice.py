@@ -31,9 +31,12 @@ its probabilities are its own), ``V_1 … V_D`` are computed level by level over
 root reaches.  The shanten of every child comes from :func:`~ningbo_score.shanten.draw_shanten`
 of the hand less one tile (its shanten after each draw): at most 14 calls per hand.
 
-The work and the memory are bounded: at most :data:`MAX_STATES` hands per request (each about
-:data:`STATE_BYTES` bytes with its draws); past it the request's values are ``null`` with a
-``value_note`` (:class:`TooMany`).
+The work and the memory are bounded: at most :data:`MAX_STATES` hands and :data:`MAX_SCORINGS`
+scorings per request, caches emptied past :data:`AFTER_CACHE` and :data:`MEMO_CACHE` entries
+(:data:`REQUEST_BYTES` in all); past a bound the request's values are ``null`` with a
+``value_note`` (:class:`TooMany`).  The hands grow about eight-fold with each draw (every
+sideways swap that keeps the shanten is a hand), so the exact model fits 2-3 draws for most
+hands, rarely more than 4.
 """
 from __future__ import annotations
 
@@ -56,10 +59,16 @@ MIN_DRAWS, MAX_DRAWS = 1, 20
 DEFAULT_DRAWS = 8
 #: the hands one request may expand (its graph); past it the values are null (TooMany)
 MAX_STATES = 6_000
-#: An upper estimate of one hand's bytes in the graph (measured by bench/value_bench.py with
-#: tracemalloc: its key, its draws' lists of children, its values): MAX_STATES × STATE_BYTES
-#: bounds a request's memory (about 6 MB); the hands' shanten work bounds its time.
-STATE_BYTES = 1_000
+#: What one request may hold at most, in bytes: its hands (about 650 B each with their draws),
+#: the shanten passes remembered (AFTER_CACHE), its scorings (MAX_SCORINGS) and their
+#: decomposition memo (MEMO_CACHE); bench/value_bench.py checks the peak (tracemalloc) stays under
+#: it on hands that reach the bounds.
+REQUEST_BYTES = 32 * 1024 * 1024
+#: the wins one request may score (each distinct 14-tile hand with its winning tile, once);
+#: past it the values are null (TooMany), as past MAX_STATES
+MAX_SCORINGS = 10_000
+#: the decomposition memo of the scorings is emptied when it holds this many entries
+MEMO_CACHE = 20_000
 #: the shanten tables of hands kept within a request (each about 250 bytes: 5 MB at most)
 AFTER_CACHE = 20_000
 #: how many hands are expanded between two calls of ``before_each`` (the server's other work)
@@ -250,6 +259,10 @@ class Graph:
         key = (state, k)
         points = self.scored.get(key)
         if points is None:
+            if len(self.scored) >= MAX_SCORINGS:
+                raise TooMany()
+            if len(self.memo) >= MEMO_CACHE:
+                self.memo.clear()
             concealed = tuple(kind for kind, n in zip(self.kinds, state) for _ in range(n))
             held = replace(self.hand, concealed=concealed)
             try:

@@ -194,15 +194,16 @@ def by_value(work: Analysis, out: Body, draws: int) -> None:
     hands = [hand.without(CODES.index(e["discard"])).concealed for e in entries] if "discards" in out \
         else [hand.concealed]
     bound = advice.MAX_STATES
-    values = advice.solve_hands(hand, hands, work.seen, draws, work.lang, work.memo, work.before_each, bound)
+    values = advice.solve_hands(hand, hands, work.seen, draws, work.lang, {}, work.before_each, bound)
     if values is None:
         for e in entries:
             e["win_probability"] = e["expected_points"] = None
         out["value_note"] = (
-            f"超过 {bound} 种手牌要权衡（还有 {draws} 次摸牌）：没有精确算出；减少 draws_left 可以算出"
+            f"要权衡的手牌超过 {bound} 种或要计分的胡牌超过 {advice.MAX_SCORINGS} 种（还有 {draws} 次摸牌）："
+            "没有精确算出；减少 draws_left 可以算出"
             if work.lang == "zh" else
-            f"more than {bound} hands to weigh over {draws} draws: not computed exactly; "
-            "fewer draws_left may fit")
+            f"more than {bound} hands to weigh or {advice.MAX_SCORINGS} wins to score over {draws} draws: "
+            "not computed exactly; fewer draws_left may fit")
         return
     for e, (ev, p) in zip(entries, values):
         e["expected_points"] = ev

@@ -280,7 +280,7 @@ def test_past_the_bound_the_values_are_null_with_a_note(client, monkeypatch):
     assert all(e["expected_points"] is None and e["win_probability"] is None for e in answer["discards"])
     assert answer["value_note"].startswith("more than 50 hands")
     zh = client.post("/v1/analyze", json=sent, headers={"Accept-Language": "zh"}).get_json()
-    assert zh["value_note"].startswith("超过 50 种手牌")
+    assert zh["value_note"].startswith("要权衡的手牌超过 50 种")
 
 
 # --------------------------------------------------------------------------- docs/examples.md
