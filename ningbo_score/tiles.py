@@ -21,6 +21,9 @@ DRAGONS = (RED, GREEN, WHITE)
 FLOWER0 = 34
 #: how many tiles of each kind the set holds (docs/rules.md §1): 4, or 1 of a flower
 COPIES = tuple(1 if k >= FLOWER0 else 4 for k in range(len(CODES)))
+#: the tiles a wall may still give after the deal: the set's 144 less the 52 dealt
+MAX_LIVE_TILES = 144 - 52
+
 #: the seats (and winds) in play order, E the dealer; a seat's number is its place here (E = 0)
 SEATS = ("E", "S", "W", "N")
 SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}

@@ -151,6 +151,8 @@
       shanten: function (n) { return n < 0 ? '已胡' : n === 0 ? '听牌' : '还差 ' + n + ' 张听牌'; },
       improving_total: function (u) { return '共 ' + u + ' 张'; },
       eligible_total: function (u) { return '共 ' + u + ' 张'; },
+      col_value: function (n) { return n + ' 摸内胡牌的机会 · 平均得分'; },
+      value_cell: function (p, e) { return '胡 ' + p + '% · 均 ' + e + ' 分'; },
       drop: function (n) { return '打出 ' + n; },
       none: '—',
       busy: '计算中…',
@@ -305,6 +307,8 @@
       shanten: function (n) { return n < 0 ? 'complete' : n === 0 ? 'tenpai' : n + '-shanten'; },
       improving_total: function (u) { return u + ' in all'; },
       eligible_total: function (u) { return u + ' in all'; },
+      col_value: function (n) { return 'Chance to win in ' + n + ' draws · points on average'; },
+      value_cell: function (p, e) { return 'win ' + p + '% · ' + e + ' pts'; },
       drop: function (n) { return 'Discard ' + n; },
       none: '—',
       busy: 'Working…',
@@ -1479,6 +1483,15 @@
   }
 
   var DISCARDS_SHOWN = 3;
+  /* The discards are ranked by value (POST /v1/analyze, objective value) over this many draws:
+     the exact model stays fast up to about 3 (docs/api.md, "Advice by value"). */
+  var VALUE_DRAWS = 2;
+
+  /* A discard's chance to win and points on average, or a dash when the service left them null. */
+  function valueCell(x) {
+    if (x.win_probability == null || x.expected_points == null) return esc(t('none'));
+    return esc(t('value_cell', (100 * x.win_probability).toFixed(1), x.expected_points.toFixed(2)));
+  }
 
   function analysisHTML(d) {
     if (!d.discards) {        // 13 tiles, not ready: how far from ready, and the tiles that help
@@ -1497,13 +1510,14 @@
         '<td class="eligible-waits" data-label="' + esc(t('col_eligible')) + '">' + (x.shanten === 0 && eligible.length
           ? tileCounts(eligible, 'unseen') + ' <small class="elig-total">' + esc(t('eligible_total', x.eligible_unseen || 0)) + '</small>'
           : esc(t('none'))) + '</td>' +
+        '<td class="value" data-label="' + esc(t('col_value', VALUE_DRAWS)) + '">' + valueCell(x) + '</td>' +
         '<td class="drop-cell"><button type="button" class="try" data-act="drop" data-tile="' + esc(x.discard) + '" aria-label="' +
         esc(t('drop', T.name(x.discard, lang))) + '">' + esc(t('col_drop')) + '</button></td></tr>';
     }).join('');
     return '<h3 id="analysis-title">' + esc(t('analysis')) + ' <small id="analysis-shanten">' + esc(t('shanten', d.shanten)) +
       '</small></h3><table class="discards"><thead><tr><th scope="col">' + esc(t('col_drop')) + '</th><th scope="col">' +
       esc(t('col_shanten')) + '</th><th scope="col">' + esc(t('col_improving')) + '</th><th scope="col">' +
-      esc(t('col_eligible')) + '</th><th scope="col"><span class="sr">' + esc(t('col_drop')) + '</span></th></tr></thead><tbody>' +
+      esc(t('col_eligible')) + '</th><th scope="col">' + esc(t('col_value', VALUE_DRAWS)) + '</th><th scope="col"><span class="sr">' + esc(t('col_drop')) + '</span></th></tr></thead><tbody>' +
       rows + '</tbody></table>' + (d.discards.length > DISCARDS_SHOWN
       ? '<button type="button" id="more-discards" data-act="more-discards">' +
         esc(t('more_discards', d.discards.length - DISCARDS_SHOWN)) + '</button>' : '');
@@ -1519,7 +1533,10 @@
   }
 
   function loadAnalysis(st, into, line) {
-    return api('POST', '/v1/analyze', waitsRequest(st, concealedOf(st))).then(function (r) {
+    var body = waitsRequest(st, concealedOf(st));
+    body.objective = 'value';
+    body.draws_left = VALUE_DRAWS;
+    return api('POST', '/v1/analyze', body).then(function (r) {
       var box = $(into);
       if (!box) return r;
       if (failed(r)) box.innerHTML = offlineHTML(r);
