@@ -266,7 +266,8 @@ export function useRules(data) { setRules(data); }
 export function loadRules() {
   var kept = null;
   try { kept = JSON.parse(localStorage.getItem(RULES_KEY) || 'null'); } catch (e) { kept = null; }
-  if (kept && kept.data && Array.isArray(kept.data.presets)) {
+  // (rules kept before GET /v1/rules named its options' labels are fetched again)
+  if (kept && kept.data && Array.isArray(kept.data.presets) && kept.data.option_labels) {
     useRules(kept.data);
     if (Date.now() - kept.at < RULES_MAX_AGE && kept.at <= Date.now()) return Promise.resolve({ ok: true, cached: true });
   }

@@ -1,7 +1,7 @@
 /* Rendering of the inputs: the palette, the bar's hand and melds, the win context, the rule options.
  * (A part of the calculator page: static/calc.js is the start; each part a native ES module.) */
-import { OPTION_LABELS, PREV, T, lang, t } from './calc-strings.js';
-import { caishenKinds, copiesOf, mode, need, presetById, presets, rulebook, state, total, ui, usedCounts } from './calc-state.js';
+import { PREV, T, lang, t } from './calc-strings.js';
+import { caishenKinds, copiesOf, mode, need, optionLabels, presetById, presets, rulebook, state, total, ui, usedCounts } from './calc-state.js';
 import { undoStack } from './calc-url.js';
 import { $, claimSeats, csBadge, esc, meldTiles, others, seatOptions, segButtons, tileButton, tileSpan } from './calc-dom.js';
 import { presetName, renderContext } from './calc-results.js';
@@ -112,13 +112,20 @@ export function optionValue(v) {
   return names[v] || String(v);
 }
 
+/* An option's name in the page's language, as GET /v1/rules gives it (option_labels); its id
+ * when the rules kept in this browser are older than the labels. */
+export function optionLabel(id) {
+  var label = optionLabels && optionLabels[id];
+  return (label && label[lang]) || id;
+}
+
 export function renderRules(st) {
   var p = presetById(st.preset);
   var opts = (p && p.options) || {};
   var book = opts.rulebook || (p && p.rulebook) || rulebook;
   $('rulebook').textContent = book ? t('rulebook', book) : '';
   $('rule-options').innerHTML = Object.keys(opts).filter(function (k) { return k !== 'rulebook'; }).map(function (k) {
-    return '<div class="opt" data-option="' + esc(k) + '"><dt>' + esc(OPTION_LABELS[lang][k] || k) + '</dt><dd>' +
+    return '<div class="opt" data-option="' + esc(k) + '"><dt>' + esc(optionLabel(k)) + '</dt><dd>' +
       esc(optionValue(opts[k])) + '</dd></div>';
   }).join('');
 }

@@ -16,6 +16,7 @@ export var state = blank();
 export var ui = { mode: 'hand', meldFrom: '', analysisOpen: false };
 export var presets = [];
 export var rulebook = null;
+export var optionLabels = null;   // {option id: {en, zh}} of GET /v1/rules
 export var baseline = null;     // last problem the API gave for the current state
 export var lastResult = null;   // {kind: 'score'|'waits', data} of the current state, for the text summary
 
@@ -26,6 +27,7 @@ export function setLastResult(r) { lastResult = r; }
 export function setRules(data) {
   presets = data.presets;
   rulebook = data.rulebook || null;
+  optionLabels = data.option_labels || null;
 }
 
 export function clone(o) { return JSON.parse(JSON.stringify(o)); }

@@ -26,28 +26,6 @@ export var MODES = {
   indicator: { target: 'indicator' }
 };
 
-/* Labels of the rule options GET /v1/rules gives (docs/rules.md §9); an option without one shows its id. */
-export var OPTION_LABELS = {
-  zh: {
-    caishen_rule: '财神怎么定', white_dragon_substitutes: '白板代替财神原牌', min_tai: '起胡台数',
-    three_caishen_bonus: '三财神为奖励台（不计起胡）', required_patterns: '必须的牌型', discard_wins: '可以捉冲',
-    caishen_discard_restriction: '有财神时捉冲的限制', robbing_needs_no_caishen_discarded: '打过财神不能抢杠',
-    points: '分数算法', chi_counts_for_liability: '吃也算包', related_discarder: '相关打牌者',
-    kong_bloom_others_pay: '杠上开花别家也付', liability_others_pay: '包自摸时别家也付', liability_cap: '包的上限', hand_cap: '每手封顶',
-    draw_keeps_dealer: '流局连庄', item_tai: '台数改动'
-  },
-  en: {
-    caishen_rule: 'Caishen rule', white_dragon_substitutes: 'White dragon stands for the caishen face',
-    min_tai: 'Minimum 台', three_caishen_bonus: 'Three caishen is a bonus (not toward the minimum)',
-    required_patterns: 'Required patterns', discard_wins: 'Wins on a discard',
-    caishen_discard_restriction: 'Discard wins with caishen', robbing_needs_no_caishen_discarded:
-      'Robbing a kong needs no caishen discarded', points: 'Points', chi_counts_for_liability: 'Chows count for 包',
-    related_discarder: 'Related discarder', kong_bloom_others_pay: 'Others pay for a kong bloom',
-    liability_others_pay: 'Others pay for a 包 self-draw',
-    liability_cap: '包 cap', hand_cap: 'Hand cap', draw_keeps_dealer: 'A draw keeps the dealer', item_tai: '台 changes'
-  }
-};
-
 /* ---- strings ------------------------------------------------------------------------ */
 export var I18N = {
   zh: {

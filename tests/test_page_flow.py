@@ -482,6 +482,16 @@ def test_rule_options_from_the_api(page, base_url):
     # every option has a label of its own (none shows its bare id), the new rule book 2 ones too
     labels = page.locator("#rule-options dt").all_inner_texts()
     assert not set(labels) & set(ningbo["options"]), labels
+    # the labels are the API's (issue 37: written once, in ningbo_score.rules), in the page's language
+    assert labels == [rules["option_labels"][k]["en"] for k in shown]
+    assert labels[shown.index("min_tai")] == "Minimum 台"
+    page.locator("#lang-zh").click()
+    idle(page)
+    labels_zh = page.locator("#rule-options dt").all_inner_texts()
+    assert labels_zh == [rules["option_labels"][k]["zh"] for k in shown]
+    assert labels_zh[shown.index("draw_keeps_dealer")] == "流局连庄"
+    page.locator("#lang-en").click()
+    idle(page)
     expect(page.locator('#rule-options .opt[data-option="min_tai"] dd')).to_have_text("4")   # docs/rules.md §9
     book = ningbo["options"].get("rulebook", rules.get("rulebook", ningbo.get("rulebook")))
     if book is not None:
