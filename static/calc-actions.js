@@ -7,7 +7,7 @@ import { api, change, errorPairs, firstMessage, notice, run, scoreRequest } from
 import { $, claimSeats } from './calc-dom.js';
 import { renderInputs } from './calc-inputs.js';
 import { commit, linkCheck } from './calc-refresh.js';
-import { renderSession, sessionFromLink, settle, startSession } from './calc-session.js';
+import { askIncoming, renderSession, sessionFromLink, settle, startSession } from './calc-session.js';
 
 /* ---- actions ------------------------------------------------------------------------ */
 export function backToHand() { ui.mode = 'hand'; }
@@ -131,9 +131,10 @@ export function onNavigate() {
   if (location.hash === lastHash) return;
   if (location.hash && location.hash.indexOf('=') < 0) return;     // an in-page anchor, not a hand
   if (sessionFromLink(location.hash)) {                           // an evening's link
-    startSession(location.hash);
+    var opened = startSession(location.hash);
     history.replaceState(null, '', location.pathname + location.search + lastHash);
-    run(function () { return settle().then(function () { renderSession(); renderInputs(); }); });
+    askIncoming();
+    if (opened) run(function () { return settle().then(function () { renderSession(); renderInputs(); }); });
     return;
   }
   var h = location.hash;

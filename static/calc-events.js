@@ -9,7 +9,7 @@ import { $ } from './calc-dom.js';
 import { renderInputs } from './calc-inputs.js';
 import { loadAnalysis, openContext, resultText } from './calc-results.js';
 import { commit } from './calc-refresh.js';
-import { session, sessionAdd } from './calc-session.js';
+import { canRecord, session, sessionAdd, settlePending } from './calc-session.js';
 import { addToHand, onNavigate, onPalette, quickAdd, removeFromHand, swapWin, undo } from './calc-actions.js';
 
 /* ---- events ------------------------------------------------------------------------- */
@@ -208,9 +208,9 @@ export function bind() {
     var act = b.getAttribute('data-act');
     if (act === 'try') addToHand(b.getAttribute('data-tile'));
     else if (act === 'retry') retry();
-    else if (act === 'ses-add' && session && lastResult && lastResult.kind === 'score') {
-      sessionAdd({ h: encode(state) });
+    else if (act === 'ses-add' && canRecord()) {
       b.disabled = true;
+      sessionAdd({ h: encode(state) });
       b.textContent = t('ses_added');
     }
     else if (act === 'analysis') run(function () { return loadAnalysis(state, 'analysis'); });
@@ -284,6 +284,7 @@ export function retry() {
   run(function () {
     return (presets.length ? Promise.resolve() : loadRules()).then(function () { return commit(false); });
   });
+  run(settlePending);         // an evening changed with no signal is settled now
 }
 
 /* The desktop's result column sits below the sticky bar, whose height the CSS reads. */

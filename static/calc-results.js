@@ -5,7 +5,7 @@ import { I18N, PREV, SEATS, T, lang, t } from './calc-strings.js';
 import { caishenKinds, concealedOf, presetById, setLastResult, state, ui } from './calc-state.js';
 import { api, errorPairs, failed, failureText, plain, problemTitle, run, under, waitsRequest } from './calc-api.js';
 import { $, esc, fmtSigned, meldTiles, tileSpan } from './calc-dom.js';
-import { session } from './calc-session.js';
+import { addLabel, canRecord, session } from './calc-session.js';
 import { offline } from './calc-events.js';
 
 /* ---- rendering: results ------------------------------------------------------------- */
@@ -263,7 +263,7 @@ export function renderScore(d) {
   }
   if (session) {        // an evening on: the hand joins it from here too
     html += '<p class="ses-from-result"><button type="button" id="ses-add-result" data-act="ses-add">' +
-      esc(t('ses_add_n', session.hands.length + 1)) + '</button></p>';
+      esc(addLabel(true)) + '</button></p>';
   }
   if (d.reasons && d.reasons.length) {
     html += '<ul class="reasons" id="reasons">' + d.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul>';
@@ -491,6 +491,5 @@ export function showResultText(kind, d) {
   setLastResult({ kind: kind, data: d });
   $('result-text').textContent = resultText(state, kind, d);
   $('result-copy').hidden = false;
-  var add = $('ses-add');
-  if (add) add.disabled = kind !== 'score';
+  ['ses-add', 'ses-add-result'].forEach(function (id) { if ($(id)) $(id).disabled = !canRecord(); });
 }

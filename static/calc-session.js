@@ -1,21 +1,29 @@
 /* The evening: a session of hands settled by POST /v1/sessions/settle, kept in this browser and shared by link.
  * (A part of the calculator page: static/calc.js is the start; each part a native ES module.) */
 import { SEATS, lang, t } from './calc-strings.js';
-import { lastResult, state } from './calc-state.js';
+import { blank, lastResult, setLastResult, setState, state } from './calc-state.js';
 import { decode, encode, parseHash } from './calc-url.js';
-import { api, change, failed, failureText, firstMessage, run, scoreRequest } from './calc-api.js';
+import { api, failed, failureText, firstMessage, run, scoreRequest } from './calc-api.js';
 import { $, esc, fmtSigned } from './calc-dom.js';
 import { renderInputs } from './calc-inputs.js';
-import { copyText, flash, offline } from './calc-events.js';
+import { commit } from './calc-refresh.js';
+import { copyText, flash } from './calc-events.js';
 
 /* ---- the evening: a session of hands (POST /v1/sessions/settle) ----------------------- */
 /* Kept in localStorage ({players, first_dealer, hands}; each hand the page's own link of a
  * scored hand, or a draw) and in a share link (#ev=…); the server settles it each time it
  * changes: seats, dealer and round wind of every hand, running totals, who pays whom. */
 export var SESSION_KEY = 'nb-calc-session';
-export var session = null;          // {players: [4 names], first_dealer, hands: [{h} | {draw: true}]}
+export var SAVED_KEY = 'nb-calc-sessions-saved';   // evenings put aside for a link's ("keep both")
+export var SAVED_MAX = 5;
+/* {players: [4 names], first_dealer, hands: [{h, seats} | {draw: true, seats}], unsettled}: each
+ * hand keeps who sat where when it was recorded (seats: wind → player), so that when an earlier
+ * hand is corrected or deleted and the deal moves, it is turned to keep the same players. */
+export var session = null;
 export var settled = null;          // the last 200 of /v1/sessions/settle for it (kept with it)
 export var sessionProblem = null;
+export var editing = null;          // the index of the recorded hand being corrected, or null
+export var incoming = null;         // an evening from a link, waiting for the reader's choice
 
 export function readSession() {
   try {
@@ -28,7 +36,7 @@ export function readSession() {
 export function saveSession() {
   try {
     if (session) localStorage.setItem(SESSION_KEY, JSON.stringify({ players: session.players,
-      first_dealer: session.first_dealer, hands: session.hands, settled: settled }));
+      first_dealer: session.first_dealer, hands: session.hands, settled: settled, unsettled: !!session.unsettled }));
     else localStorage.removeItem(SESSION_KEY);
   } catch (e) { /* full or off */ }
 }
@@ -78,24 +86,77 @@ export function nextSeats() {
   return { dealer: dealer, round: wind, seats: seats };
 }
 
+/* The seat letters of a recorded hand turned (letter: old wind → new wind), its tiles as they were. */
+export function turnSeats(st, letter) {
+  var to = function (s) { return s ? letter[s] : s; };
+  st.seat = to(st.seat);
+  st.from = to(st.from);
+  st.fed = to(st.fed);
+  var claims = {};
+  SEATS.forEach(function (s) { claims[letter[s]] = st.claims[s] || 0; });
+  st.claims = claims;
+  st.melds.forEach(function (m) { m.from = to(m.from); });
+  return st;
+}
+
+/* The first recorded hand whose players now sit elsewhere (an earlier hand was corrected or
+ * deleted and the deal moved): turned to keep its players; true when one was. */
+function keepPlayers(data) {
+  for (var i = 0; i < session.hands.length; i++) {
+    var x = session.hands[i];
+    var now = data.hands[i] && data.hands[i].seats;
+    if (!x.seats || !now || SEATS.every(function (s) { return now[s] === x.seats[s]; })) continue;
+    if (!x.draw) {
+      var letter = {};
+      SEATS.forEach(function (s) { SEATS.forEach(function (w) { if (now[w] === x.seats[s]) letter[s] = w; }); });
+      x.h = encode(turnSeats(decode('#' + x.h), letter));
+    }
+    x.seats = now;
+    if (!x.draw) return true;     // the deals after it follow from it: settled again
+  }
+  return false;
+}
+
+/* POST /v1/sessions/settle for the evening; offline, it stays unsettled (and is settled when the
+ * connection returns: settlePending). */
 export function settle() {
   if (!session) return Promise.resolve();
   if (!session.hands.length) {
     settled = null;
     sessionProblem = null;
+    session.unsettled = false;
     saveSession();
     return Promise.resolve();
   }
-  return api('POST', '/v1/sessions/settle', settleBody()).then(function (r) {
-    if (failed(r)) {
-      sessionProblem = { offline: !!r.offline, text: r.offline ? t('ses_offline') : failureText(r) };
-    } else if (!r.ok) {
-      sessionProblem = { text: t('ses_bad') + firstMessage(r.data) };
-    } else {
-      sessionProblem = null;
-      settled = r.data;
-    }
-    saveSession();
+  var rounds = 0;
+  function once() {
+    return api('POST', '/v1/sessions/settle', settleBody()).then(function (r) {
+      if (failed(r)) {
+        session.unsettled = true;
+        sessionProblem = { offline: !!r.offline, text: r.offline || r.slow ? t('ses_offline') : failureText(r) };
+      } else if (!r.ok) {
+        session.unsettled = false;
+        sessionProblem = { text: t('ses_bad') + firstMessage(r.data) };
+      } else if (keepPlayers(r.data) && rounds++ < session.hands.length) {
+        return once();
+      } else {
+        session.unsettled = false;
+        sessionProblem = null;
+        settled = r.data;
+      }
+      saveSession();
+      return null;
+    });
+  }
+  return once();
+}
+
+/* An evening changed while there was no signal is settled as soon as there is one. */
+export function settlePending() {
+  if (!session || !session.unsettled) return Promise.resolve();
+  return settle().then(function () {
+    renderSession();
+    renderInputs();
   });
 }
 
@@ -114,7 +175,11 @@ export function renderSession() {
   var rows = (settled && settled.hands ? settled.hands : []).map(function (h) {
     return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td class="ses-what-cell">' +
       '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner ? t('ses_win', h) : t('ses_drawn')) + '</span>' +
-      '<small class="ses-dealer">' + esc(t('ses_dealer', h.dealer, h.round_wind)) + '</small></td>' +
+      '<small class="ses-dealer">' + esc(t('ses_dealer', h.dealer, h.round_wind)) + '</small>' +
+      '<span class="ses-row-acts">' + (h.outcome === 'win' ? '<button type="button" class="ses-edit" data-act="ses-edit" data-index="' +
+      h.index + '" aria-label="' + esc(t('ses_edit_n', h.index + 1)) + '">' + esc(t('ses_edit')) + '</button>' : '') +
+      '<button type="button" class="ses-del" data-act="ses-del" data-index="' + h.index + '" aria-label="' +
+      esc(t('ses_del_n', h.index + 1)) + '">' + esc(t('ses_del')) + '</button></span></td>' +
       session.players.map(function (p) {
         var n = h.totals[p];
         return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '">' + esc(fmtSigned(n)) + '</td>';
@@ -123,9 +188,13 @@ export function renderSession() {
   var html = '<p class="ses-next" id="ses-next"><strong>' +
     esc(t('ses_next', session.hands.length + 1, next.dealer, next.round)) + '</strong></p>';
   if (sessionProblem) html += '<p class="problem" id="ses-problem">' + esc(sessionProblem.text) + '</p>';
-  html += '<div class="row"><button type="button" id="ses-add" data-act="ses-add"' + (lastResult && lastResult.kind === 'score'
-    ? '' : ' disabled') + '>' + esc(t('ses_add')) + '</button><button type="button" data-act="ses-draw">' +
-    esc(t('ses_draw')) + '</button></div>';
+  if (editing !== null) {
+    html += '<p class="ses-editing" id="ses-editing">' + esc(t('ses_editing', editing + 1)) +
+      ' <button type="button" data-act="ses-cancel">' + esc(t('ses_cancel')) + '</button></p>';
+  }
+  html += '<div class="row"><button type="button" id="ses-add" data-act="ses-add"' + (canRecord()
+    ? '' : ' disabled') + '>' + esc(addLabel()) + '</button>' + (editing === null ? '<button type="button" data-act="ses-draw">' +
+    esc(t('ses_draw')) + '</button>' : '') + '</div>';
   if (!session.hands.length) html += '<p class="muted">' + esc(t('ses_empty')) + '</p>';
   else {
     html += '<div class="ses-scroll"><table class="ses-table" id="ses-table"><thead><tr><th scope="col" class="num">' +
@@ -147,34 +216,100 @@ export function renderSession() {
         }).join(lang === 'zh' ? '；' : '; ') : esc(t('ses_even'))) + '</p>';
     }
   }
+  readSaved().forEach(function (x, i) {
+    html += '<p class="ses-saved">' + esc(evenName(x)) + ' <button type="button" data-act="ses-swap" data-index="' + i + '">' +
+      esc(t('ses_swap')) + '</button></p>';
+  });
   html += '<p class="muted">' + esc(t('ses_kept')) + '</p><div class="row"><button type="button" data-act="ses-share">' +
     esc(t('ses_share')) + '</button><button type="button" data-act="ses-new">' + esc(t('ses_new')) + '</button></div>';
   box.innerHTML = html;
 }
 
-/* With an evening on, the seat buttons name who sits there, and the round wind is the session's. */
+/* With an evening on, the seat buttons name who sits there (in the hand being corrected: who sat
+ * there then), and the round wind is the session's. */
 export function sessionSeatLabel(s) {
   if (!session) return null;
-  var next = nextSeats();
-  return t('ses_seat', s, next.seats[s]) + (s === 'E' ? ' · ' + t('dealer') : '');
+  var x = editing !== null ? session.hands[editing] : null;
+  var seats = x && x.seats ? x.seats : nextSeats().seats;
+  return t('ses_seat', s, seats[s]) + (s === 'E' ? ' · ' + t('dealer') : '');
 }
 
+/* The scored hand may be recorded: a win over the minimum, not recorded yet (recording clears it). */
+export function canRecord() {
+  return !!(session && lastResult && lastResult.kind === 'score' && lastResult.data && lastResult.data.eligible);
+}
+export function addLabel(fromResult) {
+  if (editing !== null) return t('ses_save_n', editing + 1);
+  return fromResult ? t('ses_add_n', session.hands.length + 1) : t('ses_add');
+}
+
+/* Record the scored hand (or a draw) in the evening, or put the corrected hand back in its place;
+ * the evening is settled again and the calculator cleared for the next hand.  A second tap finds
+ * the hand cleared (or no longer the one tapped on) and records nothing. */
 export function sessionAdd(entry) {
+  var h = entry.h;
   run(function () {
-    session.hands.push(entry);
+    if (h !== undefined && (h !== encode(state) || !canRecord())) return null;
+    if (editing !== null && h !== undefined) {
+      session.hands[editing].h = h;
+      editing = null;
+    } else {
+      entry.seats = nextSeats().seats;
+      session.hands.push(entry);
+    }
+    session.unsettled = true;
+    saveSession();
     return settle().then(function () {
-      var next = nextSeats();
+      if (h !== undefined) clearHand();
       renderSession();
-      if (state.round !== next.round) {
-        return change(function (st) { st.round = next.round; });
-      }
+      return commit(true);
+    });
+  });
+}
+
+/* The calculator made ready for the next hand: no tiles, the evening's round wind, the rules kept. */
+function clearHand() {
+  var next = blank();
+  next.preset = state.preset;
+  next.base = state.base;
+  next.round = nextSeats().round;
+  setState(next);
+  setLastResult(null);
+}
+
+/* A recorded hand deleted (after a yes), or opened to be corrected. */
+function deleteHand(i) {
+  if (!window.confirm(t('ses_del_confirm', i + 1))) return;
+  run(function () {
+    session.hands.splice(i, 1);
+    if (editing === i) editing = null;
+    else if (editing !== null && editing > i) editing--;
+    session.unsettled = true;
+    saveSession();
+    return settle().then(function () {
+      renderSession();
       renderInputs();
-      return null;
+    });
+  });
+}
+function editHand(i) {
+  var x = session.hands[i];
+  if (!x || x.draw) return;
+  run(function () {
+    editing = i;
+    setState(decode('#' + x.h));
+    return commit(true).then(function () {
+      renderSession();
+      $('h-hand').scrollIntoView({ block: 'nearest' });
     });
   });
 }
 
 export function bindSession() {
+  $('ses-incoming').addEventListener('click', function (e) {
+    var b = e.target.closest('button[data-pick]');
+    if (b) pickIncoming(b.getAttribute('data-pick'));
+  });
   var box = $('session-body');
   box.addEventListener('submit', function (e) {
     e.preventDefault();
@@ -191,9 +326,23 @@ export function bindSession() {
     var b = e.target.closest('button[data-act]');
     if (!b || !session) return;
     var act = b.getAttribute('data-act');
-    if (act === 'ses-add' && lastResult && lastResult.kind === 'score') {
+    if (act === 'ses-add' && canRecord()) {
+      b.disabled = true;
       sessionAdd({ h: encode(state) });
       flash(t('ses_added'));
+    } else if (act === 'ses-swap') {
+      swapSaved(+b.getAttribute('data-index'));
+    } else if (act === 'ses-edit') {
+      editHand(+b.getAttribute('data-index'));
+    } else if (act === 'ses-del') {
+      deleteHand(+b.getAttribute('data-index'));
+    } else if (act === 'ses-cancel') {
+      editing = null;
+      run(function () {
+        clearHand();
+        renderSession();
+        return commit(true);
+      });
     } else if (act === 'ses-draw') {
       sessionAdd({ draw: true });
     } else if (act === 'ses-share') {
@@ -203,6 +352,7 @@ export function bindSession() {
       session = null;
       settled = null;
       sessionProblem = null;
+      editing = null;
       saveSession();
       renderSession();
       renderInputs();
@@ -210,17 +360,84 @@ export function bindSession() {
   });
 }
 
+/* The evening kept on this phone, and one a link brings: opened at once when this phone has none
+ * (or the same one), else held in `incoming` until the reader chooses (askIncoming).  True when
+ * the link's evening was opened. */
 export function startSession(hash) {
   var linked = sessionFromLink(hash);
-  if (linked) {
-    session = { players: linked.players, first_dealer: linked.first_dealer || linked.players[0], hands: linked.hands };
-    settled = null;
-  } else {
-    var kept = readSession();
-    if (kept) {
-      session = { players: kept.players, first_dealer: kept.first_dealer, hands: kept.hands };
-      settled = kept.settled || null;
-    }
+  var kept = readSession();
+  if (kept) {
+    session = { players: kept.players, first_dealer: kept.first_dealer, hands: kept.hands, unsettled: !!kept.unsettled };
+    settled = kept.settled || null;
   }
-  return !!linked;
+  if (!linked) return false;
+  var theirs = { players: linked.players, first_dealer: linked.first_dealer || linked.players[0], hands: linked.hands };
+  if (session && session.hands.length && !sameEvening(session, theirs)) {
+    incoming = theirs;
+    return false;
+  }
+  session = theirs;
+  settled = null;
+  return true;
+}
+
+function sameEvening(a, b) {
+  var strip = function (x) { return JSON.stringify([x.players, x.first_dealer, x.hands.map(function (h) { return h.draw ? 0 : h.h; })]); };
+  return strip(a) === strip(b);
+}
+
+export function readSaved() {
+  try {
+    var v = JSON.parse(localStorage.getItem(SAVED_KEY) || '[]');
+    return Array.isArray(v) ? v.filter(function (x) { return x && Array.isArray(x.players) && Array.isArray(x.hands); }) : [];
+  } catch (e) { return []; }
+}
+function writeSaved(list) {
+  try { localStorage.setItem(SAVED_KEY, JSON.stringify(list.slice(-SAVED_MAX))); } catch (e) { /* full or off */ }
+}
+function evenName(x) {
+  return t('ses_saved_name', x.players.join(lang === 'zh' ? '、' : ', '), x.hands.length);
+}
+
+/* An evening link opened on a phone that has an evening of its own: keep mine, open theirs, or
+ * keep both (mine put aside, theirs opened; the session card brings mine back). */
+export function askIncoming() {
+  var box = $('ses-incoming');
+  if (!incoming) { box.hidden = true; box.innerHTML = ''; return; }
+  box.hidden = false;
+  box.innerHTML = '<p><strong>' + esc(t('ses_incoming')) + '</strong></p><p class="muted">' +
+    esc(t('ses_incoming_mine', evenName(session))) + '<br>' + esc(t('ses_incoming_theirs', evenName(incoming))) + '</p>' +
+    '<div class="row"><button type="button" data-pick="mine">' + esc(t('ses_keep_mine')) + '</button>' +
+    '<button type="button" data-pick="theirs">' + esc(t('ses_open_theirs')) + '</button>' +
+    '<button type="button" data-pick="both">' + esc(t('ses_keep_both')) + '</button></div>';
+}
+function pickIncoming(pick) {
+  var theirs = incoming;
+  incoming = null;
+  askIncoming();
+  if (pick === 'mine' || !theirs) return;
+  if (pick === 'both') writeSaved(readSaved().concat([{ players: session.players, first_dealer: session.first_dealer, hands: session.hands }]));
+  openEvening(theirs);
+}
+function openEvening(x) {
+  session = { players: x.players, first_dealer: x.first_dealer, hands: x.hands, unsettled: true };
+  settled = null;
+  sessionProblem = null;
+  editing = null;
+  saveSession();
+  run(function () {
+    return settle().then(function () {
+      renderSession();
+      renderInputs();
+    });
+  });
+}
+/* A put-aside evening brought back; the open one put aside in its place. */
+function swapSaved(i) {
+  var list = readSaved();
+  var x = list.splice(i, 1)[0];
+  if (!x) return;
+  if (session) list.push({ players: session.players, first_dealer: session.first_dealer, hands: session.hands });
+  writeSaved(list);
+  openEvening(x);
 }

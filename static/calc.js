@@ -12,7 +12,9 @@ import { decode, encode, hasHand, parseHash, setLastHash } from './calc-url.js';
 import { run } from './calc-api.js';
 import { buildPalette, renderInputs } from './calc-inputs.js';
 import { commit, linkCheck } from './calc-refresh.js';
-import { bindSession, nextSeats, session, settle, settled, startSession } from './calc-session.js';
+import {
+  askIncoming, bindSession, nextSeats, session, sessionFromLink, settle, settled, startSession
+} from './calc-session.js';
 import { bind, loadRules, startOffline, trackBarHeight } from './calc-events.js';
 
 /* ---- start -------------------------------------------------------------------------- */
@@ -29,17 +31,18 @@ function start() {
   if ((!hash || hash.indexOf('=') < 0) && kept && kept.indexOf('=') > 0) hash = kept;
   var q = parseHash(location.search.replace(/^\?/, ''));
   if (q.lang === 'zh' || q.lang === 'en') useLang(q.lang);      // ?lang=zh as well as #lang=zh
-  var linkedSession = startSession(location.hash);
-  if (linkedSession) hash = kept && kept.indexOf('=') > 0 ? kept : '';
+  var linkedSession = startSession(location.hash);     // (or held, to ask: askIncoming)
+  if (sessionFromLink(location.hash)) hash = kept && kept.indexOf('=') > 0 ? kept : '';
   setState(decode(hash));
   setLastHash('#' + encode(state));
   var fromLink = hasHand(state) && hash === location.hash;
   renderInputs();
+  askIncoming();
   run(function () {
     return loadRules().then(function () {
       return fromLink ? linkCheck() : null;
     }).then(function () {
-      return session && session.hands.length && (linkedSession || !settled) ? settle() : null;
+      return session && session.hands.length && (linkedSession || !settled || session.unsettled) ? settle() : null;
     }).then(function () {
       if (session) state.round = nextSeats().round;     // the evening's round wind
       return commit(false);
