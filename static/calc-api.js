@@ -10,11 +10,25 @@ import { commit } from './calc-refresh.js';
 import { offline, setOffline } from './calc-events.js';
 
 /* ---- API ---------------------------------------------------------------------------- */
-export function api(method, path, body) {
+/* A request unanswered after this long is given up: the page says the network is slow (网络慢)
+ * and keeps working; a tap never waits behind it (the answers are not in the change queue). */
+export var SLOW_MS = 7000;
+var latest = {};          // key → the AbortController of the newest request of that kind
+
+/* One call.  opts.key: a newer call with the same key aborts this one (its answer would be stale). */
+export function api(method, path, body, opts) {
   var headers = { Accept: 'application/json, application/problem+json',
     'Accept-Language': lang === 'zh' ? 'zh-CN,zh;q=0.9' : 'en' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  return fetch(path, { method: method, headers: headers,
+  var key = opts && opts.key;
+  var ctl = new AbortController();
+  var slow = false;
+  if (key) {
+    if (latest[key]) latest[key].abort();
+    latest[key] = ctl;
+  }
+  var timer = setTimeout(function () { slow = true; ctl.abort(); }, SLOW_MS);
+  return fetch(path, { method: method, headers: headers, signal: ctl.signal,
     body: body === undefined ? undefined : JSON.stringify(body) })
     .then(function (res) {
       return res.text().then(function (text) {
@@ -25,8 +39,15 @@ export function api(method, path, body) {
     })
     .then(function (r) { if (offline) setOffline(false); return r; })
     .catch(function () {
+      if (slow) return { status: 0, ok: false, data: null, slow: true };
+      if (ctl.signal.aborted) return { status: 0, ok: false, data: null, superseded: true };
       setOffline(true);
       return { status: 0, ok: false, data: null, offline: true };
+    })
+    .then(function (r) {
+      clearTimeout(timer);
+      if (key && latest[key] === ctl) delete latest[key];
+      return r;
     });
 }
 
@@ -106,10 +127,11 @@ export function problemTitle(problem) {
 }
 
 /* No answer, or one that is no answer about the hand (429, 5xx): said in the page's words. */
-export function failed(r) { return r.offline || r.status === 429 || r.status >= 500; }
+export function failed(r) { return r.offline || r.slow || r.superseded || r.status === 429 || r.status >= 500; }
 
 export function failureText(r) {
   if (r.offline) return t('offline');
+  if (r.slow) return t('slow', SLOW_MS / 1000);
   if (r.status === 429) return t('err_429', r.retryAfter);
   if (r.status === 503) return t('err_503');
   if (r.status === 500) return t('err_500');
@@ -203,7 +225,7 @@ export function change(mutate, opts) {
       if (opts.paths) {
         return api('POST', '/v1/score', scoreRequest(next)).then(function (r) {
           if (r.offline) return { offline: true };
-          if (r.ok || !r.data || failed(r)) return null;
+          if (r.ok || !r.data || failed(r)) return null;        // slow: the tap is kept, the answer comes later
           var fresh = freshErrors(r.data, opts.paths);
           return fresh.length ? fresh.map(function (pm) { return pm[1]; }) : null;
         });
@@ -235,6 +257,19 @@ export function setBusy(on) {
   app.setAttribute('data-busy', on ? '1' : '0');
   $('bar').setAttribute('data-busy', on ? '1' : '0');
   $('result').setAttribute('aria-busy', on ? 'true' : 'false');
+}
+
+/* A request whose answer is shown when it comes (the hand's score): the page is busy meanwhile,
+ * but the change queue does not wait for it. */
+export function track(promise) {
+  pending++;
+  setBusy(true);
+  return promise.catch(function (e) {
+    if (window.console) console.error(e);
+  }).then(function () {
+    pending--;
+    if (!pending) setBusy(false);
+  });
 }
 
 export function run(fn) {

@@ -202,6 +202,7 @@ export function bind() {
     change(function (st) { st.claims[s] = Math.max(0, (st.claims[s] || 0) + step); }, { paths: ['claims_from_winner'] });
   });
 
+  $('bar-retry').addEventListener('click', retry);
   $('result-body').addEventListener('click', function (e) {
     var b = e.target.closest('button[data-act]');
     if (!b) return;

@@ -3,11 +3,14 @@
 import { HISTORY_KEY, HISTORY_MAX, T, t } from './calc-strings.js';
 import { need, setBaseline, setLastResult, state, total } from './calc-state.js';
 import { decode, encode, hasHand, writeURL } from './calc-url.js';
-import { api, copiesMessage, errorPairs, failed, overCopies, problemTitle, scoreRequest, waitsRequest } from './calc-api.js';
+import {
+  api, copiesMessage, errorPairs, failed, overCopies, problemTitle, scoreRequest, track, waitsRequest
+} from './calc-api.js';
 import { $, esc } from './calc-dom.js';
 import { focusKey, renderInputs, restoreFocus } from './calc-inputs.js';
-import { fieldErrors, loadAnalysis, problemHTML, renderScore, renderWaits, setPay, setVerdict, short,
-  showOffline, showResultText } from './calc-results.js';
+import {
+  fieldErrors, loadAnalysis, problemHTML, renderScore, renderWaits, setPay, setVerdict, short, showOffline, showResultText, stopCountdown
+} from './calc-results.js';
 
 /* ---- hands scored in this browser (localStorage) ------------------------------------ */
 export function readHistory() {
@@ -51,6 +54,7 @@ export function refresh() {
   var tot = total(st);
   var body = $('result-body');
   setLastResult(null);
+  stopCountdown();
   $('result-copy').hidden = true;
   if ($('ses-add')) $('ses-add').disabled = true;
   if (!hasHand(st)) {
@@ -73,9 +77,10 @@ export function refresh() {
     return Promise.resolve();
   }
   var waitsMode = tot === n - 1;
-  var call = waitsMode ? api('POST', '/v1/waits', waitsRequest(st)) : api('POST', '/v1/score', scoreRequest(st));
+  var call = waitsMode ? api('POST', '/v1/waits', waitsRequest(st), { key: 'hand' })
+    : api('POST', '/v1/score', scoreRequest(st), { key: 'hand' });
   return call.then(function (r) {
-    if (id !== seq) return null;
+    if (id !== seq || r.superseded) return null;
     var focus = focusKey(document.activeElement);
     try { return showResponse(r); } finally { restoreFocus(focus); }
   });
@@ -113,10 +118,13 @@ export function refresh() {
   }
 }
 
+/* The change kept (the URL, the inputs) and the hand asked about; the queue goes on at once
+ * (calc-api.js track): a slow answer never holds up the next tap. */
 export function commit(push) {
   writeURL(push);
   renderInputs();
-  return refresh();
+  track(refresh());
+  return Promise.resolve();
 }
 
 /* A link opened with a hand that cannot exist says so at once (and later taps still work). */

@@ -42,12 +42,34 @@ export function offlineHTML(r) {
     esc(failureText(r)) + '</p><button type="button" id="retry" data-act="retry">' + esc(t('retry')) + '</button></div>';
 }
 
+/* A call that failed: the reason in the result and, beside it in the bar, the verdict and a retry
+ * (always on screen); a 429's wait counted down second by second. */
+var countdown = null;
+export function stopCountdown() {
+  clearInterval(countdown);
+  countdown = null;
+  $('bar-retry').hidden = true;
+}
 export function showOffline(r) {
   r = r || { offline: true };
+  stopCountdown();
   $('result-body').innerHTML = offlineHTML(r);
-  setVerdict(r.offline ? t('offline_verdict') : t('v_error'), 'no');
+  setVerdict(r.offline ? t('offline_verdict') : r.slow ? t('slow_verdict') : t('v_error'), 'no');
   setPay('');
   $('result-copy').hidden = true;
+  $('bar-retry').hidden = false;
+  if (r.status === 429 && r.retryAfter > 0) {
+    var left = r.retryAfter;
+    var tick = function () {
+      var p = $('offline') && $('offline').querySelector('p');
+      if (p) p.textContent = t('err_429', left);
+      setVerdict(t('wait_verdict', left), 'no');
+      if (left <= 0) { clearInterval(countdown); countdown = null; }
+      left--;
+    };
+    tick();
+    countdown = setInterval(tick, 1000);
+  }
 }
 
 export function itemName(it) { return lang === 'zh' ? it.name : it.name_en || it.name; }

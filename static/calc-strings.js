@@ -85,6 +85,8 @@ export var I18N = {
     claims_seat: function (s) { return this.seat_names[s] + '家'; },
     refused: '不可能：', close: '关闭',
     offline: '连不上计分服务。请检查网络后重试。', retry: '重试', offline_verdict: '连不上服务',
+    slow: function (s) { return '网络慢：计分服务 ' + s + ' 秒没有回答。手牌照样可以改，稍后重试。'; }, slow_verdict: '网络慢',
+    wait_verdict: function (s) { return s > 0 ? '请求太多 · 请等 ' + s + ' 秒' : '请求太多 · 现在可以重试'; },
     link_bad: '这个链接里的牌不可能存在：', link_clear: '清空重来',
     tai: '台', counted: '计入', min: '起胡', eligible: '够台，可以胡', not_eligible: '不够台，不能胡',
     points: '每份分数', items: '台数明细', col_item: '项目', col_tai: '台',
@@ -180,7 +182,7 @@ export var I18N = {
     v_error: '出错了，可以重试', problem_title: '这手牌有问题',
     offline_state: '离线', offline_note: '离线：手牌和牌局都留在这部手机上，连上网就能算。',
     opt_values: {
-      indicator: '翻牌的下一张', indicator_and_next: '翻牌的下两张（7百搭）', single_wait: '只限单吊',
+      indicator: '翻出的那种牌（另外 3 张）', indicator_and_next: '翻出的那种和下一种（共 7 张，7百搭）', single_wait: '只限单吊',
       any_group: '任何一组', linear: '底分 ×（1 + 台数）', doubling: '4 台起翻倍', add: '加台', five: '算 5 台',
       full_flush: '清一色', half_flush: '混一色', all_honors: '字一色', all_pungs: '碰碰胡'
     }
@@ -246,6 +248,9 @@ export var I18N = {
     claims_seat: function (s) { return this.seat_names[s]; },
     refused: 'Not possible: ', close: 'Close',
     offline: 'The scoring service cannot be reached. Check the connection and try again.', retry: 'Try again',
+    slow: function (s) { return 'Slow network: the scoring service did not answer in ' + s + ' s. The hand can still be changed; try again later.'; },
+    slow_verdict: 'Slow network',
+    wait_verdict: function (s) { return s > 0 ? 'Too many requests · wait ' + s + ' s' : 'Too many requests · try again now'; },
     offline_verdict: 'Service unreachable',
     link_bad: 'This link holds a hand that cannot exist: ', link_clear: 'Clear and start over',
     tai: '台', counted: 'counted', min: 'minimum', eligible: 'enough 台: a win',
@@ -342,7 +347,7 @@ export var I18N = {
     v_error: 'Failed: try again', problem_title: 'This hand has a problem',
     offline_state: 'Offline', offline_note: 'Offline: the hand and the evening stay on this phone; they are scored once you are online.',
     opt_values: {
-      indicator: 'the tile after the indicator', indicator_and_next: 'the two tiles after the indicator (7 baida)',
+      indicator: 'the indicator’s kind (its other 3 copies)', indicator_and_next: 'the indicator’s kind and the next (7 tiles, 7 baida)',
       single_wait: 'single wait only', any_group: 'any group', linear: 'base × (1 + 台)', doubling: 'doubling from 4 台',
       add: 'adds 台', five: 'counts as 5 台', full_flush: 'full flush', half_flush: 'half flush', all_honors: 'all honors',
       all_pungs: 'all pungs'

@@ -79,3 +79,77 @@ def test_the_bar_shows_the_whole_hand_and_every_meld(make_page, base_url, size):
         tap(pg, tile(pg, code))              # (at 640 px the lower rows are scrolled to: the page, not the layout)
         assert page_y(pg, "#palette") == before, code
     assert clipped(pg) == []
+
+
+# --- 5. a stalled request: a timeout, "网络慢", and taps applied at once --------------------------
+
+@PHONES
+def test_a_stalled_request_says_slow_network_and_taps_go_on(make_page, base_url, size):
+    pg = make_page(**size, locale="zh-CN")
+    open_page(pg, base_url, "#lang=zh&s=E&r=E&h=111m222p333sEENN")
+    stalled: list = []
+    pg.route(re.compile(r".*/v1/score$"), lambda route: stalled.append(route))     # never answered
+    started = time.monotonic()
+    tile(pg, "9s").tap()                                         # 14 tiles: a score, which stalls
+    # taps and Undo are applied at once, with the score still unanswered
+    expect(pg.locator("#hand-count")).to_contain_text("14")
+    pg.locator("#undo").tap()
+    expect(pg.locator("#hand-count")).to_contain_text("13")
+    tile(pg, "N").tap()
+    expect(pg.locator("#hand-count")).to_contain_text("14")
+    assert time.monotonic() - started < 5 and len(stalled) == 2
+    # after the timeout (7 s) the page says so, in the bar, with a retry beside it
+    expect(pg.locator("#verdict")).to_have_text("网络慢", timeout=12000)
+    expect(pg.locator("#offline")).to_contain_text("网络慢：计分服务 7 秒没有回答")
+    pg.unroute(re.compile(r".*/v1/score$"))              # (the page gave up the stalled requests itself)
+    tap(pg, pg.locator("#bar-retry"))
+    # 111m 222p 333s NNN EE won on N by self-draw, seat E: 碰碰胡 2 + 自摸 1 + 硬胡 1 + 对倒 1 = 5 台
+    expect(pg.locator("#tai-total")).to_have_text("5")
+    expect(pg.locator("#bar-retry")).to_be_hidden()
+
+
+# --- 6. the caishen rule in the right words ---------------------------------------------------------
+
+@PHONES
+@pytest.mark.parametrize("lang,words,wrong", [
+    ("zh", ["翻出的那种牌（另外 3 张）", "翻出的那种和下一种（共 7 张，7百搭）"], "下一张"),
+    ("en", ["the indicator’s kind (its other 3 copies)", "the indicator’s kind and the next (7 tiles, 7 baida)"], "after the"),
+], ids=["zh", "en"])
+def test_the_caishen_rule_is_the_indicators_own_kind(make_page, base_url, size, lang, words, wrong):
+    pg = make_page(**size)
+    # docs/rules.md §2: under `indicator` the caishen is the indicator's own kind (5p: the 3 other 5p);
+    # under `indicator_and_next` (7百搭) that kind and the next (5p: 5p and 6p, 7 tiles)
+    for preset, said in zip(["ningbo", "ningbo-7baida"], words):
+        open_page(pg, base_url, f"#lang={lang}&p={preset}&c=5p")
+        pg.locator("#rule-details summary").tap()
+        value = pg.locator('#rule-options .opt[data-option="caishen_rule"] dd')
+        expect(value).to_have_text(said)
+        assert wrong not in pg.locator("#settings").inner_text()
+        shown = pg.locator("#caishen-kinds .tile").evaluate_all("ts => ts.map(t => t.dataset.tile)")
+        assert shown == (["5p"] if preset == "ningbo" else ["5p", "6p"])
+
+
+# --- 7. the retry beside the error, and a 429's wait counted down -------------------------------
+
+@PHONES
+def test_the_retry_is_beside_the_error_and_a_429_counts_down(make_page, base_url, size):
+    pg = make_page(**size, locale="zh-CN")
+    open_page(pg, base_url, "#lang=zh&s=E&r=E&h=111m222p333sEENN")
+    pg.route(re.compile(r".*/v1/score$"), lambda route: route.fulfill(
+        status=429, content_type="application/problem+json", headers={"Retry-After": "3"},
+        body='{"title": "Too Many Requests", "status": 429}'))
+    tap(pg, tile(pg, "N"))
+    verdict, retry = pg.locator("#verdict"), pg.locator("#bar-retry")
+    expect(verdict).to_have_text("请求太多 · 请等 3 秒")
+    # the retry is on screen, on the verdict's line
+    box, line = retry.bounding_box(), verdict.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"]
+    assert abs((box["y"] + box["height"] / 2) - (line["y"] + line["height"] / 2)) < 24
+    assert box["height"] >= 44 and box["width"] >= 44
+    expect(verdict).to_have_text("请求太多 · 请等 2 秒", timeout=2500)
+    expect(verdict).to_have_text("请求太多 · 请等 1 秒", timeout=2500)
+    expect(verdict).to_have_text("请求太多 · 现在可以重试", timeout=2500)
+    expect(pg.locator("#offline")).to_contain_text("请稍等再试")
+    pg.unroute(re.compile(r".*/v1/score$"))
+    tap(pg, retry)
+    expect(pg.locator("#tai-total")).to_have_text("5")          # 5 台, as in the test above
