@@ -8,12 +8,14 @@ import { renderInputs } from './calc-inputs.js';
 import { showOffline } from './calc-results.js';
 import { commit } from './calc-refresh.js';
 import { offline, setOffline } from './calc-events.js';
+import { offlineAnswer } from './calc-offline.js';
 
 /* ---- API ---------------------------------------------------------------------------- */
 /* A request unanswered after this long is given up: the page says the network is slow (网络慢)
  * and keeps working; a tap never waits behind it (the answers are not in the change queue). */
 export var SLOW_MS = 7000;
 var latest = {};          // key → the AbortController of the newest request of that kind
+var LOCAL_PATHS = ['/v1/score', '/v1/waits', '/v1/analyze'];     // what calc-offline.js can answer
 
 /* One call.  opts.key: a newer call with the same key aborts this one (its answer would be stale). */
 export function api(method, path, body, opts) {
@@ -42,7 +44,10 @@ export function api(method, path, body, opts) {
       if (slow) return { status: 0, ok: false, data: null, slow: true };
       if (ctl.signal.aborted) return { status: 0, ok: false, data: null, superseded: true };
       setOffline(true);
-      return { status: 0, ok: false, data: null, offline: true };
+      var none = { status: 0, ok: false, data: null, offline: true };
+      // the server can't be reached: the library in this browser, when it is kept here
+      if (method !== 'POST' || LOCAL_PATHS.indexOf(path) < 0) return none;
+      return offlineAnswer(path, body, lang).then(function (r) { return r || none; });
     })
     .then(function (r) {
       clearTimeout(timer);
@@ -253,7 +258,19 @@ export function change(mutate, opts) {
 export var queue = Promise.resolve();
 export var pending = 0;
 
+var srTimer = null;
 export function setBusy(on) {
+  // a screen reader hears 计算中… (in the one live region, the verdict) when an answer takes a while
+  clearTimeout(srTimer);
+  if (on) {
+    srTimer = setTimeout(function () {
+      var v = $('verdict');
+      if (!v.querySelector('.sr-busy')) v.insertAdjacentHTML('beforeend', '<span class="sr-only sr-busy">' + t('busy_sr') + '</span>');
+    }, 300);
+  } else {
+    var mark = $('verdict').querySelector('.sr-busy');
+    if (mark) mark.remove();
+  }
   app.setAttribute('data-busy', on ? '1' : '0');
   $('bar').setAttribute('data-busy', on ? '1' : '0');
   $('result').setAttribute('aria-busy', on ? 'true' : 'false');

@@ -6,7 +6,7 @@ import { blank, lastResult, presets, setRules, state, ui } from './calc-state.js
 import { encode, writeURL } from './calc-url.js';
 import { api, change, notice, run } from './calc-api.js';
 import { $ } from './calc-dom.js';
-import { renderInputs } from './calc-inputs.js';
+import { paletteKeys, renderInputs } from './calc-inputs.js';
 import { loadAnalysis, openContext, resultText } from './calc-results.js';
 import { commit } from './calc-refresh.js';
 import { canRecord, session, sessionAdd, settlePending } from './calc-session.js';
@@ -203,6 +203,7 @@ export function bind() {
   });
 
   $('bar-retry').addEventListener('click', retry);
+  $('palette').addEventListener('keydown', paletteKeys);
   $('result-body').addEventListener('click', function (e) {
     var b = e.target.closest('button[data-act]');
     if (!b) return;

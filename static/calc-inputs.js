@@ -8,6 +8,7 @@ import { presetName, renderContext } from './calc-results.js';
 import { renderHistory } from './calc-refresh.js';
 import { renderSession } from './calc-session.js';
 import { offline, setOffline } from './calc-events.js';
+import { renderOffline } from './calc-offline.js';
 
 /* ---- rendering: inputs -------------------------------------------------------------- */
 export function applyLang() {
@@ -19,6 +20,30 @@ export function applyLang() {
   if (offline) setOffline(true);
   $('lang-zh').setAttribute('aria-pressed', String(lang === 'zh'));
   $('lang-en').setAttribute('aria-pressed', String(lang === 'en'));
+}
+
+/* Arrow keys move among the palette's tiles: ←/→ the next tile, ↑/↓ the tile above or below in
+ * the same block (its columns as laid out), Home/End the first and the last. */
+export function paletteKeys(e) {
+  var keys = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: 'up', ArrowDown: 'down', Home: 'first', End: 'last' };
+  var move = keys[e.key];
+  var from = e.target.closest('#palette button.tile');
+  if (move === undefined || !from) return;
+  var all = Array.prototype.slice.call($('palette').querySelectorAll('button.tile'));
+  var i = all.indexOf(from);
+  var j = i;
+  if (move === 'first') j = 0;
+  else if (move === 'last') j = all.length - 1;
+  else if (typeof move === 'number') j = i + move;
+  else {
+    var group = Array.prototype.slice.call(from.parentElement.children);
+    var cols = getComputedStyle(from.parentElement).gridTemplateColumns.split(' ').length;
+    var k = group.indexOf(from) + (move === 'down' ? cols : -cols);
+    if (k >= 0 && k < group.length) j = all.indexOf(group[k]);
+  }
+  if (j < 0 || j >= all.length || j === i) return;
+  e.preventDefault();
+  all[j].focus();
 }
 
 export function buildPalette() {
@@ -149,6 +174,7 @@ export function renderInputsNow() {
   }
   ps.value = st.preset;
   renderRules(st);
+  renderOffline();
   segButtons($('seat'), st.seat, 'seat');
   segButtons($('round'), st.round, 'round');
   $('base').value = st.base;

@@ -85,13 +85,22 @@ export function refresh() {
     try { return showResponse(r); } finally { restoreFocus(focus); }
   });
 
+  var shown = null;
   function showResponse(r) {
+    shown = r;
     if (failed(r)) {
       setBaseline(null);
       showOffline(r);
       return null;
     }
     setBaseline(r.ok ? null : r.data);
+    try { return show(); } finally {
+      if (r.local) body.insertAdjacentHTML('afterbegin', '<p class="offline-note" id="local-note">' + esc(t('off_local')) + '</p>');
+    }
+  }
+
+  function show() {
+    var r = shown;
     var noWin = !r.ok && r.data && r.data.code === 'not_a_winning_hand';
     var pairs = noWin ? errorPairs(r.data) : fieldErrors(r.ok ? null : r.data);
     if (noWin) fieldErrors(null);

@@ -6,6 +6,7 @@ import { caishenKinds, concealedOf, presetById, setLastResult, state, ui } from 
 import { api, errorPairs, failed, failureText, plain, problemTitle, run, under, waitsRequest } from './calc-api.js';
 import { $, esc, fmtSigned, meldTiles, tileSpan } from './calc-dom.js';
 import { addLabel, canRecord, session } from './calc-session.js';
+import { offlineWhyNot } from './calc-offline.js';
 import { offline } from './calc-events.js';
 
 /* ---- rendering: results ------------------------------------------------------------- */
@@ -38,8 +39,10 @@ export function problemHTML(problem, pairs) {
 
 export function offlineHTML(r) {
   r = r || { offline: true };
+  var why = r.offline ? offlineWhyNot() : '';
   return '<div class="problem offline" id="offline" data-status="' + (r.offline ? 0 : r.status) + '"><p>' +
-    esc(failureText(r)) + '</p><button type="button" id="retry" data-act="retry">' + esc(t('retry')) + '</button></div>';
+    esc(failureText(r)) + '</p>' + (why ? '<p class="muted" id="offline-why">' + esc(why) + '</p>' : '') +
+    '<button type="button" id="retry" data-act="retry">' + esc(t('retry')) + '</button></div>';
 }
 
 /* A call that failed: the reason in the result and, beside it in the bar, the verdict and a retry

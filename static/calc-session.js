@@ -172,17 +172,23 @@ export function renderSession() {
     return;
   }
   var next = nextSeats();
-  var rows = (settled && settled.hands ? settled.hands : []).map(function (h) {
+  var list = settled && settled.hands ? settled.hands : [];
+  var rows = list.map(function (h) {
+    var again = h.index > 0 && list[h.index - 1] && list[h.index - 1].dealer === h.dealer;     // 连庄
     return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td class="ses-what-cell">' +
       '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner ? t('ses_win', h) : t('ses_drawn')) + '</span>' +
-      '<small class="ses-dealer">' + esc(t('ses_dealer', h.dealer, h.round_wind)) + '</small>' +
+      '<small class="ses-dealer">' + esc(t('ses_dealer', h.dealer, h.round_wind)) + (again ? ' · <strong class="ses-again">' +
+      esc(t('ses_again')) + '</strong>' : '') + '</small>' +
       '<span class="ses-row-acts">' + (h.outcome === 'win' ? '<button type="button" class="ses-edit" data-act="ses-edit" data-index="' +
       h.index + '" aria-label="' + esc(t('ses_edit_n', h.index + 1)) + '">' + esc(t('ses_edit')) + '</button>' : '') +
       '<button type="button" class="ses-del" data-act="ses-del" data-index="' + h.index + '" aria-label="' +
       esc(t('ses_del_n', h.index + 1)) + '">' + esc(t('ses_del')) + '</button></span></td>' +
       session.players.map(function (p) {
-        var n = h.totals[p];
-        return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '">' + esc(fmtSigned(n)) + '</td>';
+        // this hand's gain, and below it the running total
+        var n = h.net ? h.net[p] : 0;
+        return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '"><span class="ses-net">' + esc(fmtSigned(n)) +
+          '</span><small class="ses-run" aria-label="' + esc(t('ses_running')) + '">' + esc(t('ses_run', fmtSigned(h.totals[p]))) +
+          '</small></td>';
       }).join('') + '</tr>';
   }).join('');
   var html = '<p class="ses-next" id="ses-next"><strong>' +

@@ -41,7 +41,7 @@ export var I18N = {
     palette: '选牌', target: '点牌加入到', m_hand: '手牌', m_win: '胡的牌', m_run: '一串三张', m_chow: '吃', m_pung: '碰',
     m_kong: '明杠', m_ckong: '暗杠', m_akong: '加杠', m_indicator: '财神翻牌',
     meld_from: '从谁那里',
-    quick: '键盘输入（如 123m 456p EE C 2f）', quick_add: '加入', quick_summary: '用键盘输入', share: '分享',
+    quick: '键盘输入：m 万、p 饼、s 条，E S W N 东南西北，C F P 中发白，1f–8f 花（如 123m 456p EE C 2f）', quick_add: '加入', quick_summary: '用键盘输入', share: '分享',
     win_context: '胡牌情形', win_by: '怎么胡', self_draw: '自摸', discard: '捉冲（别人打出）',
     robbing_kong: '抢杠', win_from: '打出/被抢的人', kong_replacement: '杠上开花',
     kong_fed_by: '杠的牌是谁打的', nobody: '（无）', last_tile: '海底捞月', heavenly: '天胡',
@@ -57,11 +57,11 @@ export var I18N = {
     count: function (n, need) { return n + ' / ' + need + ' 张'; },
     more: function (k) { return '还差 ' + k + ' 张'; },
     need_more: function (k, need, m) {
-      return '还差 ' + k + ' 张才显示听牌。有 ' + m + ' 组副露时手牌要 ' + need + ' 张，少一张时显示听什么牌。';
+      return '还差 ' + k + ' 张才显示听牌。' + (m ? '有 ' + m + ' 组副露，' : '') + '手牌要 ' + need + ' 张，少一张时显示听什么牌。';
     },
     too_many: function (k) { return '多了 ' + k + ' 张'; },
     empty_verdict: '点牌开始',
-    empty: '点下面的牌开始。手牌满了显示台数和付款，少一张显示听牌。',
+    empty: '在“选牌”里点牌开始。手牌满了显示台数和付款，少一张显示听牌。',
     add_tile: function (n) { return '加入 ' + n; },
     add_run: function (n) { return '加入顺子：' + n + '起'; },
     add_meld: function (n, type) { return '加入' + type + '：' + n; },
@@ -147,6 +147,7 @@ export var I18N = {
     ses_offline: '离线：已记下的手都留着，连上网再结算。', ses_added: '已记入',
     ses_seat: function (s, name) { return this.seat_names[s] + ' ' + name; },
     ses_bad: '这一晚的记录有一手算不了：',
+    ses_again: '连庄', ses_running: '累计', ses_run: function (n) { return '累计 ' + n; },
     ses_edit: '改', ses_del: '删', ses_edit_n: function (n) { return '改第 ' + n + ' 手'; },
     ses_del_n: function (n) { return '删掉第 ' + n + ' 手'; }, ses_del_confirm: function (n) { return '删掉第 ' + n + ' 手，重新结算？'; },
     ses_editing: function (n) { return '正在改第 ' + n + ' 手：改好后点“改好第 ' + n + ' 手”。'; }, ses_cancel: '不改了',
@@ -180,7 +181,14 @@ export var I18N = {
     err_429: function (s) { return '请求太多了。' + (s ? '请等 ' + s + ' 秒再试。' : '请稍等再试。'); },
     err_status: function (n) { return '计分服务没有回答（' + n + '）。再试一次。'; },
     v_error: '出错了，可以重试', problem_title: '这手牌有问题',
-    offline_state: '离线', offline_note: '离线：手牌和牌局都留在这部手机上，连上网就能算。',
+    offline_state: '离线', busy_sr: '计算中…',
+    off_title: '离线计分', off_offer: '没有信号时也能在这部手机上算（同一个计分程序）。',
+    off_download: function (mb) { return '下载（' + mb + ' MB）'; },
+    off_loading: function (d, n) { return '下载中… ' + d + ' / ' + n + ' MB'; },
+    off_ready: '已下载：连不上服务时在这部手机上算。', off_none: '这台服务器没有提供离线计分。', off_unknown: '（联网时查看能否下载）',
+    off_failed: function (why) { return '离线计分没有成功：' + why; },
+    off_why_not_kept: function (mb) { return '这部手机没有下载离线计分，所以没有在本机算；联网时可以在“规则与财神”里下载（' + mb + ' MB）。'; },
+    off_why_none: '这台服务器没有提供离线计分，所以没有在本机算。', off_local: '离线：这是在这部手机上算的。', offline_note: '离线：手牌和牌局都留在这部手机上，连上网就能算。',
     opt_values: {
       indicator: '翻出的那种牌（另外 3 张）', indicator_and_next: '翻出的那种和下一种（共 7 张，7百搭）', single_wait: '只限单吊',
       any_group: '任何一组', linear: '底分 ×（1 + 台数）', doubling: '4 台起翻倍', add: '加台', five: '算 5 台',
@@ -219,12 +227,12 @@ export var I18N = {
     count: function (n, need) { return n + ' / ' + need + ' tiles'; },
     more: function (k) { return k + ' more tile' + (k === 1 ? '' : 's'); },
     need_more: function (k, need, m) {
-      return k + ' more tile' + (k === 1 ? '' : 's') + ' to see the waits. With ' + m + ' meld' + (m === 1 ? '' : 's') +
-        ' the hand holds ' + need + ' tiles; one fewer shows what it waits on.';
+      return k + ' more tile' + (k === 1 ? '' : 's') + ' to see the waits. ' + (m ? 'With ' + m + ' meld' + (m === 1 ? '' : 's') +
+        ' the' : 'The') + ' hand holds ' + need + ' tiles; one fewer shows what it waits on.';
     },
     too_many: function (k) { return k + ' tile' + (k === 1 ? '' : 's') + ' too many'; },
     empty_verdict: 'Tap a tile to start',
-    empty: 'Tap the tiles below. A full hand shows its 台 and payments; one tile fewer shows its waits.',
+    empty: 'Tap tiles in the palette to start. A full hand shows its 台 and payments; one tile fewer shows its waits.',
     add_tile: function (n) { return 'Add ' + n; },
     add_run: function (n) { return 'Add a run from ' + n; },
     add_meld: function (n, type) { return 'Add ' + type + ': ' + n; },
@@ -312,6 +320,7 @@ export var I18N = {
     ses_offline: 'Offline: the hands are kept; they are settled once you are online.', ses_added: 'Added',
     ses_seat: function (s, name) { return this.seat_names[s] + ' ' + name; },
     ses_bad: 'A hand of this evening cannot be scored: ',
+    ses_again: 'dealer again', ses_running: 'so far', ses_run: function (n) { return '= ' + n; },
     ses_edit: 'Edit', ses_del: 'Delete', ses_edit_n: function (n) { return 'Edit hand ' + n; },
     ses_del_n: function (n) { return 'Delete hand ' + n; }, ses_del_confirm: function (n) { return 'Delete hand ' + n + ' and settle again?'; },
     ses_editing: function (n) { return 'Correcting hand ' + n + ': when it is right, tap “Save hand ' + n + '”.'; }, ses_cancel: 'Stop correcting',
@@ -345,7 +354,16 @@ export var I18N = {
     err_429: function (s) { return 'Too many requests. ' + (s ? 'Wait ' + s + ' s and try again.' : 'Wait a moment and try again.'); },
     err_status: function (n) { return 'The scoring service gave no answer (' + n + '). Try again.'; },
     v_error: 'Failed: try again', problem_title: 'This hand has a problem',
-    offline_state: 'Offline', offline_note: 'Offline: the hand and the evening stay on this phone; they are scored once you are online.',
+    offline_state: 'Offline', busy_sr: 'Working…',
+    off_title: 'Scoring offline', off_offer: 'Score on this phone when there is no signal (the same scoring program).',
+    off_download: function (mb) { return 'Download (' + mb + ' MB)'; },
+    off_loading: function (d, n) { return 'Downloading… ' + d + ' / ' + n + ' MB'; },
+    off_ready: 'Downloaded: scored on this phone when the service cannot be reached.',
+    off_none: 'This server does not offer offline scoring.', off_unknown: '(online: see whether it can be downloaded)',
+    off_failed: function (why) { return 'Offline scoring failed: ' + why; },
+    off_why_not_kept: function (mb) { return 'Offline scoring is not downloaded on this phone, so the hand was not scored here; download it (' + mb + ' MB) under Rules and caishen when online.'; },
+    off_why_none: 'This server does not offer offline scoring, so the hand was not scored on this phone.',
+    off_local: 'Offline: scored on this phone.', offline_note: 'Offline: the hand and the evening stay on this phone; they are scored once you are online.',
     opt_values: {
       indicator: 'the indicator’s kind (its other 3 copies)', indicator_and_next: 'the indicator’s kind and the next (7 tiles, 7 baida)',
       single_wait: 'single wait only', any_group: 'any group', linear: 'base × (1 + 台)', doubling: 'doubling from 4 台',

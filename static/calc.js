@@ -16,6 +16,7 @@ import {
   askIncoming, bindSession, nextSeats, session, sessionFromLink, settle, settled, startSession
 } from './calc-session.js';
 import { bind, loadRules, startOffline, trackBarHeight } from './calc-events.js';
+import { bindOffline, loadManifest, renderOffline } from './calc-offline.js';
 
 /* ---- start -------------------------------------------------------------------------- */
 function start() {
@@ -23,6 +24,9 @@ function start() {
   bind();
   bindSession();
   startOffline();
+  bindOffline();
+  renderOffline();
+  if (navigator.onLine !== false) loadManifest();
   trackBarHeight();
   var hash = location.hash;
   var kept = null;

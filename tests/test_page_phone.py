@@ -153,3 +153,101 @@ def test_the_retry_is_beside_the_error_and_a_429_counts_down(make_page, base_url
     pg.unroute(re.compile(r".*/v1/score$"))
     tap(pg, retry)
     expect(pg.locator("#tai-total")).to_have_text("5")          # 5 台, as in the test above
+
+
+# --- the minor points ----------------------------------------------------------------------------
+
+RATIO_JS = """(el) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number).slice(0, 3);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  let card = null;
+  for (let e = el.parentElement; e && !card; e = e.parentElement) {
+    const c = getComputedStyle(e).backgroundColor;
+    if (!c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') card = c;
+  }
+  const [x, y] = [lum(rgb(getComputedStyle(el).backgroundColor)), lum(rgb(card))].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}"""
+
+
+@PHONES
+def test_minor_points_of_the_page(make_page, base_url, size):
+    pg = make_page(**size, locale="zh-CN")
+    open_page(pg, base_url, "#lang=zh")
+    # the modes used most on screen without scrolling the row: the hand, the winning tile and 财神翻牌
+    # (the row scrolls sideways for the melds' modes: two rows would push the palette off the screen)
+    for name in ("hand", "win", "indicator", "chow", "pung"):
+        box = pg.locator(f'.modes .mode[data-mode="{name}"]').bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] - 20, (name, box)
+    # the empty page points at the palette (which is above the result on a phone, not below)
+    expect(pg.locator("#result-body")).to_have_text("在“选牌”里点牌开始。手牌满了显示台数和付款，少一张显示听牌。")
+    # no "有 0 组副露时"
+    open_page(pg, base_url, "#lang=zh&h=1m2m")
+    expect(pg.locator("#need-more")).to_have_text("还差 11 张才显示听牌。手牌要 14 张，少一张时显示听什么牌。")
+    open_page(pg, base_url, "#lang=zh&h=1m2m&m=p111s-N")
+    expect(pg.locator("#need-more")).to_have_text("还差 8 张才显示听牌。有 1 组副露，手牌要 11 张，少一张时显示听什么牌。")
+    # the keyboard box says what the letters are
+    pg.locator("#quick-box summary").tap()
+    expect(pg.locator('label:has(#quick-text) span')).to_contain_text("m 万、p 饼、s 条，E S W N 东南西北，C F P 中发白")
+    # arrow keys move among the palette's tiles (3 columns a block on a phone)
+    tile(pg, "1m").focus()
+    for key, code in [("ArrowRight", "2m"), ("ArrowDown", "5m"), ("ArrowLeft", "4m"), ("ArrowUp", "1m"), ("End", "8f")]:
+        pg.keyboard.press(key)
+        assert pg.evaluate("document.activeElement.dataset.tile") == code, key
+    # the offline pill on one line, not squeezed
+    pg.context.set_offline(True)
+    pg.evaluate("window.dispatchEvent(new Event('offline'))")
+    pill = pg.locator("#net-state")
+    expect(pill).to_have_text("离线")
+    # its word on one line (one box for the text), nothing cut off
+    assert pill.evaluate("e => { const r = document.createRange(); r.selectNodeContents(e); "
+                         "return r.getClientRects().length === 1 && e.scrollWidth <= e.clientWidth + 1; }")
+    pg.context.set_offline(False)
+
+
+@PHONES
+def test_screen_readers_hear_working_and_dark_backs_stand_out(make_page, base_url, size):
+    pg = make_page(**size, locale="zh-CN", color_scheme="dark")
+    # the concealed kong's face-down tiles on the dark card: at least 3:1 (WCAG 1.4.11)
+    open_page(pg, base_url, "#lang=zh&s=E&r=E&h=23678m99s&w=4m&m=k1111s!")
+    for ratio in pg.locator("#bar-melds .tile.back").evaluate_all(f"els => els.map({RATIO_JS})"):
+        assert ratio >= 3, ratio
+    # a slow answer: 计算中… in the one live region (the verdict), gone with the answer
+    open_page(pg, base_url, "#lang=zh&s=E&r=E&h=111m222p333sEENN")
+    held: list = []
+    pg.route(re.compile(r".*/v1/(score|waits)$"), lambda route: held.append(route))    # answered once the page said so
+    tile(pg, "N").tap()
+    expect(pg.locator("#verdict .sr-busy")).to_have_text("计算中…")
+    held[0].continue_()
+    idle(pg)
+    expect(pg.locator("#verdict .sr-busy")).to_have_count(0)
+
+
+@PHONES
+def test_a_hand_under_the_minimum_cannot_be_recorded_and_rows_name_the_hand_and_the_dealer_again(
+        make_page, base_url, size):
+    pg = make_page(**size)
+    open_page(pg, base_url, "#lang=en")
+    tap(pg, pg.locator("#session-card").get_by_role("button", name="Start"))
+    # seat E, 123456789m 789s 1p + 1p self-drawn, caishen 1m: 2 台 < 4 (docs/rules.md §5): not a win to record
+    open_page(pg, base_url, "#lang=en&c=1m&h=1m2m3m4m5m6m7m8m9m7s8s9s1p&w=1p")
+    expect(pg.locator("#verdict")).to_contain_text("2 台 · below 4 台")
+    expect(pg.locator("#ses-add")).to_be_disabled()
+    # hand 1: Bo wins (dealer Ann): −5 +15 −5 −5; hand 2 a draw (Bo deals); hand 3: Bo, dealing again (连庄),
+    # wins off Ann: −10 +10 0 0, in all −15 +25 −5 −5
+    for link in ["#lang=en&p=ningbo&s=S&r=E&c=5p&h=23678m99s&w=4m&m=pCCC-E_k1111s!&f=2f&cl=W1", None,
+                 "#lang=en&s=E&r=E&h=111m222p333sEENN&w=N&by=discard&from=N"]:
+        if link is None:
+            tap(pg, pg.locator("#session-card").get_by_role("button", name="Draw"))
+            continue
+        open_page(pg, base_url, link)
+        tap(pg, pg.locator("#ses-add"))
+    row = pg.locator("#ses-table tbody tr")
+    expect(row.nth(0).locator(".ses-net")).to_have_text(["−5", "+15", "−5", "−5"])
+    expect(row.nth(2).locator(".ses-net")).to_have_text(["−10", "+10", "0", "0"])
+    expect(row.nth(2).locator(".ses-run")).to_have_text(["= −15", "= +25", "= −5", "= −5"])
+    expect(row.nth(1).locator(".ses-again")).to_have_count(0)       # Ann dealt hand 1, Bo hand 2
+    expect(row.nth(2).locator(".ses-again")).to_have_text("dealer again")
