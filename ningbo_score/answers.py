@@ -17,8 +17,8 @@ PresetId = Literal["ningbo", "ningbo-456", "ningbo-bianfeng", "ningbo-taishu", "
 ProblemCode = Literal["malformed_json", "invalid_request", "request_timeout", "client_closed", "payload_too_large",
     "unsupported_media_type", "caishen_in_meld", "invalid_meld", "wrong_tile_count", "too_many_copies",
     "winning_tile_not_in_hand", "dealer_sequence", "inconsistent_win_context", "discard_win_not_allowed",
-    "caishen_needs_self_draw", "not_a_winning_hand", "illegal_event", "not_found", "method_not_allowed",
-    "internal_error", "not_ready"]
+    "caishen_needs_self_draw", "not_a_winning_hand", "below_minimum", "illegal_event", "not_found",
+    "method_not_allowed", "internal_error", "not_ready"]
 
 
 class Options(TypedDict):
@@ -40,11 +40,14 @@ class Options(TypedDict):
     hand_cap: int | None
     three_caishen_bonus: bool
     draw_keeps_dealer: bool
+    chow_swap_allowed: bool
+    robbed_kong_liability: bool
+    escape_penalty_to: Literal["house", "table"]
 
 
 class RulesPreset(TypedDict):
     preset: PresetId
-    rulebook: Literal[3]
+    rulebook: Literal[4]
 
 
 class RulesEcho(Options, RulesPreset):
@@ -310,6 +313,8 @@ class EscapeAnswer(TypedDict):
     multiplier: int
     base_points: int
     level: int | None
+    to: Literal["house", "table"]
+    each_other: int
 
 
 class Level(TypedDict):
@@ -363,6 +368,9 @@ class OptionLabels(TypedDict):
     hand_cap: Label
     three_caishen_bonus: Label
     draw_keeps_dealer: Label
+    chow_swap_allowed: Label
+    robbed_kong_liability: Label
+    escape_penalty_to: Label
     item_tai: Label
 
 
@@ -370,7 +378,7 @@ class Preset(TypedDict):
     """A rule preset (docs/rules.md §9) with its item table."""
 
     id: PresetId
-    rulebook: Literal[3]
+    rulebook: Literal[4]
     name: str
     name_en: str
     source: str
@@ -382,7 +390,7 @@ class Rulebook(TypedDict):
     """The rule book: its version, what it changed since the previous version, the options' labels and every
     preset."""
 
-    rulebook: Literal[3]
+    rulebook: Literal[4]
     changes: list[RulebookChange]
     option_labels: OptionLabels
     presets: list[Preset]

@@ -348,35 +348,36 @@ SETTLE_TEXT = {
     "en": {"hand": "hand", "round": "round", "dealer": "dealer", "totals": "totals", "transfers": "transfers",
            "none": "nobody owes anything", "next": "next: {dealer} deals, round {wind}",
            "self_draw": "{winner} self-draws", "discard": "{winner} on {from_}'s discard",
-           "robbing_kong": "{winner} robs {from_}'s kong", "tai": ", {tai} 台", "not_eligible": " (not eligible)",
+           "robbing_kong": "{winner} robs {from_}'s kong", "tai": ", {tai} 台", "house": "owed to the house",
            "draw": "draw", "net": "scored elsewhere", "penalty": "{player} leaves (penalty)",
            "failed": "hand {index} is refused"},
     "zh": {"hand": "局", "round": "圈", "dealer": "庄家", "totals": "合计", "transfers": "转账",
            "none": "无人欠款", "next": "下一局：{dealer} 坐庄，圈风 {wind}",
            "self_draw": "{winner} 自摸", "discard": "{winner} 胡 {from_} 放冲",
            "robbing_kong": "{winner} 抢 {from_} 的杠",
-           "tai": " {tai} 台", "not_eligible": "（不够起胡）", "draw": "流局", "net": "另行计分",
+           "tai": " {tai} 台", "house": "付给平台", "draw": "流局", "net": "另行计分",
            "penalty": "{player} 逃跑（罚分）", "failed": "第 {index} 局被拒"},
 }
 
 
-def hand_summary(hand: dict[str, Any], lang: str) -> str:
-    """One hand of a settled session in a few words."""
+def hand_summary(hand: dict[str, Any], players: list[str], lang: str) -> str:
+    """One hand of a settled session in a few words (its players by position in ``players``)."""
     t = SETTLE_TEXT[lang]
     if hand["outcome"] == "win":
-        text = t[hand["by"]].format(winner=hand["winner"], from_=hand["from"]) + t["tai"].format(tai=hand["tai"])
-        return text + ("" if hand["eligible"] else t["not_eligible"])
+        source = None if hand["from"] is None else players[hand["from"]]
+        return t[hand["by"]].format(winner=players[hand["winner"]], from_=source) + t["tai"].format(tai=hand["tai"])
     if hand["outcome"] == "penalty":
-        return t["penalty"].format(player=min(hand["net"], key=hand["net"].__getitem__))
+        return t["penalty"].format(player=players[min(range(4), key=hand["net"].__getitem__)])
     return t[hand["outcome"]]
 
 
 def print_session(result: dict[str, Any], lang: str) -> None:
-    """A settled session: a row per hand (its net per player) and the totals, then the transfers."""
+    """A settled session: a row per hand (its net per player) and the totals, then what is owed to
+    the house and the transfers."""
     t = SETTLE_TEXT[lang]
-    players = list(result["totals"])
-    rows = [[str(h["index"]), h["round_wind"], h["dealer"], hand_summary(h, lang)]
-            + [f"{h['net'][p]:+d}" if h["net"][p] else "0" for p in players] for h in result["hands"]]
+    players = result["players"]
+    rows = [[str(h["index"]), h["round_wind"], players[h["dealer"]], hand_summary(h, players, lang)]
+            + [f"{v:+d}" if v else "0" for v in h["net"]] for h in result["hands"]]
     rows.append([t["totals"], "", "", ""] + [f"{v:+d}" if v else "0" for v in result["totals"].values()])
     header = [t["hand"], t["round"], t["dealer"], ""] + players
     widths = [max(display_width(row[i]) for row in [header] + rows) for i in range(len(header))]
@@ -384,6 +385,8 @@ def print_session(result: dict[str, Any], lang: str) -> None:
         cells = [c + " " * (w - display_width(c)) if i < 4 else " " * (w - display_width(c)) + c
                  for i, (c, w) in enumerate(zip(row, widths))]
         print("  ".join(cells).rstrip())
+    if result["house"]:
+        print(f"{t['house']}: " + ", ".join(f"{x['from']} {x['amount']}" for x in result["house"]))
     transfers = ", ".join(f"{x['from']} → {x['to']} {x['amount']}" for x in result["transfers"])
     print(f"{t['transfers']}: {transfers or t['none']}")
     print(t["next"].format(dealer=result["next"]["dealer"], wind=result["next"]["round_wind"]))

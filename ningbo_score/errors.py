@@ -49,11 +49,14 @@ CODES: dict[str, tuple[int, str, str]] = {
     "invalid_claims": (422, "Invalid request", "请求无效"),  # reported as invalid_request
     "unbalanced_net": (422, "Invalid request", "请求无效"),  # reported as invalid_request (a session's net hand)
     "unknown_dealer": (422, "Invalid request", "请求无效"),  # reported as invalid_request (a session's first_dealer)
+    "unknown_player": (422, "Invalid request", "请求无效"),  # reported as invalid_request (a session hand's seat)
+    "seat_named_twice": (422, "Invalid request", "请求无效"),  # reported as invalid_request (a session's net)
     "dealer_sequence": (422, "Dealer sequence", "庄家轮转不符"),  # POST /v1/sessions/settle
     "inconsistent_win_context": (422, "Inconsistent win context", "胡牌情形自相矛盾"),
     "discard_win_not_allowed": (422, "Discard win not allowed", "不允许捉冲"),
     "caishen_winning_tile": (422, "Caishen needs self-draw", "财神只能自摸"),
     "not_a_winning_hand": (422, "Not a winning hand", "不是胡牌"),
+    "below_minimum": (422, "Below the minimum", "不够起胡台数"),  # POST /v1/sessions/settle: a score hand
     "caishen_needs_self_draw": (422, "Caishen needs self-draw", "财神只能自摸"),
     "points_too_large": (422, "Invalid request", "请求无效"),  # reported as invalid_request
     "illegal_event": (422, "Illegal event", "牌局记录违规"),  # POST /v1/replay (ningbo_score.replay)
@@ -92,6 +95,8 @@ def shown(text: str, limit: int = MAX_SHOWN) -> str:
 # Internal sub-codes that exist only to place a problem in the §10.15 order.
 _PUBLIC = {
     "unknown_dealer": "invalid_request",
+    "unknown_player": "invalid_request",
+    "seat_named_twice": "invalid_request",
     "invalid_flowers": "invalid_request",
     "invalid_claims": "invalid_request",
     "caishen_winning_tile": "caishen_needs_self_draw",

@@ -96,7 +96,11 @@ def multipliers(h: Hand) -> tuple[str, list[int], list[int]]:
             else:
                 mult[s] = 2 * lf
     elif h.by == "robbing_kong":
-        event = "robbing_kong"          # the robbed player alone pays 5, whatever the 包 relations
+        event = "robbing_kong"
+        if r.robbed_kong_liability:     # 000: a 包 partner pays as on a self-draw (5, mutual 10)
+            for s in _OTHERS[w]:
+                mult[s] = 5 * rel[s]
+        # the robbed player pays 5, whatever the 包 relations
         mult[h.win_from] = 5  # type: ignore[index]  # check() refuses a robbing_kong win without `from`
     elif h.kong_fed_by is not None:
         event = "kong_bloom"

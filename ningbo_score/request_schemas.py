@@ -16,13 +16,11 @@ from marshmallow import ValidationError, post_load, validates_schema
 
 from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
-from .errors import ScoreError
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
                    WaitingHand, caishen_of)
 from .items import ITEMS
 from .rules import (DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, OPTION_DOCS, OPTION_KINDS, PRESETS, Rules,
                     custom_rules, preset_rules)
-from .sessions import HAND_KINDS, MAX_HANDS, MAX_NAME, SessionInput
 from .strict import StrictSchema
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
@@ -478,6 +476,9 @@ class EscapeRequestSchema(StrictSchema):
         "description": "The game's base points (对局分), as in `/v1/score`."})
     level = optional(Integer, validate=Range(min=0, max=MAX_LEVEL), metadata={
         "description": "A level of `GET /v1/levels`: its base points are used."})
+    rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), rules_of, required=False, allow_none=True, metadata={
+        "description": "A preset id or a rules object, as in `/v1/score`: its `escape_penalty_to` says who "
+                       "receives the penalty; default: the `ningbo` preset's (`house`)."})
 
     @validates_schema
     def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
@@ -490,7 +491,7 @@ class EscapeRequestSchema(StrictSchema):
 
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> EscapeInput:
-        return EscapeInput(data.get("base_points"), data.get("level"))
+        return EscapeInput(data.get("base_points"), data.get("level"), data.get("rules") or DEFAULT_RULES)
 
 
 
@@ -502,125 +503,3 @@ NEXT_HAND_REQUEST = NextHandRequestSchema()
 CLAIMS_REQUEST = TableClaimsRequestSchema()
 ESCAPE_REQUEST = EscapeRequestSchema()
 
-
-# --- POST /v1/sessions/settle ------------------------------------------------------------------
-
-class SessionNetSchema(StrictSchema):
-    """A hand scored elsewhere: each seat's gain in that hand (its seats: `E` dealt it); the four
-    sum to 0."""
-
-    E = Integer(required=True, validate=Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER))
-    S = Integer(required=True, validate=Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER))
-    W = Integer(required=True, validate=Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER))
-    N = Integer(required=True, validate=Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER))
-
-    @validates_schema
-    def _zero_sum(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
-        total = sum(data[w] for w in SEATS)
-        if total:
-            raise ValidationError(Msg(f"The four seats' gains sum to {total}; they must sum to 0.",
-                                      f"四家输赢之和为 {total}，必须为 0。", "unbalanced_net"))
-
-
-class SessionPenaltySchema(StrictSchema):
-    """The escape penalty (逃跑, docs/rules.md §8): the seat that left pays 24 × base points, 8 ×
-    base to each of the other three."""
-
-    escape = seat(required=True, metadata={"description": "The seat (of that hand) that left the game."})
-    base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS), metadata={
-        "description": "This hand's base points; default: the session's."})
-
-
-#: a hand's `score` or `replay`: an object read by that endpoint's own schema when its turn comes
-_HAND_BODY = ("`round_wind` may be left out (the rotation's is filled in), `rules` and `base_points` default to "
-              "the session's.")
-
-
-def _hand_kind(field_cls: type[_F], *args: typing.Any, **kwargs: typing.Any) -> _F:
-    """A kind of a session's hand: optional, but not ``null`` (a hand names its one kind)."""
-    return field_cls(*args, required=False, allow_none=False, **kwargs)
-
-
-#: the most keys of a hand's own body in a session (a /v1/score or /v1/replay body has at most 10),
-#: checked before any is read
-MAX_BODY_KEYS = 16
-
-
-class SessionHandSchema(StrictSchema):
-    """One hand of the session: exactly one of `replay`, `score`, `draw`, `net` or `penalty`."""
-
-    #: openapi.yaml: one object of the five properties, exactly one of them given (not a oneOf of a
-    #: component per kind, as OPENAPI_VARIANTS would make it: schemathesis 4 cannot generate the
-    #: negation of an array whose items are a oneOf, tests/test_fuzz.py); the kinds are not
-    #: nullable (so the one property a schema-valid hand has is a kind given)
-    OPENAPI_KEYWORDS: typing.ClassVar[dict[str, int]] = {"minProperties": 1, "maxProperties": 1}
-
-    replay = _hand_kind(Dict, max_keys=MAX_BODY_KEYS, metadata={
-        "description": "A `/v1/replay` body (`ReplayRequest`): " + _HAND_BODY})
-    score = _hand_kind(Dict, max_keys=MAX_BODY_KEYS, metadata={
-        "description": "A `/v1/score` body (`ScoreRequest`), the winner by its `seat_wind`: " + _HAND_BODY})
-    draw = _hand_kind(Boolean, validate=OneOf((True,), error=Msg("Must be true.", "只能是 true。")), metadata={
-        "description": "A drawn hand (流局/荒庄): `true`. Nobody pays."})
-    net = _hand_kind(Nested, SessionNetSchema, metadata={"description": "A hand scored elsewhere, by seat."})
-    penalty = _hand_kind(Nested, SessionPenaltySchema, metadata={"description": "An escape penalty."})
-
-    @validates_schema
-    def _exactly_one(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
-        given = [k for k in HAND_KINDS if data.get(k) is not None]
-        if len(given) != 1:
-            raise ValidationError(Msg("Give exactly one of replay, score, draw, net or penalty.",
-                                      "replay、score、draw、net、penalty 必须且只能给出一个。"))
-
-    @post_load
-    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> tuple[str, typing.Any]:
-        kind = next(k for k in HAND_KINDS if data.get(k) is not None)
-        return kind, data[kind]
-
-
-def _rules_and_value(value: str | dict[str, typing.Any]) -> tuple[str | dict[str, typing.Any], Rules]:
-    """A loaded `rules` field as it was given (a preset id or the loaded object, which reads the
-    same) and as Rules."""
-    return value, rules_of(value)
-
-
-class SessionRequestSchema(StrictSchema):
-    """The body of `POST /v1/sessions/settle`: four players, who dealt first, and the hands in order."""
-
-    rules = PresetOrObject(PRESET_IDS, RulesObjectSchema(), _rules_and_value, required=False, allow_none=True,
-                           metadata={"description": "A preset id or a rules object, as in `/v1/score`; default "
-                                                    "`ningbo`. Its `draw_keeps_dealer` moves the deal after a "
-                                                    "draw; the hands' own `rules` default to it."})
-    base_points = optional(Integer, validate=Range(min=1, max=MAX_BASE_POINTS), metadata={
-        "description": "The hands' `base_points` where they give none.", "default": 1})
-    players = List(String(metadata={"minLength": 1, "maxLength": MAX_NAME}), required=True, max_items=4, metadata={
-        "minItems": 4, "uniqueItems": True,
-        "description": f"Four distinct names (1 to {MAX_NAME} characters), in seating order: the second "
-                       "plays after the first."})
-    first_dealer = String(required=True, metadata={
-        "minLength": 1, "maxLength": MAX_NAME, "description": "The name of the player who deals the first hand."})
-    hands = List(Nested(SessionHandSchema), required=True, max_items=MAX_HANDS, metadata={
-        "description": f"The hands in play order, at most {MAX_HANDS}."})
-
-    @validates_schema
-    def _players(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> None:
-        players = data["players"]
-        errors: dict[str, list[Msg]] = {}
-        if len(players) != 4 or len(set(players)) != 4 or not all(0 < len(p) <= MAX_NAME for p in players):
-            errors["players"] = [Msg(f"Give four distinct names of 1 to {MAX_NAME} characters.",
-                                     f"须给出四个互不相同的名字，每个 1 到 {MAX_NAME} 个字符。")]
-        if errors:
-            raise ValidationError(errors)
-
-    @post_load
-    def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> SessionInput:
-        players = data["players"]
-        if data["first_dealer"] not in players:
-            # well-formed, but naming nobody at the table: a 422, as the spec can't say it
-            raise ScoreError.one("unknown_dealer", "first_dealer", "Must be one of the players.",
-                                 "必须是 players 中的一位。")
-        value, rules = data.get("rules") or (None, DEFAULT_RULES)
-        return SessionInput(tuple(players), players.index(data["first_dealer"]), rules, value,
-                            data.get("base_points"), data["hands"])
-
-
-SESSION_REQUEST = SessionRequestSchema()

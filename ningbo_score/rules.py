@@ -29,6 +29,7 @@ CaishenRule: TypeAlias = Literal["indicator", "indicator_and_next"]
 DiscardRestriction: TypeAlias = Literal["single_wait", "any_group"]
 PointsRule: TypeAlias = Literal["linear", "doubling"]
 RelatedDiscarder: TypeAlias = Literal["add", "five"]
+EscapePenaltyTo: TypeAlias = Literal["house", "table"]
 #: the value of an option as a request gives it (``required_patterns``: a list; an Options holds a tuple)
 OptionValue: TypeAlias = "str | int | list[str] | tuple[str, ...] | None"
 
@@ -68,6 +69,15 @@ class Options:
     three_caishen_bonus: bool = _option(False, "三财神 is a bonus: not counted toward `min_tai` (only "
                                                "`ningbo-bianfeng`).")
     draw_keeps_dealer: bool = _option(True, "After a draw (流局) the dealer deals again; off: the next seat deals.")
+    chow_swap_allowed: bool = _option(True, "After a chow the claimant may discard the claimed tile's kind or the tile "
+                                            "that would make a chow with its two melded tiles (吃张打张); off: it may "
+                                            "not (only `ningbo`, rule book 4).")
+    robbed_kong_liability: bool = _option(False, "On a robbed kong a player related (包) to the winner, other than "
+                                                 "the robbed one, also pays as on a self-draw (only `ningbo-456`, "
+                                                 "rule book 4).")
+    escape_penalty_to: EscapePenaltyTo = _option("house", "Who receives the escape penalty (24 × base): `house`, "
+                                                          "nobody at the table gains; `table`: 8 × base to each other "
+                                                          "player (rule book 4).")
 
 
 def _kind(hint: object, minimum: int | None) -> tuple[str, tuple[str, ...] | None]:
@@ -115,6 +125,9 @@ OPTION_LABELS: dict[str, tuple[str, str]] = {
     "hand_cap": ("Hand cap", "每手封顶"),
     "three_caishen_bonus": ("Three caishen is a bonus (not toward the minimum)", "三财神为奖励台（不计起胡）"),
     "draw_keeps_dealer": ("A draw keeps the dealer", "流局连庄"),
+    "chow_swap_allowed": ("May discard what a chow could swap (吃张打张)", "可以吃张打张"),
+    "robbed_kong_liability": ("包 partner pays on a robbed kong", "抢杠时包家也付"),
+    "escape_penalty_to": ("Escape penalty goes to", "逃跑罚分归谁"),
     "item_tai": ("台 changes", "台数改动"),
 }
 if set(OPTION_LABELS) != {*OPTION_KINDS, "item_tai"}:    # a new option needs its label here
@@ -127,13 +140,13 @@ PRESETS: dict[str, Preset] = {
     "ningbo": {
         "name": "宁波麻将", "name_en": "Ningbo (default)",
         "source": "《宁波麻将》规则 (简介 · 规则 · 牌型番数 · 积分计算; undated online rule page)",
-        "options": replace(BASE, hand_cap=1000),
+        "options": replace(BASE, hand_cap=1000, chow_swap_allowed=False),
     },
     "ningbo-456": {
         "name": "宁波麻将 (456游戏)", "name_en": "Ningbo, 456 rules",
         "source": "《“宁波麻将”游戏介绍》, 456游戏, 2010-9-19",
         "options": replace(BASE, caishen_discard_restriction="any_group", points="doubling",
-                           kong_bloom_others_pay=True, liability_cap=5),
+                           kong_bloom_others_pay=True, liability_cap=5, robbed_kong_liability=True),
     },
     "ningbo-bianfeng": {
         "name": "宁波麻将 (边锋)", "name_en": "Ningbo, Bianfeng rules",
@@ -160,22 +173,28 @@ PRESETS: dict[str, Preset] = {
 DEFAULT_PRESET = "ningbo"
 #: The version of the rule book the library scores by (docs/rules.md, "Rule book versions"),
 #: echoed as ``rulebook`` wherever rules are.
-RULEBOOK = 3
-#: What rule book 3 changed for a client that scored with rule book 2 (GET /v1/rules): each
+RULEBOOK = 4
+#: What rule book 4 changed for a client that scored with rule book 3 (GET /v1/rules): each
 #: change names what it is about (an option, an item id or a topic) and the presets it affects.
 RULEBOOK_CHANGES: tuple[RulebookChange, ...] = (
-    {"id": "points", "presets": ["ningbo-456"],
-     "change": "doubling counts from 4 台 whatever min_tai is: P = base_points × 2^max(0, 台 − 4) (000: "
-               "以4台为基准); min_tai only decides whether the hand may win. ningbo-456 answers change only "
-               "where min_tai is overridden (or points: doubling is chosen with another min_tai)."},
-    {"id": "min_tai", "presets": ["ningbo-7baida"],
-     "change": "ningbo-7baida wins from 4 台, not 5 (min_tai 4: 4台以上, as every other statement of the rule)."},
-    {"id": "liability_others_pay", "presets": ["ningbo-7baida"],
-     "change": "New option liability_others_pay (on only in ningbo-7baida): on a self-draw with a related (包) "
-               "player, the unrelated players pay 1 each too (另外三玩家各付一份錢)."},
-    {"id": "kong_bloom_others_pay", "presets": ["ningbo-7baida"],
-     "change": "ningbo-7baida: the unrelated players pay 1 each on a kong bloom fed by a discard "
-               "(kong_bloom_others_pay on); only a robbed kong excuses them."},
+    {"id": "play", "presets": list(PRESETS),
+     "change": "The play (§11) is part of the rule book. A replacement for a flower of the deal is no 杠上开花 "
+               "(出牌前补花), and every seat may replace its dealt flowers before play (replay logs); a declared "
+               "win under the minimum is no win: illegal in a log (below_minimum), a 422 in a session, and it "
+               "never moves the deal. /v1/score answers are unchanged except in ningbo-456 robbed kongs with a "
+               "包 partner."},
+    {"id": "chow_swap_allowed", "presets": ["ningbo"],
+     "change": "New option chow_swap_allowed (off only in ningbo: 不能吃张打张): after a chow the claimant may "
+               "not discard the claimed tile's kind nor the tile that would make a chow with its two melded "
+               "tiles (replay reason chow_swap_discard)."},
+    {"id": "robbed_kong_liability", "presets": ["ningbo-456"],
+     "change": "New option robbed_kong_liability (on only in ningbo-456): on a robbed kong the robbed player pays "
+               "5 and a player related (包) to the winner other than the robbed one also pays as on a self-draw "
+               "(5, mutual 10, within liability_cap)."},
+    {"id": "escape_penalty_to", "presets": list(PRESETS),
+     "change": "New option escape_penalty_to (house in every preset): the escape penalty (24 × base) goes to the "
+               "house and nobody at the table gains (其他剩余玩家不得分); sessions list it in `house`, and "
+               "`transfers` settle the rest. `table`: 8 × base to each other player, as sessions paid before."},
 )
 ITEM_TAI_MAX = 100                  # per occurrence; keeps doubling points a printable integer
 MAX_SAFE_INTEGER = 2**53 - 1        # other integer options: the largest every JSON parser reads exactly

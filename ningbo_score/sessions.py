@@ -1,19 +1,22 @@
 """Settle a session (``POST /v1/sessions/settle``): its hands in order, the rotation of the deal,
-each player's running total, the fewest transfers that settle the totals, and per-player stats.
+each player's running total, what is owed to the house, the fewest transfers that settle the
+rest, and per-player stats.
 
-The request is read by ``SessionRequestSchema`` of ningbo_score.request_schemas into a
-:class:`SessionInput`; each of its hands is then scored by its own endpoint's code: a ``score``
-hand is a ``/v1/score`` body read by the ``/v1/score`` schema and scored by the engine, a
-``replay`` hand a ``/v1/replay`` body given to :func:`ningbo_score.replay.replay`.  The deal moves
-after every hand by :func:`ningbo_score.table.next_hand`, the code of ``/v1/table/next``
-(docs/rules.md §8).
+The request is read by ningbo_score.session_requests into a :class:`SessionInput`; each of its
+hands is then scored by its own endpoint's code: a ``score`` hand is a ``/v1/score`` body read by
+the ``/v1/score`` schema and scored by the engine, a ``replay`` hand a ``/v1/replay`` body given
+to :func:`ningbo_score.replay.replay`.  The deal moves after every hand by
+:func:`ningbo_score.table.next_hand`, the code of ``/v1/table/next`` (docs/rules.md §8).
 
 Players and seats
 -----------------
 ``players`` are positions 0–3 in play order, as in :func:`~ningbo_score.table.next_hand`; in a
-hand dealt by position ``d`` the seat wind ``WINDS[k]`` is the player ``(d + k) % 4``.  Every
-``net`` inside a hand (a ``net`` hand's, a ``penalty``'s seat, a score's ``net``) speaks of that
-hand's seats; the answer speaks of players, by name.
+hand dealt by position ``d`` the seat wind ``WINDS[k]`` is the player ``(d + k) % 4``.  A hand's
+request names a seat of that hand or a player (``net``, ``escape``); a score's ``net`` speaks of
+seats.  The answer names each player once, in ``players``: its hands give players by their
+position there (``dealer``, ``winner``, ``from``) and gains in that order (``net``, ``totals``),
+so that an answer grows with its hands, not with the length of the names (docs/api.md); the
+session's ``totals``, ``house``, ``transfers``, ``stats`` and ``next`` name them.
 """
 from __future__ import annotations
 
@@ -21,35 +24,18 @@ import typing
 from dataclasses import dataclass
 from itertools import combinations
 
-from . import api as _api                # (/v1/score's code; both import requests, which imports
-from . import request_schemas as _requests     # this module's types: the modules, read at call time)
+from . import api
 from .errors import Problem, ScoreError
 from .fields import load
-from .rules import MAX_SAFE_INTEGER, Rules
-from .table import _WIND_ZH, ESCAPE_MULTIPLIER, WINDS, NextHandInput, next_hand
+from .replay import replay
+from .rules import MAX_SAFE_INTEGER
+from .session_requests import HAND_KINDS, MAX_HANDS, MAX_NAME, SEAT, SESSION_REQUEST, SessionInput, Who
+from .table import _WIND_ZH, WINDS, NextHandInput, escape_shares, next_hand
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-#: the most hands of one session (docs/api.md)
-MAX_HANDS = 200
-#: the most characters of a player's name
-MAX_NAME = 64
-HAND_KINDS = ("replay", "score", "draw", "net", "penalty")
-#: each of the other three seats receives this much of the escape penalty, × base points
-#: (docs/api.md: 24 × base in all, 8 × base to each)
-ESCAPE_SHARE = ESCAPE_MULTIPLIER // 3
-
-
-@dataclass(frozen=True, slots=True)
-class SessionInput:
-    """A loaded ``POST /v1/sessions/settle`` body."""
-    players: tuple[str, str, str, str]
-    first_dealer: int                                    # a position 0-3
-    rules: Rules                                         # the session's: its draw_keeps_dealer moves the deal
-    rules_value: str | dict[str, typing.Any] | None      # the session's `rules` as loaded, for hands without theirs
-    base_points: int | None                              # the session's, for hands without theirs
-    hands: list[tuple[str, typing.Any]]                  # (kind, its loaded value) in play order
+__all__ = ["HAND_KINDS", "MAX_HANDS", "MAX_NAME", "SessionInput", "fewest_transfers", "settle"]
 
 
 @dataclass(slots=True)
@@ -62,6 +48,8 @@ class _Result:
     from_: int | None = None            # a seat: the discarder or the robbed player
     tai: int | None = None
     eligible: bool | None = None
+    house: int = 0                      # what the hand's players owe the house (an escape penalty's)
+    house_from: int | None = None       # a seat: who owes it
 
 
 def settle(request: Mapping[str, object] | SessionInput, lang: str = "en",
@@ -71,10 +59,11 @@ def settle(request: Mapping[str, object] | SessionInput, lang: str = "en",
     ``before_each()``, when given, is called before each hand is scored (a server lets its other
     work run there).  A hand that fails raises its endpoint's :class:`ScoreError` with
     ``hand_index`` among its ``extra`` (a replay's carries its ``event_index`` and ``reason``)."""
-    s = request if isinstance(request, SessionInput) else load(_requests.SESSION_REQUEST, request)
+    s = request if isinstance(request, SessionInput) else load(SESSION_REQUEST, request)
     names = s.players
     dealer, wind, count = s.first_dealer, "E", 1
     totals = [0, 0, 0, 0]
+    house = [0, 0, 0, 0]                # what each player owes the house, by position
     stats = [{"wins": 0, "self_draws": 0, "dealt_in": 0, "best_tai": None} for _ in range(4)]
     hands: list[dict[str, typing.Any]] = []
     for index, (kind, value) in enumerate(s.hands):
@@ -85,27 +74,31 @@ def settle(request: Mapping[str, object] | SessionInput, lang: str = "en",
             player_net = [result.net[(p - dealer) % 4] for p in range(4)]
             for p in range(4):
                 totals[p] += player_net[p]
-            _check_totals(totals)
+            if result.house_from is not None:
+                house[(dealer + result.house_from) % 4] += result.house
+            _check_totals(totals + house)
         except ScoreError as err:
             err.extra["hand_index"] = index
             raise
-        if result.winner is not None and result.eligible:
+        if result.winner is not None:
             _count_win(stats, result, dealer)
         hands.append({
-            "index": index, "kind": kind, "dealer": names[dealer], "round_wind": wind,
-            "seats": _seats(names, dealer), "outcome": result.outcome,
-            "winner": _player(names, dealer, result.winner), "by": result.by,
-            "from": _player(names, dealer, result.from_), "tai": result.tai, "eligible": result.eligible,
-            "net": dict(zip(names, player_net)), "totals": dict(zip(names, totals)),
+            "index": index, "kind": kind, "dealer": dealer, "round_wind": wind, "outcome": result.outcome,
+            "winner": _position(dealer, result.winner), "by": result.by, "from": _position(dealer, result.from_),
+            "tai": result.tai, "eligible": result.eligible, "net": player_net, "totals": list(totals),
         })
         winner = None if result.winner is None else (dealer + result.winner) % 4
         after = next_hand(NextHandInput(dealer, wind, count, winner, winner is None, s.rules))
         dealer, wind, count = (typing.cast(int, after["dealer"]), typing.cast(str, after["round_wind"]),
                                typing.cast(int, after["dealers_this_round"]))
+    # what the players settle among themselves: each total plus what it owes the house (summing to 0)
+    among = [totals[p] + house[p] for p in range(4)]
     return {
+        "players": list(names),
         "hands": hands,
         "totals": dict(zip(names, totals)),
-        "transfers": [{"from": names[f], "to": names[t], "amount": a} for f, t, a in fewest_transfers(totals)],
+        "house": [{"from": names[p], "amount": house[p]} for p in range(4) if house[p]],
+        "transfers": [{"from": names[f], "to": names[t], "amount": a} for f, t, a in fewest_transfers(among)],
         "stats": dict(zip(names, stats)),
         "next": {"dealer": names[dealer], "round_wind": wind, "seats": _seats(names, dealer)},
     }
@@ -116,13 +109,14 @@ def _seats(names: Sequence[str], dealer: int) -> dict[str, str]:
     return {WINDS[k]: names[(dealer + k) % 4] for k in range(4)}
 
 
-def _player(names: Sequence[str], dealer: int, seat: int | None) -> str | None:
-    """The player at ``seat`` (E = 0) when ``dealer`` deals."""
-    return None if seat is None else names[(dealer + seat) % 4]
+def _position(dealer: int, seat: int | None) -> int | None:
+    """The position in ``players`` of the player at ``seat`` (E = 0) when ``dealer`` deals."""
+    return None if seat is None else (dealer + seat) % 4
 
 
 def _count_win(stats: list[dict[str, typing.Any]], result: _Result, dealer: int) -> None:
-    """A won hand in the winner's stats, and in the discarder's ``dealt_in`` (discards only:
+    """A won hand (every win of a settled session is eligible: :func:`_won`) in the winner's
+    stats, and in the discarder's ``dealt_in`` (discards only:
     *interpretation*, docs/api.md's "discards that fed a win"; a robbed kong is no discard)."""
     assert result.winner is not None and result.tai is not None
     mine = stats[(dealer + result.winner) % 4]
@@ -152,37 +146,59 @@ def _play(kind: str, value: typing.Any, s: SessionInput, table: tuple[int, str, 
     """The hand, given the table it is played at: (dealer, round wind, dealers this round)."""
     if kind == "draw":
         return _Result("draw", [0, 0, 0, 0])
+    dealer = table[0]
     if kind == "net":
-        return _Result("net", [value[w] for w in WINDS])
+        net = [0, 0, 0, 0]
+        named: list[bool] = [False] * 4
+        for who, gain in value:
+            seat = _seat(who, dealer)
+            if named[seat]:
+                raise ScoreError.one(
+                    "seat_named_twice", "net",
+                    f"the seat {WINDS[seat]} of this hand ({s.players[(dealer + seat) % 4]}) is named twice: "
+                    f"name each seat once, by its seat wind or its player",
+                    f"本局的 {_WIND_ZH[WINDS[seat]]} 位（{s.players[(dealer + seat) % 4]}）出现了两次："
+                    f"每个座位只能以座位风或玩家名字给出一次")
+            named[seat] = True
+            net[seat] = gain
+        return _Result("net", net)
     if kind == "penalty":
-        base = value.get("base_points") or s.base_points or 1
-        escaped = WINDS.index(value["escape"])
-        return _Result("penalty", [-ESCAPE_MULTIPLIER * base if k == escaped else ESCAPE_SHARE * base
-                                   for k in range(4)])
+        escaped = _seat(value["escape"], dealer)
+        penalty, each_other = escape_shares(value.get("base_points") or s.base_points or 1, s.rules)
+        return _Result("penalty", [-penalty if k == escaped else each_other for k in range(4)],
+                       house=penalty - 3 * each_other, house_from=escaped)
     body = _filled(value, s, table, kind == "replay")
     if kind == "score":
-        h = _api.read_score(body)
-        return _won(_api.score(h, lang), h.seat, h.by, h.win_from)
-    answer = _replay()(body, lang)
+        h = api.read_score(body)
+        return _won(api.score(h, lang), h.seat, h.by, h.win_from, lang)
+    answer = replay(body, lang)
     if answer["outcome"] != "win":
         return _Result("draw", [0, 0, 0, 0])
     win = answer["score_request"]["win"]
     return _won(answer["score"], WINDS.index(answer["winner"]), win["by"],
-                None if win.get("from") is None else WINDS.index(win["from"]))
+                None if win.get("from") is None else WINDS.index(win["from"]), lang)
 
 
-def _replay() -> Callable[[dict[str, typing.Any], str], dict[str, typing.Any]]:
-    """:func:`ningbo_score.replay.replay`, the code of ``/v1/replay`` (imported on the first replay
-    hand); a build without it refuses replay hands (400)."""
-    try:
-        from .replay import replay  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        raise ScoreError.one("invalid_request", "", "this build has no /v1/replay: give the hand as a score body",
-                             "此版本没有 /v1/replay：请以 score 形式给出这手牌") from None
-    return typing.cast("Callable[[dict[str, typing.Any], str], dict[str, typing.Any]]", replay)
+def _seat(who: Who, dealer: int) -> int:
+    """The seat (E = 0) of a hand dealt by position ``dealer`` that a hand names: a seat, or a
+    player (docs/api.md: its name is read where a seat is)."""
+    kind, n = who
+    return n if kind == SEAT else (n - dealer) % 4
 
 
-def _won(score: typing.Mapping[str, typing.Any], seat: int, by: str, from_: int | None) -> _Result:
+def _won(score: typing.Mapping[str, typing.Any], seat: int, by: str, from_: int | None, lang: str) -> _Result:
+    """A win, which a session records only where it is one: a hand under the minimum is no win
+    (docs/rules.md §11: 诈胡; it pays nothing and must not move the deal), a 422 ``below_minimum``."""
+    if not score["eligible"]:
+        # the engine's reasons come in the client's language: the message of that language holds them
+        why = "; ".join(score["reasons"])
+        en = why if lang == "en" else f"{score['counted_tai']} 台 counted, {score['min_tai']} needed"
+        zh = why if lang == "zh" else f"计 {score['counted_tai']} 台，起胡须 {score['min_tai']} 台"
+        raise ScoreError.one(
+            "below_minimum", "",
+            f"this win is not eligible ({en}): a declared win under the minimum is no win (docs/rules.md §11) "
+            f"and can't be recorded as one",
+            f"这手胡牌不够起胡（{zh}）：不够起胡的胡牌不算胡（诈胡，规则 §11），不能记作胡牌")
     net = score["net"]
     return _Result("win", [net[w] for w in WINDS], seat, by, from_, score["tai"], score["eligible"])
 

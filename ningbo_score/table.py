@@ -82,9 +82,11 @@ class ClaimsInput:
 
 @dataclass(frozen=True, slots=True)
 class EscapeInput:
-    """The game's base points, or a level giving them: exactly one (see :func:`escape`)."""
+    """The game's base points, or a level giving them: exactly one (see :func:`escape`); the rules
+    say who receives the penalty (``escape_penalty_to``)."""
     base_points: int | None
     level: int | None
+    rules: Rules
 
 
 def _bad(problems: list[Problem], path: str, en: str, zh: str, code: str = "invalid_request") -> None:
@@ -126,8 +128,8 @@ def next_hand(req: NextHandInput) -> dict[str, object]:
       necessarily the winner) deals and ``dealers_this_round`` grows by one; but when it was 4
       the deal returns to the round's first dealer, so the round wind advances
       E → S → W → N → E and ``dealers_this_round`` restarts at 1 ("当 D 下庄，A 重新上庄后，
-      该圈变为南风圈"). After the North round comes an East round again (*interpretation*:
-      docs/rules.md §8 wraps N → E; the sources say only "依此类推").
+      该圈变为南风圈"). After the North round comes an East round again (001: "圈风顺序：东南西北，
+      周而复始"; docs/rules.md §8).
 
     Response::
 
@@ -302,21 +304,35 @@ def levels() -> dict[str, object]:
     }
 
 
+def escape_shares(base: int, rules: Rules) -> tuple[int, int]:
+    """(what the leaver pays, what each other player gains) for an escape (逃跑) at ``base`` points
+    (docs/rules.md §8): 24 × base (000, 002); where ``escape_penalty_to`` is ``house`` (000:
+    "其他剩余玩家不得分") nobody at the table gains, where it is ``table`` (*interpretation*, a
+    table with no house) each of the three others gains 8 × base."""
+    penalty = ESCAPE_MULTIPLIER * base
+    return penalty, (penalty // 3 if rules.escape_penalty_to == "table" else 0)
+
+
 def escape(req: EscapeInput) -> dict[str, object]:
     """The penalty for leaving a game (逃跑/强退): 24 × base points (000, 002; docs/rules.md §8).
 
     Request: ``{"base_points": int ≥ 1}`` or ``{"level": 0-16}`` (the base points of that level
-    of :func:`levels`), exactly one.  Response: ``{"penalty": 24 × base_points, "multiplier": 24,
-    "base_points": n, "level": the level given or null}``.  The penalty is what the leaver loses
-    on top of whatever it owes; the others gain nothing from it (000: "其他剩余玩家不得分").
+    of :func:`levels`), exactly one, and optional ``rules``.  Response: ``{"penalty": 24 ×
+    base_points, "multiplier": 24, "base_points": n, "level": the level given or null, "to":
+    escape_penalty_to, "each_other": n}``: the penalty is what the leaver loses on top of whatever
+    it owes; ``each_other`` what each other player gains from it (:func:`escape_shares`: 0 where
+    it goes to the house).
     """
     base, level = req.base_points, req.level
     if level is not None:
         base = _BASE_BY_LEVEL[level]
     assert base is not None, "an EscapeInput gives base_points or level"    # (the request schema: exactly one)
+    penalty, each_other = escape_shares(base, req.rules)
     return {
-        "penalty": ESCAPE_MULTIPLIER * base,
+        "penalty": penalty,
         "multiplier": ESCAPE_MULTIPLIER,
         "base_points": base,
         "level": level,
+        "to": req.rules.escape_penalty_to,
+        "each_other": each_other,
     }

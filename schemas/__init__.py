@@ -15,7 +15,6 @@ from ningbo_score.request_schemas import (
     ESCAPE_REQUEST,
     NEXT_HAND_REQUEST,
     SCORE_REQUEST,
-    SESSION_REQUEST,
     WAITS_REQUEST,
     CLAIM_TYPES,
     AnalyzeHandSchema,
@@ -48,6 +47,7 @@ from ningbo_score.replay_requests import (
     ReplayEventSchema,
     ReplayRequestSchema,
 )
+from ningbo_score.session_requests import SESSION_REQUEST
 from ningbo_score.tiles import SEATS
 
 from .responses import (

@@ -13,7 +13,7 @@ from ningbo_score.hand import WIN_BY
 from ningbo_score.replay import REASONS
 from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
 from ningbo_score.rules import OPTION_LABELS, RULEBOOK
-from ningbo_score.sessions import HAND_KINDS
+from ningbo_score.session_requests import HAND_KINDS
 from ningbo_score.tiles import SEATS
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")
@@ -188,7 +188,7 @@ class RulebookChangeSchema(OutSchema):
     id = _str(metadata={"description": "What it is about: an option, an item id or a topic."})
     presets = req(fields.List(fields.String(validate=OneOf(PRESET_IDS)), metadata={
         "description": "The presets whose answers it changes."}))
-    change = _str(metadata={"description": "What changed, for a client that scored with the previous rule book (2)."})
+    change = _str(metadata={"description": "What changed, for a client that scored with the previous rule book (3)."})
 
 
 class LabelSchema(OutSchema):
@@ -212,7 +212,7 @@ class PresetListSchema(OutSchema):
 
     rulebook = _rulebook()
     changes = req(fields.List(fields.Nested(RulebookChangeSchema), metadata={
-        "description": "What rule book 3 changed for a client that scored with rule book 2."}))
+        "description": "What rule book 4 changed for a client that scored with rule book 3."}))
     option_labels = req(fields.Nested(OptionLabelsSchema, metadata={
         "description": "The options' names for a reader (a client shows them beside the values)."}))
     presets = req(fields.List(fields.Nested(PresetSchema)))
@@ -475,6 +475,10 @@ SESSION_HAND_KINDS = HAND_KINDS
 SESSION_OUTCOMES = ("win", "draw", "net", "penalty")
 
 
+def _in_players_order(description: str) -> fields.List:
+    return req(fields.List(fields.Integer(), metadata={"minItems": 4, "maxItems": 4, "description": description}))
+
+
 def _by_player(description: str, **kwargs) -> fields.Dict:
     return req(fields.Dict(keys=fields.String(), values=fields.Integer(**kwargs), metadata={
         "description": description}))
@@ -490,27 +494,39 @@ class SessionSeatsSchema(OutSchema):
 
 
 class SessionHandResultSchema(OutSchema):
-    """One hand: who dealt, the seats, how it ended, what each player won and the running totals."""
+    """One hand: who dealt, how it ended, what each player won and the running totals. Players are
+    named by their position in the answer's `players` (0 to 3), gains listed in that order: the
+    seat wind `k` (`E` = 0) of the hand is the player `(dealer + k) % 4`."""
 
     index = req(fields.Integer(metadata={"minimum": 0, "description": "The hand's place in `hands`."}))
     kind = _str(*SESSION_HAND_KINDS, metadata={"description": "How it was given."})
-    dealer = _str(metadata={"description": "The player who dealt it."})
+    dealer = req(fields.Integer(metadata={"minimum": 0, "maximum": 3,
+                                          "description": "The player who dealt it (`E`): a position in `players`."}))
     round_wind = _str(*SEATS)
-    seats = req(fields.Nested(SessionSeatsSchema))
     outcome = _str(*SESSION_OUTCOMES, metadata={
         "description": "`win` (a `score`, or a `replay` ending in a win), `draw` (a `draw`, or a `replay` "
                        "ending in 荒庄), `net`, `penalty`."})
-    winner = req(fields.String(allow_none=True, metadata={"description": "The winner; `null` but for a win."}))
+    winner = req(fields.Integer(allow_none=True, metadata={
+        "minimum": 0, "maximum": 3, "description": "The winner, a position in `players`; `null` but for a win."}))
     by = req(fields.String(validate=OneOf((*WIN_BY, None)), allow_none=True, metadata={
         "description": "How it was won; `null` but for a win."}))
-    from_ = req(fields.String(data_key="from", attribute="from", allow_none=True, metadata={
-        "description": "The discarder or the robbed player; `null` for a self-draw and but for a win."}))
+    from_ = req(fields.Integer(data_key="from", attribute="from", allow_none=True, metadata={
+        "minimum": 0, "maximum": 3, "description": "The discarder or the robbed player, a position in `players`; "
+                                                   "`null` for a self-draw and but for a win."}))
     tai = req(fields.Integer(allow_none=True, metadata={"description": "The win's 台; `null` but for a win."}))
     eligible = req(fields.Boolean(allow_none=True, metadata={
-        "description": "Whether the win reaches the minimum (not: it pays nothing, and counts in no stats); "
-                       "`null` but for a win."}))
-    net = _by_player("Each player's gain in this hand; sums to 0.")
-    totals = _by_player("Each player's running total after this hand.")
+        "description": "`true` for a win (a win under the minimum is refused: `below_minimum`); `null` but for "
+                       "a win."}))
+    net = _in_players_order("Each player's gain in this hand, in `players` order; sums to 0, but for an escape "
+                            "penalty paid to the house.")
+    totals = _in_players_order("Each player's running total after this hand, in `players` order.")
+
+
+class SessionHouseSchema(OutSchema):
+    """What a player owes outside the table (an escape penalty where `escape_penalty_to` is `house`)."""
+
+    from_ = _str(data_key="from", attribute="from", metadata={"description": "A player."})
+    amount = req(fields.Integer(metadata={"minimum": 1}))
 
 
 class SessionTransferSchema(OutSchema):
@@ -541,12 +557,19 @@ class SessionNextSchema(OutSchema):
 class SessionSettleResponseSchema(OutSchema):
     """The session settled: each hand, the totals, the fewest transfers, stats and the next hand."""
 
+    players = req(fields.List(fields.String(), metadata={
+        "minItems": 4, "maxItems": 4,
+        "description": "The four players, as given: `hands` name them by their position here."}))
     hands = req(fields.List(fields.Nested(SessionHandResultSchema)))
-    totals = _by_player("Each player's total over the session; sums to 0.")
+    totals = _by_player("Each player's total over the session, the house's debts included; sums to minus the "
+                        "`house` amounts.")
+    house = req(fields.List(fields.Nested(SessionHouseSchema), metadata={
+        "description": "What each player owes the house (escape penalties where `escape_penalty_to` is `house`), "
+                       "merged per player, in `players` order; `[]` when none."}))
     transfers = req(fields.List(fields.Nested(SessionTransferSchema), metadata={
-        "description": "The fewest transfers that settle `totals`, from losers to winners; among the fewest, "
-                       "the one whose largest is smallest, then the first by (from, to) in `players` order. "
-                       "Sorted so."}))
+        "description": "The fewest transfers that settle the rest among the players (each player's total plus "
+                       "what it owes the house), from losers to winners; among the fewest, the one whose largest "
+                       "is smallest, then the first by (from, to) in `players` order. Sorted so."}))
     stats = req(fields.Dict(keys=fields.String(), values=fields.Nested(SessionStatsSchema), metadata={
         "description": "Each player's stats."}))
     next = req(fields.Nested(SessionNextSchema))
@@ -622,6 +645,12 @@ class EscapeResponseSchema(OutSchema):
     multiplier = req(fields.Integer(metadata={"description": "24."}))
     base_points = req(fields.Integer(metadata={"minimum": 1}))
     level = req(fields.Integer(allow_none=True, metadata={"description": "The level given, or `null`."}))
+    to = _str("house", "table", metadata={
+        "description": "Who receives it: the rules' `escape_penalty_to` (docs/rules.md §8): `house`, nobody at the "
+                       "table; `table`, the three other players."})
+    each_other = req(fields.Integer(metadata={
+        "minimum": 0, "description": "What each other player gains from it: 0 where it goes to the house, "
+                                     "8 × `base_points` where to the table."}))
 
 
 # --- POST /v1/replay, /v1/replay/batch ---------------------------------------------------------

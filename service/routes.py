@@ -158,7 +158,7 @@ ROUTES: tuple[Route, ...] = (
               "impossible or not a win is a 422; one below the minimum 台 is a 200 with `eligible: false` "
               "and the `reasons`.")),
     Route("GET", "/v1/rules", "listRules", "rules", None, schemas.preset_list, list_rules,
-          doc="The rule book: its version, what rule book 3 changed, every preset"),
+          doc="The rule book: its version, what rule book 4 changed, every preset"),
     Route("GET", "/v1/rules/{preset}", "getRules", "rules", None, schemas.preset_one, get_rules,
           doc="One preset with its options and item table"),
     Route("GET", "/healthz", "health", "ops", None, schemas.health, healthz,
@@ -212,14 +212,18 @@ ROUTES: tuple[Route, ...] = (
               "Four `players` in seating order, the `first_dealer` and the `hands` in play order (at most "
               f"{sessions.MAX_HANDS}): each a `/v1/replay` log (`replay`), a `/v1/score` body "
               "(`score`, the winner by its "
-              "`seat_wind`), a `draw`, a `net` scored elsewhere (by seat, summing to 0) or a `penalty` "
-              "(`escape`: that seat pays 24 × base points, 8 × base to each other seat). The deal moves "
+              "`seat_wind`), a `draw`, a `net` scored elsewhere (by seat or player, summing to 0) or a "
+              "`penalty` (`escape`: that seat or player pays 24 × base points; the session's "
+              "`escape_penalty_to` says who receives it: `house`, nobody at the table, or `table`, 8 × base "
+              "to each other player). A declared win under the minimum is no win: a 422 `below_minimum` "
+              "(`illegal_event` for a replay) with `hand_index`. The deal moves "
               "after each hand as `/v1/table/next` moves it (docs/rules.md §8, the session's "
               "`draw_keeps_dealer`; a `net` or `penalty` moves it like a draw); a hand may leave its "
               "`round_wind` out, and one that contradicts the rotation is a 422 `dealer_sequence`. A "
-              "hand's `rules` and `base_points` default to the session's. The answer: each hand with its "
-              "dealer, seats, winner, net and running totals, the `totals`, the fewest `transfers` that "
-              "settle them (exact; ties: the smallest largest transfer, then the first by (from, to) in "
+              "hand's `rules` and `base_points` default to the session's. The answer: the `players`, each "
+              "hand with its dealer, winner, net and running totals (players by their position in "
+              "`players`), the `totals`, what is owed to the `house`, the fewest `transfers` that "
+              "settle the rest (exact; ties: the smallest largest transfer, then the first by (from, to) in "
               "`players` order), `stats` per player and the `next` hand's table. A hand that fails is its "
               "own endpoint's problem with `hand_index` (and, for a replay, `event_index` and `reason`); "
               "its field paths are within that hand's body. Bodies up to 1 MiB.")),
@@ -238,8 +242,9 @@ ROUTES: tuple[Route, ...] = (
           lambda loaded, _lang, _: table.escape(loaded),
           doc=(
               "The penalty for leaving a game (逃跑)\n\n"
-              "24 × the base points, given directly or as a level of `GET /v1/levels` (docs/rules.md §8); "
-              "the others gain nothing from it.")),
+              "24 × the base points, given directly or as a level of `GET /v1/levels` (docs/rules.md §8). "
+              "Who receives it is the `rules`' `escape_penalty_to` (`to`): `house` in every preset, so the "
+              "others gain nothing from it (`each_other` 0); `table`: 8 × base to each other player.")),
     Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response,
           lambda log, lang, _: ningbo_score.replay.replay_loaded(log, lang),
           doc=(

@@ -99,12 +99,20 @@ export function turnSeats(st, letter) {
   return st;
 }
 
+/* Who sat at each wind in a settled hand: the seat wind k is the player (dealer + k) % 4 of the
+ * answer's players (docs/api.md, POST /v1/sessions/settle). */
+export function handSeats(h, players) {
+  var seats = {};
+  SEATS.forEach(function (s, k) { seats[s] = players[(h.dealer + k) % 4]; });
+  return seats;
+}
+
 /* The first recorded hand whose players now sit elsewhere (an earlier hand was corrected or
  * deleted and the deal moved): turned to keep its players; true when one was. */
 function keepPlayers(data) {
   for (var i = 0; i < session.hands.length; i++) {
     var x = session.hands[i];
-    var now = data.hands[i] && data.hands[i].seats;
+    var now = data.hands[i] && handSeats(data.hands[i], data.players || session.players);
     if (!x.seats || !now || SEATS.every(function (s) { return now[s] === x.seats[s]; })) continue;
     if (!x.draw) {
       var letter = {};
@@ -172,22 +180,26 @@ export function renderSession() {
     return;
   }
   var next = nextSeats();
+  // the answer names each player once (settled.players); a hand names them by position there
+  var named = settled && settled.players ? settled.players : session.players;
   var list = settled && settled.hands ? settled.hands : [];
   var rows = list.map(function (h) {
     var again = h.index > 0 && list[h.index - 1] && list[h.index - 1].dealer === h.dealer;     // 连庄
+    var w = { winner: named[h.winner], from: h.from === null ? null : named[h.from], tai: h.tai, by: h.by,
+      eligible: h.eligible };
     return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td class="ses-what-cell">' +
-      '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner ? t('ses_win', h) : t('ses_drawn')) + '</span>' +
-      '<small class="ses-dealer">' + esc(t('ses_dealer', h.dealer, h.round_wind)) + (again ? ' · <strong class="ses-again">' +
+      '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner !== null ? t('ses_win', w) : t('ses_drawn')) + '</span>' +
+      '<small class="ses-dealer">' + esc(t('ses_dealer', named[h.dealer], h.round_wind)) + (again ? ' · <strong class="ses-again">' +
       esc(t('ses_again')) + '</strong>' : '') + '</small>' +
       '<span class="ses-row-acts">' + (h.outcome === 'win' ? '<button type="button" class="ses-edit" data-act="ses-edit" data-index="' +
       h.index + '" aria-label="' + esc(t('ses_edit_n', h.index + 1)) + '">' + esc(t('ses_edit')) + '</button>' : '') +
       '<button type="button" class="ses-del" data-act="ses-del" data-index="' + h.index + '" aria-label="' +
       esc(t('ses_del_n', h.index + 1)) + '">' + esc(t('ses_del')) + '</button></span></td>' +
-      session.players.map(function (p) {
+      session.players.map(function (p, i) {
         // this hand's gain, and below it the running total
-        var n = h.net ? h.net[p] : 0;
+        var n = h.net[i];
         return '<td class="num ' + (n > 0 ? 'pos' : n < 0 ? 'neg' : '') + '"><span class="ses-net">' + esc(fmtSigned(n)) +
-          '</span><small class="ses-run" aria-label="' + esc(t('ses_running')) + '">' + esc(t('ses_run', fmtSigned(h.totals[p]))) +
+          '</span><small class="ses-run" aria-label="' + esc(t('ses_running')) + '">' + esc(t('ses_run', fmtSigned(h.totals[i]))) +
           '</small></td>';
       }).join('') + '</tr>';
   }).join('');

@@ -192,7 +192,8 @@ export var I18N = {
     opt_values: {
       indicator: '翻出的那种牌（另外 3 张）', indicator_and_next: '翻出的那种和下一种（共 7 张，7百搭）', single_wait: '只限单吊',
       any_group: '任何一组', linear: '底分 ×（1 + 台数）', doubling: '4 台起翻倍', add: '加台', five: '算 5 台',
-      full_flush: '清一色', half_flush: '混一色', all_honors: '字一色', all_pungs: '碰碰胡'
+      full_flush: '清一色', half_flush: '混一色', all_honors: '字一色', all_pungs: '碰碰胡',
+      house: '归公（桌上没人得）', table: '其他三家各得'
     }
   },
   en: {
@@ -368,7 +369,7 @@ export var I18N = {
       indicator: 'the indicator’s kind (its other 3 copies)', indicator_and_next: 'the indicator’s kind and the next (7 tiles, 7 baida)',
       single_wait: 'single wait only', any_group: 'any group', linear: 'base × (1 + 台)', doubling: 'doubling from 4 台',
       add: 'adds 台', five: 'counts as 5 台', full_flush: 'full flush', half_flush: 'half flush', all_honors: 'all honors',
-      all_pungs: 'all pungs'
+      all_pungs: 'all pungs', house: 'the house (nobody at the table)', table: 'each other player'
     }
   }
 };

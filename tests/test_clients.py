@@ -247,7 +247,7 @@ def test_typescript_types_refuse_a_wrong_body(node_tools, served_spec, tmp_path)
 
 #: what a later version might send: an item id, a payment reason, a preset, a rule book, an option
 #: value, a wait shape and a 包 relation that this version doesn't know
-FUTURE = {"item": "hand_of_the_moon", "reason": "moon_bloom", "preset": "ningbo-2030", "rulebook": 4,
+FUTURE = {"item": "hand_of_the_moon", "reason": "moon_bloom", "preset": "ningbo-2030", "rulebook": 5,
           "points": "tripling", "wait": "moon_wait", "liability": "triple"}
 
 

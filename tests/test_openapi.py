@@ -407,13 +407,13 @@ def test_every_enum_is_a_named_component(openapi_document):
     assert components["Seat"]["enum"] == list(schemas.SEATS)
 
 
-def test_rule_book_3_is_in_the_spec(openapi_document):
-    """Rule book 2's and 3's additions, named for generators: `rulebook` (an integer, 3; open in
+def test_rule_book_4_is_in_the_spec(openapi_document):
+    """Rule book 2's, 3's and 4's additions, named for generators: `rulebook` (an integer, 4; open in
     answers: `OpenRulebook`) wherever rules are echoed and in `GET /v1/rules` with its `changes`,
     the new options, and the rules of `POST /v1/table/next`."""
     components = openapi_document["components"]["schemas"]
-    assert components["Rulebook"] == {**components["Rulebook"], "type": "integer", "enum": [3],
-                                      "x-enum-varnames": ["RULEBOOK_3"]}
+    assert components["Rulebook"] == {**components["Rulebook"], "type": "integer", "enum": [4],
+                                      "x-enum-varnames": ["RULEBOOK_4"]}
     assert components["OpenRulebook"]["anyOf"] == [{"$ref": "#/components/schemas/Rulebook"}, {"type": "integer"}]
     rulebook = {"$ref": "#/components/schemas/OpenRulebook"}
     for name in ("PresetList", "Preset", "RulesEcho"):
@@ -423,7 +423,8 @@ def test_rule_book_3_is_in_the_spec(openapi_document):
     assert changes["items"] == {"$ref": "#/components/schemas/RulebookChange"}
     assert components["RulebookChange"]["properties"]["presets"]["items"] == \
         {"$ref": "#/components/schemas/OpenPresetId"}
-    for option in ("three_caishen_bonus", "draw_keeps_dealer", "liability_others_pay"):
+    for option in ("three_caishen_bonus", "draw_keeps_dealer", "liability_others_pay", "chow_swap_allowed",
+                   "robbed_kong_liability", "escape_penalty_to"):
         assert option in components["RulesObject"]["properties"], option
         assert option in components["Options"]["required"], option
     refs = [alt.get("$ref", alt.get("type")) for alt in components["NextHandRequest"]["properties"]["rules"]["oneOf"]]
@@ -568,7 +569,7 @@ def test_responses_are_open_and_problem_codes_too(openapi_document, contract):
     assert contract.schema_errors("/components/schemas/ScoreRequest", {**examples.API_MD, "extra": 1})
 
 
-FUTURE = {"item": "hand_of_the_moon", "reason": "moon_bloom", "preset": "ningbo-2030", "rulebook": 4,
+FUTURE = {"item": "hand_of_the_moon", "reason": "moon_bloom", "preset": "ningbo-2030", "rulebook": 5,
           "points": "tripling", "wait": "moon_wait"}
 
 

@@ -222,15 +222,20 @@ _PRESET_POINTS = {"ningbo-456": "doubling"}
 _PRESET_OPTIONS = {
     # option values of docs/rules.md §9 the payment oracle needs
     "ningbo": dict(chi=True, related_discarder="add", kong_bloom_others_pay=False,
-                   liability_others_pay=False, liability_cap=None, hand_cap=1000),
+                   liability_others_pay=False, liability_cap=None, hand_cap=1000,
+                   robbed_kong_liability=False),
     "ningbo-456": dict(chi=True, related_discarder="add",
-                       kong_bloom_others_pay=True, liability_others_pay=False, liability_cap=5, hand_cap=None),
+                       kong_bloom_others_pay=True, liability_others_pay=False, liability_cap=5, hand_cap=None,
+                       robbed_kong_liability=True),
     "ningbo-bianfeng": dict(chi=True, related_discarder="add",
-                            kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=None, hand_cap=None),
+                            kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=None, hand_cap=None,
+                            robbed_kong_liability=False),
     "ningbo-taishu": dict(chi=False, related_discarder="five",
-                          kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=5, hand_cap=None),
+                          kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=5, hand_cap=None,
+                          robbed_kong_liability=False),
     "ningbo-7baida": dict(chi=False, related_discarder="five",
-                          kong_bloom_others_pay=True, liability_others_pay=True, liability_cap=5, hand_cap=None),
+                          kong_bloom_others_pay=True, liability_others_pay=True, liability_cap=5, hand_cap=None,
+                          robbed_kong_liability=False),
 }
 
 
@@ -301,7 +306,9 @@ def expected_amounts(req: dict, resp: dict) -> tuple[int, dict[str, int]]:
             mult[s] = 2 * rel[s]
         mult[d] = 5 * rel[d] if (rel[d] and opt["related_discarder"] == "five") else 2 + 2 * rel[d]
     elif win["by"] == "robbing_kong":
-        mult[win["from"]] = 5                               # alone, whatever 包 says (rule book 2)
+        if opt["robbed_kong_liability"]:                    # a 包 partner pays as on a self-draw (rule book 4)
+            mult = {s: 5 * rel[s] for s in others}
+        mult[win["from"]] = 5                               # the robbed player 5, whatever 包 says (rule book 2)
     elif win.get("kong_fed_by"):
         f = win["kong_fed_by"]
         for s in others:

@@ -202,39 +202,12 @@ def test_7baida_robbed_kong_is_paid_by_the_robbed_alone():
     assert r["net"] == {"E": 0, "S": 0, "W": 30, "N": -30}
 
 
-# --- "rulebook": 3 wherever rules are echoed; the release notes --------------------------------------
-
-def test_rulebook_in_every_echo(client):
-    assert client.score(SIMPLE).get_json()["rules"]["rulebook"] == 3
-    batch = client.post("/v1/score/batch", json={"requests": [SIMPLE]}).get_json()
-    assert batch["results"][0]["score"]["rules"]["rulebook"] == 3
-    waits_body = copy.deepcopy(SIMPLE)
-    del waits_body["hand"]["winning_tile"], waits_body["win"]
-    waits_body["hand"]["concealed"] = "23m 456m 789p 234s 55s"
-    waits = client.post("/v1/waits", json=waits_body).get_json()
-    assert waits["waits"] and all(w["self_draw"]["rules"]["rulebook"] == 3 for w in waits["waits"])
-    for preset in PRESETS:
-        assert client.get(f"/v1/rules/{preset}").get_json()["rulebook"] == 3
-    assert ningbo_score.RULEBOOK == 3 and ningbo_score.rulebook()["rulebook"] == 3
-
-
-def test_rules_lists_the_changes_since_rule_book_2(client):
-    answer = client.get("/v1/rules").get_json()
-    assert answer["rulebook"] == 3
-    by = {c["id"]: c for c in answer["changes"]}
-    # the three changes of "Rule book versions" that move answers: doubling, 7百搭's minimum,
-    # 7百搭's others paying (on a 包 self-draw and on a kong bloom)
-    assert set(by) == {"points", "min_tai", "liability_others_pay", "kong_bloom_others_pay"}
-    assert by["points"]["presets"] == ["ningbo-456"]
-    assert by["min_tai"]["presets"] == by["liability_others_pay"]["presets"] == ["ningbo-7baida"]
-    assert by["kong_bloom_others_pay"]["presets"] == ["ningbo-7baida"]
-    assert all(c["change"] for c in answer["changes"])
-
+# --- ("rulebook" wherever rules are echoed, and the release notes: tests/test_rulebook4.py) ---------
 
 def test_the_new_option_is_echoed_and_validated(client):
     echoed = client.score(dict(SIMPLE, rules={"preset": "ningbo", "liability_others_pay": True,
                                               "min_tai": 0})).get_json()["rules"]
-    assert echoed["liability_others_pay"] is True and echoed["rulebook"] == 3
+    assert echoed["liability_others_pay"] is True and echoed["rulebook"] == ningbo_score.RULEBOOK
     for bad in ("yes", 1, [True]):
         response = client.score(dict(SIMPLE, rules={"preset": "ningbo-7baida", "liability_others_pay": bad}))
         assert response.status_code == 400

@@ -45,6 +45,17 @@ def by_name(a: int, b: int, c: int, d: int) -> dict:
     return dict(zip(PLAYERS, (a, b, c, d)))
 
 
+def named(answer: dict) -> list[dict]:
+    """The answer's hands with their players by name: the answer names each player once, in
+    ``players``, and its hands by position there (``dealer``, ``winner``, ``from``; ``net`` and
+    ``totals`` in ``players`` order)."""
+    p = answer["players"]
+    return [{**h, "dealer": p[h["dealer"]], "winner": None if h["winner"] is None else p[h["winner"]],
+             "from": None if h["from"] is None else p[h["from"]], "net": dict(zip(p, h["net"])),
+             "totals": dict(zip(p, h["totals"])),
+             "seats": {w: p[(h["dealer"] + k) % 4] for k, w in enumerate("ESWN")}} for h in answer["hands"]]
+
+
 def refused(body: typing.Any) -> ScoreError:
     with pytest.raises(ScoreError) as info:
         settle(body)
@@ -68,7 +79,13 @@ EAST_ROUND = [
 
 def test_a_whole_east_round_with_lianzhuang():
     answer = settle(session(EAST_ROUND))
-    hands = answer["hands"]
+    assert answer["players"] == PLAYERS
+    # the hands name players by position in `players`: hand 1, Ann (0) deals, Bo (1) wins on Cy's (2)
+    # discard; gains in players order
+    assert {k: answer["hands"][1][k] for k in ("dealer", "winner", "from", "net", "totals")} == {
+        "dealer": 0, "winner": 1, "from": 2, "net": [0, 14, -14, 0], "totals": [24, 6, -22, -8]}
+    assert "seats" not in answer["hands"][1]
+    hands = named(answer)
     assert [(h["dealer"], h["round_wind"]) for h in hands] == [
         ("Ann", "E"), ("Ann", "E"), ("Bo", "E"), ("Bo", "E"), ("Cy", "E"), ("Cy", "E"), ("Di", "E")]
     assert hands[3]["seats"] == {"E": "Bo", "S": "Cy", "W": "Di", "N": "Ann"}
@@ -107,9 +124,9 @@ def test_a_whole_east_round_with_lianzhuang():
 def test_the_round_wind_changes_when_the_first_dealer_deals_again():
     # After the East round above, Ann deals the South round's first hand: its round_wind is S,
     # filled in when left out and accepted when given; E there is a dealer_sequence.
-    filled = settle(session(EAST_ROUND + [tsumo("E")]))["hands"][7]
+    filled = named(settle(session(EAST_ROUND + [tsumo("E")])))[7]
     assert (filled["dealer"], filled["round_wind"], filled["net"]) == ("Ann", "S", by_name(24, -8, -8, -8))
-    given_s = settle(session(EAST_ROUND + [tsumo("E", round_wind="S")]))["hands"][7]
+    given_s = named(settle(session(EAST_ROUND + [tsumo("E", round_wind="S")])))[7]
     assert given_s == filled
     err = refused(session(EAST_ROUND + [tsumo("E", round_wind="E")]))
     assert (err.status, err.code, err.extra) == (422, "dealer_sequence", {"hand_index": 7})
@@ -138,46 +155,107 @@ def test_a_hand_of_the_session_that_gives_its_round_wind():
 ])
 def test_a_draw_under_each_draw_keeps_dealer(rules, dealers, next_):
     answer = settle(session([{"draw": True}] * 5, rules=rules))
-    assert [h["dealer"] for h in answer["hands"]] == dealers
+    assert [h["dealer"] for h in named(answer)] == dealers
     assert (answer["next"]["dealer"], answer["next"]["round_wind"]) == next_
     assert answer["hands"][-1]["round_wind"] == ("E" if rules == "ningbo" else "S")
     assert answer["totals"] == by_name(0, 0, 0, 0) and answer["transfers"] == []
-    assert answer["hands"][0]["outcome"] == "draw" and answer["hands"][0]["net"] == by_name(0, 0, 0, 0)
+    assert answer["hands"][0]["outcome"] == "draw" and answer["hands"][0]["net"] == [0, 0, 0, 0]
 
 
 def test_the_sessions_draw_keeps_dealer_moves_the_deal_not_the_hands():
     # A hand's own rules (ningbo-taishu, draw_keeps_dealer off) score that hand only: the
     # session's ningbo keeps the deal after a draw.
     answer = settle(session([{"draw": True}, tsumo("S", rules="ningbo-taishu"), {"draw": True}]))
-    assert [h["dealer"] for h in answer["hands"]] == ["Ann", "Ann", "Bo"]
+    assert [h["dealer"] for h in named(answer)] == ["Ann", "Ann", "Bo"]
 
 
 # --- net and penalty hands ----------------------------------------------------------------------
 
-def test_an_escape_penalty():
-    # Ann deals; Cy (W) leaves: 24 × the session's base 2 = 48, 8 × 2 = 16 to each other player.
-    # A penalty moves the deal like a draw: under ningbo Ann deals again, and Di (N) leaves at
-    # the hand's own base 5: 120, 40 to each other.
+def test_an_escape_penalty_to_the_table():
+    # escape_penalty_to table: Ann deals; Cy (W) leaves: 24 × the session's base 2 = 48, 8 × 2 =
+    # 16 to each other player.  A penalty moves the deal like a draw: under ningbo Ann deals again,
+    # and Di (N) leaves at the hand's own base 5: 120, 40 to each other.
+    rules = {"preset": "ningbo", "escape_penalty_to": "table"}
     answer = settle(session([{"penalty": {"escape": "W"}}, {"penalty": {"escape": "N", "base_points": 5}}],
-                            base_points=2))
-    assert [h["net"] for h in answer["hands"]] == [by_name(16, 16, -48, 16), by_name(40, 40, 40, -120)]
-    assert answer["hands"][1]["dealer"] == "Ann" and answer["hands"][1]["outcome"] == "penalty"
+                            base_points=2, rules=rules))
+    assert [h["net"] for h in named(answer)] == [by_name(16, 16, -48, 16), by_name(40, 40, 40, -120)]
+    assert named(answer)[1]["dealer"] == "Ann" and answer["hands"][1]["outcome"] == "penalty"
     # totals 56 56 -8 -104: Cy and Di owe; {Ann, Bo} with {Cy, Di} is the only split, no pair sums
     # to 0, so 3 transfers.  Trees on {Cy, Di} x {Ann, Bo}: without Cy-Ann: Cy→Bo 8, Di→Ann 56,
     # Di→Bo 48 (largest 56); without Cy-Bo: Cy→Ann 8, Di→Ann 48, Di→Bo 56 (largest 56); the
     # others make Cy pay more than 8.  A tie at 56: sorted by (from, to) in players order, the
     # lists begin (Cy, Bo) and (Cy, Ann): (Cy, Ann) comes first.
-    assert answer["totals"] == by_name(56, 56, -8, -104)
+    assert answer["totals"] == by_name(56, 56, -8, -104) and answer["house"] == []
     assert answer["transfers"] == [{"from": "Cy", "to": "Ann", "amount": 8},
                                    {"from": "Di", "to": "Ann", "amount": 48},
                                    {"from": "Di", "to": "Bo", "amount": 56}]
     assert all(s["wins"] == 0 and s["best_tai"] is None for s in answer["stats"].values())
 
 
+def test_an_escape_penalty_to_the_house():
+    # ningbo (escape_penalty_to house, docs/rules.md §8: "其他剩余玩家不得分"), base 1.
+    # 0: Ann deals, Ann self-draws FLUSH: Ann +24, the others -8; Ann again.
+    # 1: Ann deals; Bo (S) leaves: Bo -24, nobody gains; Ann again (a penalty moves the deal like a draw).
+    # 2: Ann deals; Di leaves, named by name, at base 2: Di -48.
+    # 3: Ann deals; Bo (S) leaves again: Bo -24.
+    hands = [tsumo("E"), {"penalty": {"escape": "S"}}, {"penalty": {"escape": "Di", "base_points": 2}},
+             {"penalty": {"escape": "Bo"}}]
+    answer = settle(session(hands))
+    assert [h["net"] for h in named(answer)][1:] == [by_name(0, -24, 0, 0), by_name(0, 0, 0, -48),
+                                                    by_name(0, -24, 0, 0)]
+    # totals: Ann 24, Bo -8 - 24 - 24 = -56, Cy -8, Di -8 - 48 = -56: they sum to -128, minus
+    # what is owed to the house, merged per player in players order: Bo 48, Di 48 (= 96... and
+    # 24 + 48 + 24 + ... : Bo 24 + 24 = 48, Di 48, 96 in all; -8 × 3 + 24 = 0 is the table's part).
+    assert answer["totals"] == by_name(24, -56, -8, -56)
+    assert answer["house"] == [{"from": "Bo", "amount": 48}, {"from": "Di", "amount": 48}]
+    assert sum(answer["totals"].values()) == -96
+    # among the players: each total plus what it owes the house: Ann 24, Bo -8, Cy -8, Di -8 (sum
+    # 0): 3 transfers, each loser to Ann, 8 each.
+    assert answer["transfers"] == [{"from": "Bo", "to": "Ann", "amount": 8}, {"from": "Cy", "to": "Ann", "amount": 8},
+                                   {"from": "Di", "to": "Ann", "amount": 8}]
+    assert [h["dealer"] for h in named(answer)] == ["Ann"] * 4
+    # an escape alone: the house's, no transfer
+    alone = settle(session([{"penalty": {"escape": "Cy"}}], base_points=3))
+    assert alone["totals"] == by_name(0, 0, -72, 0) and alone["transfers"] == []
+    assert alone["house"] == [{"from": "Cy", "amount": 72}]
+
+
+def test_the_escape_route_agrees_with_the_option(client):
+    # /v1/table/escape: 24 × base; to the house by default (every preset), 8 × base each to the table
+    assert client.post("/v1/table/escape", json={"base_points": 5}).get_json() == {
+        "penalty": 120, "multiplier": 24, "base_points": 5, "level": None, "to": "house", "each_other": 0}
+    table = client.post("/v1/table/escape", json={"level": 2, "rules": {"preset": "ningbo-456",
+                                                                         "escape_penalty_to": "table"}}).get_json()
+    # level 2 副科: base 10 -> 240, 80 to each other player
+    assert (table["penalty"], table["to"], table["each_other"]) == (240, "table", 80)
+    response = client.post("/v1/table/escape", json={"base_points": 5, "rules": {"escape_penalty_to": "winner"}})
+    assert response.status_code == 400 and list(response.get_json()["errors"]) == ["rules.escape_penalty_to"]
+
+
+def test_a_hand_names_a_seat_by_a_players_name():
+    # Under ningbo-taishu the deal passes after a draw: hand 1 is Bo's (E Bo, S Cy, W Di, N Ann).
+    # Its net by names, mixed with seats: Cy +9 (S), Ann -3 (N), the others -3.
+    answer = settle(session([{"draw": True}, {"net": {"Cy": 9, "N": -3, "Bo": -3, "Di": -3}}], rules="ningbo-taishu"))
+    assert named(answer)[1]["net"] == by_name(-3, -3, 9, -3)
+    # the same seat twice (Bo is E of hand 1): a 422 at that hand
+    err = refused(session([{"draw": True}, {"net": {"Bo": 9, "E": -3, "W": -3, "N": -3}}], rules="ningbo-taishu"))
+    assert (err.status, err.code, err.path, err.extra) == (422, "invalid_request", "net", {"hand_index": 1})
+    # a name of nobody at the table: a 422 at its key (as first_dealer's); a seat wind is the seat
+    err = refused(session([{"net": {"Ed": 9, "S": -3, "W": -3, "N": -3}}]))
+    assert (err.status, err.code, err.path) == (422, "invalid_request", "hands.0.net.Ed")
+    err = refused(session([{"draw": True}, {"penalty": {"escape": "Ed"}}]))
+    assert (err.status, err.code, err.path) == (422, "invalid_request", "hands.1.penalty.escape")
+    assert "Ed" in err.problems[0].en and "Ed" in err.to_problem("zh")["detail"] + str(err.to_problem("zh"))
+    # players named like seats: a seat wind is always read as the seat (W of hand 0 is "S"'s
+    # neighbour... here players E S W N sit as W N E S): "S" leaving is the seat S, player "N"
+    odd = {"players": ["W", "N", "E", "S"], "first_dealer": "W", "hands": [{"penalty": {"escape": "S"}}]}
+    assert settle(odd)["totals"] == {"W": 0, "N": -24, "E": 0, "S": 0}
+
+
 def test_a_net_hand_is_by_seat_of_that_hand_and_moves_the_deal_like_a_draw():
     # Under ningbo-taishu the deal passes after a draw: hand 1 is Bo's, whose S is Cy.
     answer = settle(session([{"draw": True}, {"net": {"E": -3, "S": 9, "W": -3, "N": -3}}], rules="ningbo-taishu"))
-    assert answer["hands"][1]["net"] == by_name(-3, -3, 9, -3)
+    assert named(answer)[1]["net"] == by_name(-3, -3, 9, -3)
     assert answer["next"]["dealer"] == "Cy"
     err = refused(session([{"net": {"E": -3, "S": 9, "W": -3, "N": -2}}]))
     # -3 + 9 - 3 - 2 = 1
@@ -185,27 +263,33 @@ def test_a_net_hand_is_by_seat_of_that_hand_and_moves_the_deal_like_a_draw():
     assert "sum to 1" in err.problems[0].en
 
 
-def test_an_ineligible_win_pays_nothing_counts_in_no_stats_and_moves_the_deal():
-    # 123m 456m 789p 234s 55s on 4m from W: 平胡 1 + 硬胡 1 = 2 台 < 4: not eligible, net all 0.
-    # The win is still Bo's (S): the dealer Ann loses the deal.
+def test_a_win_under_the_minimum_is_refused_and_never_moves_the_deal():
+    # 123m 456m 789p 234s 55s on 4m from W: 平胡 1 + 硬胡 1 = 2 台 < 4: not eligible.  A declared
+    # win under the minimum is no win (docs/rules.md §11): a 422 below_minimum at its hand.
     hand = {"score": {"seat_wind": "S", "hand": {"concealed": "123m 456m 789p 234s 55s", "winning_tile": "4m"},
                       "win": {"by": "discard", "from": "W"}}}
-    answer = settle(session([hand]))
-    h = answer["hands"][0]
-    assert (h["outcome"], h["winner"], h["tai"], h["eligible"], h["net"]) == ("win", "Bo", 2, False,
-                                                                              by_name(0, 0, 0, 0))
-    assert answer["stats"]["Bo"]["wins"] == 0 and answer["stats"]["Cy"]["dealt_in"] == 0
-    assert answer["next"]["dealer"] == "Bo"
+    err = refused(session([tsumo("E"), hand]))
+    problem = err.to_problem()
+    assert (problem["status"], problem["code"], problem["hand_index"]) == (422, "below_minimum", 1)
+    assert "minimum of 4" in problem["detail"]
+    zh = err.to_problem("zh")
+    assert zh["title"] == "不够起胡台数" and "诈胡" in zh["detail"]
+    # ningbo-taishu (no minimum, but one of its patterns needed): the same hand is no win either
+    err = refused(session([hand], rules="ningbo-taishu"))
+    assert (err.code, err.extra) == ("below_minimum", {"hand_index": 0})
+    # the table records it as what it was: a draw keeps the deal where it was (Ann, E round)
+    answer = settle(session([tsumo("E"), {"draw": True}]))
+    assert answer["next"]["dealer"] == "Ann"
 
 
 def test_hands_take_the_sessions_base_points_and_rules():
     # base 3: the self-drawn FLUSH is 3 × (1 + 7) = 24 from each; its own base 1 gives 8.
     answer = settle(session([tsumo("E"), tsumo("E", base_points=1)], base_points=3))
-    assert [h["net"]["Ann"] for h in answer["hands"]] == [72, 24]
+    assert [h["net"][0] for h in answer["hands"]] == [72, 24]
     # ningbo-456 doubles: 7 台 is 2^(7 - 4) = 8 points, 1 × 8 from each: the same 24; with
     # item_tai full_flush 5 (8 台): 2^4 = 16 from each, 48.
     rules = {"preset": "ningbo-456", "item_tai": {"full_flush": 5}}
-    assert settle(session([tsumo("E")], rules=rules))["hands"][0]["net"]["Ann"] == 48
+    assert settle(session([tsumo("E")], rules=rules))["hands"][0]["net"][0] == 48
 
 
 # --- failing hands ----------------------------------------------------------------------------
@@ -238,7 +322,10 @@ def test_a_running_total_past_the_safe_integers_is_refused_at_its_hand():
     (session([{}]), "hands.0"),
     (session([{"draw": False}]), "hands.0.draw"),
     (session([{"score": "not an object"}]), "hands.0.score"),
-    (session([{"penalty": {"escape": "X"}}]), "hands.0.penalty.escape"),
+    (session([{"penalty": {"escape": ""}}]), "hands.0.penalty.escape"),
+    (session([{"penalty": {"escape": "x" * 65}}]), "hands.0.penalty.escape"),
+    (session([{"net": {"E": 0, "S": 0, "W": 0}}]), "hands.0.net"),
+    (session([{"net": {"E": 0, "S": 0, "W": 0, "N": 0, "Ann": 0}}]), "hands.0.net"),
     ({**session([]), "players": ["Ann", "Bo", "Cy"]}, "players"),
     ({**session([]), "players": ["Ann", "Bo", "Cy", "Ann"]}, "players"),
     ({**session([]), "players": ["Ann", "Bo", "Cy", ""]}, "players"),
@@ -266,7 +353,7 @@ def test_at_most_200_hands():
 
 def test_an_empty_session():
     answer = settle(session([], first_dealer="Cy"))
-    assert answer == {"hands": [], "totals": by_name(0, 0, 0, 0), "transfers": [],
+    assert answer == {"players": PLAYERS, "hands": [], "totals": by_name(0, 0, 0, 0), "house": [], "transfers": [],
                       "stats": {p: {"wins": 0, "self_draws": 0, "dealt_in": 0, "best_tai": None} for p in PLAYERS},
                       "next": {"dealer": "Cy", "round_wind": "E",
                                "seats": {"E": "Cy", "S": "Di", "W": "Ann", "N": "Bo"}}}
@@ -395,10 +482,10 @@ def test_a_session_mixing_replay_logs_and_score_bodies():
         ron("E", "S"),                  # 3 Bo deals and wins on Cy's (S) discard: Bo +14, Cy -14; Bo again
     ]
     answer = settle(session(hands))
-    assert [(h["kind"], h["dealer"], h["outcome"], h["winner"], h["by"], h["tai"]) for h in answer["hands"]] == [
+    assert [(h["kind"], h["dealer"], h["outcome"], h["winner"], h["by"], h["tai"]) for h in named(answer)] == [
         ("replay", "Ann", "win", "Ann", "self_draw", 15), ("score", "Ann", "win", "Bo", "self_draw", 7),
         ("replay", "Bo", "draw", None, None, None), ("score", "Bo", "win", "Bo", "discard", 6)]
-    assert answer["hands"][0]["net"] == by_name(48, -16, -16, -16)
+    assert answer["hands"][0]["net"] == [48, -16, -16, -16]
     # Ann 48 - 8 = 40; Bo -16 + 24 + 14 = 22; Cy -16 - 8 - 14 = -38; Di -16 - 8 = -24
     assert answer["totals"] == by_name(40, 22, -38, -24)
     # No pair sums to 0: 3 transfers.  Trees on {Cy, Di} x {Ann, Bo}: without Cy-Bo: Cy→Ann 38,
@@ -441,7 +528,11 @@ def test_the_settle_command(tmp_path):
     as_json = cli("settle", str(path), "--json")
     assert json.loads(as_json.stdout) == settle(session(EAST_ROUND))
     zh = cli("--lang", "zh", "settle", "-", stdin=json.dumps(session([{"penalty": {"escape": "S"}}])))
-    assert "Bo 逃跑（罚分）" in zh.stdout and "转账: Bo → Ann 8, Bo → Cy 8, Bo → Di 8" in zh.stdout
+    # ningbo: the penalty goes to the house (Bo 24), nobody at the table gains: no transfer
+    assert "Bo 逃跑（罚分）" in zh.stdout and "付给平台: Bo 24" in zh.stdout and "转账: 无人欠款" in zh.stdout
+    table = session([{"penalty": {"escape": "S"}}], rules={"preset": "ningbo", "escape_penalty_to": "table"})
+    zh = cli("--lang", "zh", "settle", "-", stdin=json.dumps(table))
+    assert "转账: Bo → Ann 8, Bo → Cy 8, Bo → Di 8" in zh.stdout
 
 
 def test_the_settle_command_names_a_refused_hand(tmp_path):
@@ -463,3 +554,29 @@ def test_docs_cli_md_shows_what_settle_prints_for_the_session_of_docs_examples_m
     printed = docs.split("$ ningbo-score settle session.json\n", 1)[1].split("```", 1)[0]
     out = cli("settle", "-", stdin=body)
     assert out.returncode == 0 and out.stdout == printed
+
+
+# --- answers bounded by their bodies (issue 41: each player named once, not per hand) ------------
+
+#: docs/api.md: an answer is at most max(64 KiB, 4 × its body)
+ANSWER_BOUND = 64 * 1024
+LONG = [c * 64 for c in "ABCD"]          # four names of the most characters
+
+
+@pytest.mark.parametrize("hands", [
+    [{"draw": True}] * MAX_HANDS,                                              # 4.1 KB: 716 KB before
+    [{"penalty": {"escape": LONG[i % 4], "base_points": 10**6}} for i in range(MAX_HANDS)],
+    [{"net": {LONG[0]: MAX_SAFE_INTEGER, LONG[1]: -MAX_SAFE_INTEGER, "W": 0, "N": 0}}]
+    + [{"draw": True}] * (MAX_HANDS - 1),                                      # the largest totals, small hands
+    [tsumo("E")] * MAX_HANDS,
+], ids=["draws", "penalties", "largest-totals", "wins"])
+def test_a_200_hand_session_of_long_names_answers_within_the_bound(client, hands):
+    body = json.dumps({"players": LONG, "first_dealer": LONG[0], "hands": hands}, separators=(",", ":"))
+    response = client.post("/v1/sessions/settle", data=body, content_type="application/json")
+    assert response.status_code == 200
+    size = len(response.get_data())
+    assert size <= max(ANSWER_BOUND, 4 * len(body)), (size, len(body))
+    answer = response.get_json()
+    # each name once in players, and in the session's totals, house, transfers, stats and next only
+    assert answer["players"] == LONG
+    assert all(LONG[0] not in json.dumps(h) for h in answer["hands"])

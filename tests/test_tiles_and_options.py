@@ -598,7 +598,8 @@ def test_rules_echo_every_option():
 OPTION_KEYS = ["caishen_rule", "white_dragon_substitutes", "min_tai", "required_patterns",
                "discard_wins", "caishen_discard_restriction", "robbing_needs_no_caishen_discarded",
                "points", "chi_counts_for_liability", "related_discarder", "kong_bloom_others_pay",
-               "liability_others_pay", "liability_cap", "hand_cap", "three_caishen_bonus", "draw_keeps_dealer"]
+               "liability_others_pay", "liability_cap", "hand_cap", "three_caishen_bonus", "draw_keeps_dealer",
+               "chow_swap_allowed", "robbed_kong_liability", "escape_penalty_to"]
 
 # docs/rules.md §9, column by column ("—" is null / [] ; "no"/"yes" are booleans)
 PRESETS = {
@@ -607,33 +608,38 @@ PRESETS = {
                    robbing_needs_no_caishen_discarded=False, points="linear",
                    chi_counts_for_liability=True, related_discarder="add",
                    kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=None, hand_cap=1000,
-                   three_caishen_bonus=False, draw_keeps_dealer=True),
+                   three_caishen_bonus=False, draw_keeps_dealer=True,
+                   chow_swap_allowed=False, robbed_kong_liability=False, escape_penalty_to="house"),
     "ningbo-456": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                        required_patterns=[], discard_wins=True, caishen_discard_restriction="any_group",
                        robbing_needs_no_caishen_discarded=False, points="doubling",
                        chi_counts_for_liability=True, related_discarder="add",
                        kong_bloom_others_pay=True, liability_others_pay=False, liability_cap=5, hand_cap=None,
-                       three_caishen_bonus=False, draw_keeps_dealer=True),
+                       three_caishen_bonus=False, draw_keeps_dealer=True,
+                       chow_swap_allowed=True, robbed_kong_liability=True, escape_penalty_to="house"),
     "ningbo-bianfeng": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=4,
                             required_patterns=[], discard_wins=True,
                             caishen_discard_restriction="single_wait",
                             robbing_needs_no_caishen_discarded=False, points="linear",
                             chi_counts_for_liability=True, related_discarder="add",
                             kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=None, hand_cap=None,
-                            three_caishen_bonus=True, draw_keeps_dealer=True),
+                            three_caishen_bonus=True, draw_keeps_dealer=True,
+                            chow_swap_allowed=True, robbed_kong_liability=False, escape_penalty_to="house"),
     "ningbo-taishu": dict(caishen_rule="indicator", white_dragon_substitutes=False, min_tai=0,
                           required_patterns=["full_flush", "half_flush", "all_honors", "all_pungs"],
                           discard_wins=True, caishen_discard_restriction="any_group",
                           robbing_needs_no_caishen_discarded=False, points="linear",
                           chi_counts_for_liability=False, related_discarder="five",
                           kong_bloom_others_pay=False, liability_others_pay=False, liability_cap=5, hand_cap=None,
-                          three_caishen_bonus=False, draw_keeps_dealer=False),
+                          three_caishen_bonus=False, draw_keeps_dealer=False,
+                          chow_swap_allowed=True, robbed_kong_liability=False, escape_penalty_to="house"),
     "ningbo-7baida": dict(caishen_rule="indicator_and_next", white_dragon_substitutes=False, min_tai=4,
                           required_patterns=[], discard_wins=False, caishen_discard_restriction=None,
                           robbing_needs_no_caishen_discarded=True, points="linear",
                           chi_counts_for_liability=False, related_discarder="five",
                           kong_bloom_others_pay=True, liability_others_pay=True, liability_cap=5, hand_cap=None,
-                          three_caishen_bonus=False, draw_keeps_dealer=False),
+                          three_caishen_bonus=False, draw_keeps_dealer=False,
+                          chow_swap_allowed=True, robbed_kong_liability=False, escape_penalty_to="house"),
 }
 
 

@@ -33,7 +33,7 @@ from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.replay import REASONS
 from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
-from ningbo_score.sessions import MAX_HANDS
+from ningbo_score.session_requests import MAX_HANDS
 from ningbo_score.table import CLAIM_TYPES
 from ningbo_score.tiles import SEATS
 from schemas import responses as response_schemas
@@ -55,8 +55,8 @@ TAGS = {
 }
 DESCRIPTION = """\
 宁波麻将计分: scores a winning hand of Ningbo mahjong (宁波麻将): the 台 items, the points and who
-pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 3; every
-answer that echoes rules says `"rulebook": 3`) or your own options. This document is the
+pays whom, under the presets of the rule book (`docs/rules.md` in the project, version 4; every
+answer that echoes rules says `"rulebook": 4`) or your own options. This document is the
 machine-readable form of the HTTP contract, `docs/api.md`.
 
 * JSON in, JSON out, UTF-8; bodies up to 64 KiB (1 MiB for `POST /v1/score/batch` and `POST /v1/sessions/settle`),
@@ -240,7 +240,11 @@ def dict_keys(self, field, ret: dict, **kwargs) -> dict:
     if not isinstance(field, marshmallow.fields.Dict) or key_field is None:
         return {}
     names = self.field2property(key_field)
-    return {"propertyNames": names} if names.get("enum") else {}
+    if names.get("enum"):
+        return {"propertyNames": names}
+    # keys of a bounded length (a session's `net`: seat winds or players' names)
+    bounds = {k: names[k] for k in ("minLength", "maxLength") if k in names}
+    return {"propertyNames": {"type": "string", **bounds}} if bounds else {}
 
 
 def _problem(description: str, examples_: dict[str, dict] | None = None) -> dict:
@@ -445,9 +449,11 @@ def live_paths(client) -> dict[str, dict]:
             errors={400: "Not JSON (`malformed_json`), or not a session of at most "
                          f"{MAX_HANDS} hands, or a hand's body refused by its own schema (`invalid_request`).",
                     415: NOT_JSON_TYPE,
-                    422: "A hand refused by its endpoint (its code, with `hand_index`), a hand whose "
+                    422: "A hand refused by its endpoint (its code, with `hand_index`), a declared win under "
+                         "the minimum (`below_minimum`, with `hand_index`), a hand whose "
                          "`round_wind` contradicts the rotation (`dealer_sequence`), a `net` that does not "
-                         "sum to 0 or a running total past 2^53 − 1 (`invalid_request`)."}),
+                         "sum to 0, a name of nobody at the table, a seat named twice or a running total past "
+                         "2^53 − 1 (`invalid_request`)."}),
     }
 
 
