@@ -125,7 +125,7 @@ OPTION_LABELS: dict[str, tuple[str, str]] = {
     "hand_cap": ("Hand cap", "每手封顶"),
     "three_caishen_bonus": ("Three caishen is a bonus (not toward the minimum)", "三财神为奖励台（不计起胡）"),
     "draw_keeps_dealer": ("A draw keeps the dealer", "流局连庄"),
-    "chow_swap_allowed": ("May discard what a chow could swap (吃张打张)", "可以吃张打张"),
+    "chow_swap_allowed": ("A chow's kind may be discarded at once", "可以吃张打张"),
     "robbed_kong_liability": ("包 partner pays on a robbed kong", "抢杠时包家也付"),
     "escape_penalty_to": ("Escape penalty goes to", "逃跑罚分归谁"),
     "item_tai": ("台 changes", "台数改动"),

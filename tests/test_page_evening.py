@@ -87,7 +87,8 @@ def test_a_second_tap_records_nothing_and_hands_can_be_corrected_or_deleted(make
     # the three pays 6: Ann −6, Bo +18, Cy −6, Di −6
     tap(pg, pg.get_by_role("button", name="Edit hand 1"))
     expect(pg.locator("#ses-editing")).to_contain_text("Correcting hand 1")
-    assert sorted(hand_tiles(pg)) == sorted(["1m"] * 3 + ["2p"] * 3 + ["3s"] * 3 + ["E", "E", "N", "N", "N"])   # the winning N too
+    # (the winning N too)
+    assert sorted(hand_tiles(pg)) == sorted(["1m"] * 3 + ["2p"] * 3 + ["3s"] * 3 + ["E", "E", "N", "N", "N"])
     expect(pg.locator('#seat button[data-seat="S"]')).to_have_text("South Bo")     # who sat there then
     tap(pg, pg.locator('input[name="by"][value="self_draw"]'))
     save = pg.locator("#ses-add")
@@ -111,7 +112,8 @@ def test_a_hand_recorded_offline_is_settled_when_the_signal_returns(make_page, b
     expect(pg.locator("#ses-next")).to_have_text("Hand 2 · Bo deals · East round")
     pg.context.set_offline(True)
     tap(pg, pg.locator("#session-card").get_by_role("button", name="Draw"))
-    expect(pg.locator("#ses-problem")).to_have_text("Offline: the hands are kept; they are settled once you are online.")
+    expect(pg.locator("#ses-problem")).to_have_text(
+        "Offline: the hands are kept; they are settled once you are online.")
     pg.reload()                                # still offline, and reloaded: the draw is kept, unsettled
     idle(pg)
     pg.context.set_offline(False)

@@ -897,7 +897,8 @@ def test_an_evening_of_hands_with_running_totals(make_page, base_url, applicatio
     totals = pg.locator("#ses-table tfoot td")
     expect(totals).to_have_text(["−15", "+25", "−5", "−5"])
     expect(pg.locator('#ses-table tbody tr[data-hand="1"] .ses-what')).to_have_text("Draw")
-    expect(pg.locator('#ses-table tbody tr[data-hand="2"] .ses-dealer')).to_have_text("Bo deals · East round · dealer again")
+    expect(pg.locator('#ses-table tbody tr[data-hand="2"] .ses-dealer')).to_have_text(
+        "Bo deals · East round · dealer again")
     expect(pg.locator('#ses-table tbody tr[data-hand="2"] .ses-what')).to_have_text("Bo wins 4 台 off Ann")
     # who pays whom: three debtors, so three transfers at the fewest
     expect(pg.locator("#ses-pays .ses-pay")).to_have_text(["Ann pays Bo 15", "Cy pays Bo 5", "Di pays Bo 5"])

@@ -43,7 +43,7 @@ def _download(pg) -> dict:
     manifest = json.loads((OFFLINE_DIR / "manifest.json").read_text())
     box = pg.locator("#offline-box")
     size = f"{manifest['gzip_bytes'] / 1e6:.1f}"
-    button = box.get_by_role("button", name=f"下载（{size} MB）")
+    button = box.get_by_role("button", name=f"下载（{size} 兆）")
     expect(button).to_be_visible()
     button.tap()
     expect(box.locator("#off-state")).to_have_text("已下载：连不上服务时在这部手机上算。", timeout=120000)

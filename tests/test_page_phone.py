@@ -113,7 +113,8 @@ def test_a_stalled_request_says_slow_network_and_taps_go_on(make_page, base_url,
 @PHONES
 @pytest.mark.parametrize("lang,words,wrong", [
     ("zh", ["翻出的那种牌（另外 3 张）", "翻出的那种和下一种（共 7 张，7百搭）"], "下一张"),
-    ("en", ["the indicator’s kind (its other 3 copies)", "the indicator’s kind and the next (7 tiles, 7 baida)"], "after the"),
+    ("en", ["the indicator’s kind (its other 3 copies)", "the indicator’s kind and the next (7 tiles, 7 baida)"],
+     "after the"),
 ], ids=["zh", "en"])
 def test_the_caishen_rule_is_the_indicators_own_kind(make_page, base_url, size, lang, words, wrong):
     pg = make_page(**size)
@@ -188,10 +189,12 @@ def test_minor_points_of_the_page(make_page, base_url, size):
     open_page(pg, base_url, "#lang=zh&h=1m2m")
     expect(pg.locator("#need-more")).to_have_text("还差 11 张才显示听牌。手牌要 14 张，少一张时显示听什么牌。")
     open_page(pg, base_url, "#lang=zh&h=1m2m&m=p111s-N")
-    expect(pg.locator("#need-more")).to_have_text("还差 8 张才显示听牌。有 1 组副露，手牌要 11 张，少一张时显示听什么牌。")
+    expect(pg.locator("#need-more")).to_have_text(
+        "还差 8 张才显示听牌。有 1 组副露，手牌要 11 张，少一张时显示听什么牌。")
     # the keyboard box says what the letters are
     pg.locator("#quick-box summary").tap()
-    expect(pg.locator('label:has(#quick-text) span')).to_contain_text("m 万、p 饼、s 条，E S W N 东南西北，C F P 中发白")
+    expect(pg.locator('label:has(#quick-text) span')).to_contain_text(
+        "m 万、p 饼、s 条，E S W N 东南西北，C F P 中发白")
     # arrow keys move among the palette's tiles (3 columns a block on a phone)
     tile(pg, "1m").focus()
     for key, code in [("ArrowRight", "2m"), ("ArrowDown", "5m"), ("ArrowLeft", "4m"), ("ArrowUp", "1m"), ("End", "8f")]:

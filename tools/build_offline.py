@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import typing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +79,7 @@ def build_wheels(work: Path, out: Path) -> list[str]:
 
 
 def manifest(out: Path, wheels: list[str]) -> dict:
-    files = []
+    files: list[dict[str, typing.Any]] = []
     for path in sorted(out.iterdir()):
         if path.name == "manifest.json":
             continue
