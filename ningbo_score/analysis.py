@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from . import advice
+from .advice import DEFAULT_DRAWS
 from .completion import Memo, Outcome, candidates, discarder, unseen, wins_on
 from .errors import Problem, ScoreError
 from .hand import Held, WaitingHand, check_waiting, winning_count
@@ -36,9 +38,12 @@ MAX_VISIBLE = sum(COPIES)
 @dataclass
 class AnalyzeInput:
     """A loaded `/v1/analyze` body: the hand (13 − 3m or 14 − 3m concealed tiles, read as a
-    `/v1/waits` hand) and the tiles seen elsewhere (indices)."""
+    `/v1/waits` hand), the tiles seen elsewhere (indices), the ``objective`` (``ukeire`` or
+    ``value``) and, for ``value``, the draws to come (ningbo_score.advice)."""
     hand: WaitingHand
     visible: list[int]
+    objective: str = "ukeire"
+    draws_left: int = DEFAULT_DRAWS
 
 
 def seen(request: AnalyzeInput) -> list[int]:
@@ -159,7 +164,8 @@ class Analysis:
 
 def analyze(request: AnalyzeInput, lang: str = "en", before_each: Callable[[], None] | None = None) -> Body:
     """The body of ``POST /v1/analyze`` for its loaded input: see the module's docstring and docs/api.md.
-    ``before_each()``, when given, is called before each wait is valued (as in waits.waits)."""
+    ``before_each()``, when given, is called before each wait is valued (as in waits.waits) and
+    between steps of the value's work."""
     hand = request.hand
     work = Analysis(hand, seen(request), lang, before_each)
     melds = len(hand.melds)
@@ -171,6 +177,38 @@ def analyze(request: AnalyzeInput, lang: str = "en", before_each: Callable[[], N
         out["discards"] = work.discards()
     else:
         out.update(work.waiting(hand))
+    if request.objective == "value":
+        by_value(work, out, request.draws_left)
     out["discard_from"] = SEATS[work.discard_from]
     return out
 
+
+def by_value(work: Analysis, out: Body, draws: int) -> None:
+    """``objective: value``: each discard entry (or the 13-tile hand) with its ``win_probability``
+    and ``expected_points`` over ``draws`` draws (ningbo_score.advice), the discards ranked by
+    them, then by their order so far; both null and a ``value_note`` when the hands to weigh are
+    more than the bound."""
+    hand = work.hand
+    out["draws_left"] = draws
+    entries: list[Body] = out.get("discards", [out])
+    hands = [hand.without(CODES.index(e["discard"])).concealed for e in entries] if "discards" in out \
+        else [hand.concealed]
+    bound = advice.MAX_STATES
+    values = advice.solve_hands(hand, hands, work.seen, draws, work.lang, {}, work.before_each, bound)
+    if values is None:
+        for e in entries:
+            e["win_probability"] = e["expected_points"] = None
+        out["value_note"] = (
+            f"要权衡的手牌超过 {bound} 种或要计分的胡牌超过 {advice.MAX_SCORINGS} 种（还有 {draws} 次摸牌）："
+            "没有精确算出；减少 draws_left 可以算出"
+            if work.lang == "zh" else
+            f"more than {bound} hands to weigh or {advice.MAX_SCORINGS} wins to score over {draws} draws: "
+            "not computed exactly; fewer draws_left may fit")
+        return
+    for e, (ev, p) in zip(entries, values):
+        e["expected_points"] = ev
+        e["win_probability"] = p
+    if "discards" in out:
+        order = {id(e): i for i, e in enumerate(entries)}
+        out["discards"] = sorted(entries, key=lambda e: (-round(e["expected_points"], 9),
+                                                         -round(e["win_probability"], 12), order[id(e)]))

@@ -230,6 +230,8 @@ class HandAnalysis(TypedDict):
     improving_unseen: int
     waits: NotRequired[list[AnalyzedWait]]
     eligible_unseen: NotRequired[int]
+    win_probability: NotRequired[float | None]
+    expected_points: NotRequired[float | None]
 
 
 class Discard(HandAnalysis):
@@ -246,8 +248,12 @@ class AnalyzeAnswer(TypedDict):
     improving_unseen: NotRequired[int]
     waits: NotRequired[list[AnalyzedWait]]
     eligible_unseen: NotRequired[int]
+    win_probability: NotRequired[float | None]
+    expected_points: NotRequired[float | None]
     tiles: int
     discards: NotRequired[list[Discard]]
+    draws_left: NotRequired[int]
+    value_note: NotRequired[str]
     discard_from: Seat
 
 

@@ -22,7 +22,7 @@ from .request_schemas import (DEFAULT_RULES, PRESET_IDS, TOO_MANY_MELD_TILES, Ca
                        optional, rules_of)
 from .request_schemas import seat as seat_field
 from .rules import Rules
-from .tiles import SEAT_INDEX, tile_index, tile_indices
+from .tiles import MAX_LIVE_TILES, SEAT_INDEX, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
     from collections.abc import Mapping
@@ -33,7 +33,6 @@ MAX_LOGS = 50
 #: a seat is dealt 13 tiles; a deal field longer than this is refused before it is read
 MAX_DEAL = 14
 #: 144 tiles, 52 dealt: at most 92 may be drawn (91 when an indicator is out of play)
-MAX_LIVE_TILES = 144 - 52
 DEFAULT_LIVE_TILES = 144 - 52 - 1
 LOG_VERSIONS = (1,)
 EVENT_TYPES = ("draw", "flower", "discard", "chow", "pung", "kong", "concealed_kong", "added_kong", "win",

@@ -14,6 +14,7 @@ import typing
 
 from marshmallow import ValidationError, post_load, validates_schema
 
+from .advice import DEFAULT_DRAWS, MAX_DRAWS, MIN_DRAWS, MODEL, OBJECTIVES, default_draws
 from .analysis import MAX_VISIBLE, AnalyzeInput
 from .batch import MAX_BATCH, BatchInput
 from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
@@ -24,7 +25,7 @@ from .rules import (DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, OPTION_DOCS,
 from .strict import StrictSchema
 from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
 from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
-from .tiles import SEAT_INDEX, SEATS, WHITE
+from .tiles import MAX_LIVE_TILES, SEAT_INDEX, SEATS, WHITE
 
 from .fields import (
     Boolean,
@@ -374,9 +375,22 @@ class AnalyzeRequestSchema(WaitsRequestSchema):
                        f"counts read them. More than {MAX_VISIBLE}: 422 `too_many_copies`, before "
                        "any tile is read."})
 
+    objective = optional(String, validate=OneOf(OBJECTIVES), metadata={
+        "default": "ukeire",
+        "description": "`ukeire`: discards ranked by shanten and unseen improving tiles; `value`: each discard "
+                       "(and a 13-tile hand) also gets `win_probability` and `expected_points` under the model "
+                       "below, and the discards are ranked by them. " + MODEL})
+    draws_left = optional(Integer, validate=Range(min=MIN_DRAWS, max=MAX_DRAWS), metadata={
+        "description": f"With `value`: the draws to come ({MIN_DRAWS}-{MAX_DRAWS}). Default: `live_tiles` ÷ 4 "
+                       f"rounded up (at most {MAX_DRAWS}, at least {MIN_DRAWS}) when given, else {DEFAULT_DRAWS}."})
+    live_tiles = optional(Integer, validate=Range(min=0, max=MAX_LIVE_TILES), metadata={
+        "description": "The tiles left in the wall (for the default `draws_left`)."})
+
     @post_load
     def _typed(self, data: dict[str, typing.Any], **kwargs: typing.Any) -> AnalyzeInput:
-        return AnalyzeInput(_waiting_hand(data), data.get("visible") or [])
+        draws = data.get("draws_left")
+        return AnalyzeInput(_waiting_hand(data), data.get("visible") or [], data.get("objective") or "ukeire",
+                            default_draws(data.get("live_tiles")) if draws is None else draws)
 
 
 # --- POST /v1/score/batch ----------------------------------------------------------------------

@@ -21,6 +21,8 @@ DRAGONS = (RED, GREEN, WHITE)
 FLOWER0 = 34
 #: how many tiles of each kind the set holds: 4, or 1 of a flower
 COPIES = tuple(1 if k >= FLOWER0 else 4 for k in range(len(CODES)))
+#: the tiles a wall may still give after the deal: the set's 144 less the 52 dealt
+MAX_LIVE_TILES = 144 - 52
 SEATS = ("E", "S", "W", "N")
 SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
 

@@ -407,6 +407,15 @@ class _HandAnalysisSchema(OutSchema):
     eligible_unseen = fields.Integer(metadata={
         "minimum": 0, "description": "At shanten 0: `unseen` summed over the waits that win an eligible hand "
                                      "by self-draw or by discard."})
+    win_probability = fields.Float(allow_none=True, metadata={
+        "minimum": 0, "maximum": 1,
+        "description": "Only with `objective: value`: the chance to win an eligible hand by self-draw within "
+                       "`draws_left` draws, under the model of docs/api.md (\"Advice by value\"); `null` when the "
+                       "hands to weigh are more than the bound (`value_note`)."})
+    expected_points = fields.Float(allow_none=True, metadata={
+        "minimum": 0,
+        "description": "Only with `objective: value`: the expected `points` of that win (0 when there is none), "
+                       "under the same model; `null` with `win_probability`."})
 
 
 class DiscardSchema(_HandAnalysisSchema):
@@ -421,7 +430,8 @@ class AnalyzeResponseSchema(_HandAnalysisSchema):
     OPENAPI_EXTRA = {
         "if": {"properties": {"tiles": {"const": 14}}},
         "then": {"required": ["discards"], "not": {"anyOf": [
-            {"required": [name]} for name in ("improving", "improving_unseen", "waits", "eligible_unseen")]}},
+            {"required": [name]} for name in ("improving", "improving_unseen", "waits", "eligible_unseen",
+                                              "win_probability", "expected_points")]}},
         "else": {"required": ["improving", "improving_unseen"], "not": {"required": ["discards"]}},
     }
 
@@ -435,7 +445,13 @@ class AnalyzeResponseSchema(_HandAnalysisSchema):
                                                 "description": "13 tiles: `unseen` summed over `improving`."})
     discards = fields.List(fields.Nested(DiscardSchema), metadata={
         "description": "14 tiles: one entry per kind held, best first: lowest shanten, most `improving_unseen`, "
-                       "(at shanten 0) most `eligible_unseen`, then tile order."})
+                       "(at shanten 0) most `eligible_unseen`, then tile order; with `objective: value`, most "
+                       "`expected_points`, then most `win_probability` (each to 9 and 12 decimals), then that order."})
+    draws_left = fields.Integer(validate=Range(min=1, max=20), metadata={
+        "description": "Only with `objective: value`: the draws the values are computed over."})
+    value_note = fields.String(metadata={
+        "description": "Only with `objective: value`, when the values are `null`: why (more hands to weigh than "
+                       "the bound of one request), in the request's language."})
     discard_from = _str(*SEATS, metadata={"description": "The discarder the discard values assume."})
 
 

@@ -72,7 +72,9 @@ def heavy_hand(hand: Hand) -> bool:
 
 
 def _heavy_analysis(loaded: typing.Any) -> bool:
-    return heavy_hand(loaded.hand)
+    """An analysis is heavy work for an expensive hand, and always by value (``objective: value``:
+    up to ningbo_score.advice.MAX_STATES hands weighed, its work yielding between steps)."""
+    return loaded.objective == "value" or heavy_hand(loaded.hand)
 
 
 # --- the route table ---------------------------------------------------------------------------
@@ -183,8 +185,10 @@ ROUTES: tuple[Route, ...] = (
               "− 3 × melds (it has drawn), and `visible`, the tiles seen elsewhere. The shanten (caishen "
               "stand for any tile; copy limits ignored), every tile that lowers it with its unseen copies, "
               "and at tenpai each wait with its value by self-draw and by discard as `/v1/waits` gives it. "
-              "14 tiles: one entry per kind that can be discarded, best first. Bad input gets what "
-              "`/v1/waits` gives it.")),
+              "14 tiles: one entry per kind that can be discarded, best first. With `objective: value`, each "
+              "discard (or the 13-tile hand) also gets `win_probability` and `expected_points` over "
+              "`draws_left` draws (the exact model of docs/api.md, \"Advice by value\") and the discards are "
+              "ranked by them. Bad input gets what `/v1/waits` gives it.")),
     Route("POST", "/v1/score/batch", "scoreBatch", "scoring", schemas.batch_request, schemas.batch_response,
           _count_refused(lambda items, lang, each: ningbo_score.score_batch(items, lang, each)),
           body_limit=MAX_BATCH_BODY_BYTES, heavy=True,

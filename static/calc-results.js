@@ -395,6 +395,15 @@ export function tileCounts(list, key) {
 }
 
 export var DISCARDS_SHOWN = 3;
+/* The discards are ranked by value (POST /v1/analyze, objective value) over this many draws:
+   the exact model stays fast up to about 3 (docs/api.md, "Advice by value"). */
+export var VALUE_DRAWS = 2;
+
+/* A discard's chance to win and points on average, or a dash when the service left them null. */
+export function valueCell(x) {
+  if (x.win_probability == null || x.expected_points == null) return esc(t('none'));
+  return esc(t('value_cell', (100 * x.win_probability).toFixed(1), x.expected_points.toFixed(2)));
+}
 
 export function analysisHTML(d) {
   if (!d.discards) {        // 13 tiles, not ready: how far from ready, and the tiles that help
@@ -413,13 +422,15 @@ export function analysisHTML(d) {
       '<td class="eligible-waits" data-label="' + esc(t('col_eligible')) + '">' + (x.shanten === 0 && eligible.length
         ? tileCounts(eligible, 'unseen') + ' <small class="elig-total">' + esc(t('eligible_total', x.eligible_unseen || 0)) + '</small>'
         : esc(t('none'))) + '</td>' +
+      '<td class="value" data-label="' + esc(t('col_value', VALUE_DRAWS)) + '">' + valueCell(x) + '</td>' +
       '<td class="drop-cell"><button type="button" class="try" data-act="drop" data-tile="' + esc(x.discard) + '" aria-label="' +
       esc(t('drop', T.name(x.discard, lang))) + '">' + esc(t('col_drop')) + '</button></td></tr>';
   }).join('');
   return '<h3 id="analysis-title">' + esc(t('analysis')) + ' <small id="analysis-shanten">' + esc(t('shanten', d.shanten)) +
     '</small></h3><table class="discards"><thead><tr><th scope="col">' + esc(t('col_drop')) + '</th><th scope="col">' +
     esc(t('col_shanten')) + '</th><th scope="col">' + esc(t('col_improving')) + '</th><th scope="col">' +
-    esc(t('col_eligible')) + '</th><th scope="col"><span class="sr">' + esc(t('col_drop')) + '</span></th></tr></thead><tbody>' +
+    esc(t('col_eligible')) + '</th><th scope="col">' + esc(t('col_value', VALUE_DRAWS)) + '</th><th scope="col"><span class="sr">' +
+    esc(t('col_drop')) + '</span></th></tr></thead><tbody>' +
     rows + '</tbody></table>' + (d.discards.length > DISCARDS_SHOWN
     ? '<button type="button" id="more-discards" data-act="more-discards">' +
       esc(t('more_discards', d.discards.length - DISCARDS_SHOWN)) + '</button>' : '');
@@ -435,7 +446,10 @@ export function analysisLine(d) {
 }
 
 export function loadAnalysis(st, into, line) {
-  return api('POST', '/v1/analyze', waitsRequest(st, concealedOf(st))).then(function (r) {
+  var body = waitsRequest(st, concealedOf(st));
+  body.objective = 'value';
+  body.draws_left = VALUE_DRAWS;
+  return api('POST', '/v1/analyze', body).then(function (r) {
     var box = $(into);
     if (!box) return r;
     if (failed(r)) box.innerHTML = offlineHTML(r);

@@ -960,3 +960,26 @@ def test_installable_and_keeps_hand_and_evening_offline(make_page, base_url):
     # seat E, 123m 456m 789p EE NN waits on E or N (对倒).  On E (seat and round wind): self-draw 自摸 1
     # + 硬胡 1 + 对倒 1 + 位风 1 + 圈风 1 = 5 ≥ 4.  On N: at most 自摸 1 + 硬胡 1 + 对倒 1 = 3 < 4
     expect(pg.locator("#verdict")).to_have_text("Waiting on 2 · 1 can win")
+
+
+# --- advice by value (issue 40): each discard's chance to win and points, both languages ---------
+
+def test_each_discard_shows_its_chance_and_points(make_page, base_url):
+    # the page asks /v1/analyze by value over the next 2 draws; each row shows the answer's
+    # win_probability as a percentage (1 decimal) and expected_points (2 decimals), or a dash
+    import ningbo_score
+    pg = make_page(**DESKTOP)
+    answer = ningbo_score.analyze({"seat_wind": "E", "round_wind": "E", "hand": {"concealed": "111m222p333sEENN9s"},
+                                   "win": {}, "objective": "value", "draws_left": 2})
+    best = answer["discards"][0]
+    assert best["discard"] == "9s" and best["expected_points"] > 0
+    chance, points = f"{100 * best['win_probability']:.1f}", f"{best['expected_points']:.2f}"
+    open_page(pg, base_url, "#lang=en&s=E&r=E&h=111m222p333sEENN9s")
+    first = pg.locator("table.discards tbody tr").first
+    expect(first).to_have_attribute("data-discard", "9s")
+    expect(first.locator("td.value")).to_have_text(f"win {chance}% · {points} pts")
+    expect(pg.locator("table.discards thead")).to_contain_text("Chance to win in 2 draws · points on average")
+    open_page(pg, base_url, "#lang=zh&s=E&r=E&h=111m222p333sEENN9s")
+    first = pg.locator("table.discards tbody tr").first
+    expect(first.locator("td.value")).to_have_text(f"胡 {chance}% · 均 {points} 分")
+    expect(pg.locator("table.discards thead")).to_contain_text("2 摸内胡牌的机会 · 平均得分")

@@ -653,6 +653,20 @@ def test_which_hands_are_heavy():
     assert not heavy_hand(hand(caishen=None))
 
 
+def test_an_analysis_by_value_is_heavy_work():
+    # objective value weighs up to ningbo_score.advice.MAX_STATES hands: always a heavy turn, as
+    # an expensive hand is; by ukeire only the hand decides
+    from service.routes import _heavy_analysis
+    from ningbo_score.api import load
+    from ningbo_score.request_schemas import ANALYZE_REQUEST
+
+    plain = {**EVERY_KIND_CAISHEN, "caishen": None}
+    assert not _heavy_analysis(load(ANALYZE_REQUEST, dict(plain)))
+    assert not _heavy_analysis(load(ANALYZE_REQUEST, {**plain, "objective": "ukeire"}))
+    assert _heavy_analysis(load(ANALYZE_REQUEST, {**plain, "objective": "value"}))
+    assert _heavy_analysis(load(ANALYZE_REQUEST, dict(EVERY_KIND_CAISHEN)))
+
+
 def test_expensive_analyses_take_turns(server):
     """Four connections analysing the every-kind-caishen hand over and over: each takes a heavy
     turn and yields between its waits, so /healthz is answered meanwhile."""

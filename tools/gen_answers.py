@@ -116,6 +116,8 @@ class Generator:
             # a map of any JSON values (a problem's `state`, `score_request`) where no value field is named
             values = "object" if field.value_field is None else self.type_of(field.value_field)
             text = f"dict[str, {values}]"
+        elif isinstance(field, fields.Float):
+            text = "float"
         elif isinstance(field, (fields.Integer, fields.Boolean, fields.String)):
             choices = [c for v in field.validators for c in getattr(v, "choices", ())]
             ref = field.metadata.get("openapi_ref")

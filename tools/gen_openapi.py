@@ -29,6 +29,7 @@ import schemas
 from service.observability import ids as obs_ids
 from service.routes import ROUTES
 from tools.tile_schema import TILE_COMPONENTS, code_name
+from ningbo_score.advice import OBJECTIVES
 from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.replay import REASONS
 from ningbo_score.replay_requests import EVENT_TYPES, MAX_LOGS
@@ -625,6 +626,8 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
                       "包 (docs/rules.md §7): a related or a mutual payer."),
         "SessionHandKind": (response_schemas.SESSION_HAND_KINDS, "How a hand of a session was given."),
         "SessionOutcome": (response_schemas.SESSION_OUTCOMES, "How a hand of a session ended."),
+        "AnalyzeObjective": (OBJECTIVES, "How `/v1/analyze` ranks the discards: by shanten and unseen improving "
+                                         "tiles (`ukeire`), or by the expected points of a win (`value`)."),
     }
     for option, (_, allowed) in OPTION_KINDS.items():
         if allowed:
