@@ -8,7 +8,7 @@ export HOST PORT
 
 SHELL := /bin/bash
 
-.PHONY: run test screenshots lint install install-dev compile wheelhouse dist bench openapi lock release clean
+.PHONY: run test screenshots offline lint install install-dev compile wheelhouse dist bench openapi lock release clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,11 @@ test: install-dev lint
 
 # docs/screenshots/: the page at phone and desktop size, in both languages (the tests draw them
 # into a temporary folder otherwise, leaving the checkout as it was)
+# Scoring with no signal (the page's 离线计分): Pyodide from the npm registry, the pure-Python wheel
+# and marshmallow's, into build/offline/ (not committed: 13.7 MB), served at /offline/ when there.
+offline: install-dev
+	$(PY) -m tools.build_offline
+
 screenshots: install-dev
 	UPDATE_SCREENSHOTS=1 $(PY) -m pytest -q tests/test_page.py -k test_screenshots
 

@@ -150,6 +150,38 @@ class RulebookChange(TypedDict):
     change: str
 
 
+class Label(TypedDict):
+    """A name for a reader in both languages."""
+
+    en: str
+    zh: str
+
+
+class OptionLabels(TypedDict):
+    """Every option's name for a reader (and `item_tai`'s), in English and Chinese."""
+
+    caishen_rule: Label
+    white_dragon_substitutes: Label
+    min_tai: Label
+    required_patterns: Label
+    discard_wins: Label
+    caishen_discard_restriction: Label
+    robbing_needs_no_caishen_discarded: Label
+    points: Label
+    chi_counts_for_liability: Label
+    related_discarder: Label
+    kong_bloom_others_pay: Label
+    liability_others_pay: Label
+    liability_cap: Label
+    hand_cap: Label
+    three_caishen_bonus: Label
+    draw_keeps_dealer: Label
+    chow_swap_allowed: Label
+    robbed_kong_liability: Label
+    escape_penalty_to: Label
+    item_tai: Label
+
+
 class Preset(TypedDict):
     """A rule preset (docs/rules.md §9) with its item table."""
 
@@ -163,10 +195,12 @@ class Preset(TypedDict):
 
 
 class Rulebook(TypedDict):
-    """The rule book: its version, what it changed since the previous version, and every preset."""
+    """The rule book: its version, what it changed since the previous version, the options' labels and every
+    preset."""
 
     rulebook: Literal[4]
     changes: list[RulebookChange]
+    option_labels: OptionLabels
     presets: list[Preset]
 
 
@@ -570,10 +604,12 @@ __all__ = [
     "Improving",
     "Item",
     "ItemId",
+    "Label",
     "LastDiscard",
     "Level",
     "LevelsAnswer",
     "NextHandAnswer",
+    "OptionLabels",
     "Options",
     "Payment",
     "Preset",

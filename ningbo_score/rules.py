@@ -106,6 +106,32 @@ OPTION_KINDS: dict[str, tuple[str, tuple[str, ...] | None]] = {
     f.name: _kind(_HINTS[f.name], f.metadata["minimum"]) for f in fields(Options)}
 #: option -> what it does (the schemas' description)
 OPTION_DOCS: dict[str, str] = {f.name: f.metadata["doc"] for f in fields(Options)}
+#: option -> its name for a reader, in English and in Chinese (GET /v1/rules' ``option_labels``:
+#: the calculator page shows them); ``item_tai``, the requests' 台 overrides, too.
+OPTION_LABELS: dict[str, tuple[str, str]] = {
+    "caishen_rule": ("Caishen rule", "财神怎么定"),
+    "white_dragon_substitutes": ("White dragon stands for the caishen face", "白板代替财神原牌"),
+    "min_tai": ("Minimum 台", "起胡台数"),
+    "required_patterns": ("Required patterns", "必须的牌型"),
+    "discard_wins": ("Wins on a discard", "可以捉冲"),
+    "caishen_discard_restriction": ("Discard wins with caishen", "有财神时捉冲的限制"),
+    "robbing_needs_no_caishen_discarded": ("Robbing a kong needs no caishen discarded", "打过财神不能抢杠"),
+    "points": ("Points", "分数算法"),
+    "chi_counts_for_liability": ("Chows count for 包", "吃也算包"),
+    "related_discarder": ("Related discarder", "相关打牌者"),
+    "kong_bloom_others_pay": ("Others pay for a kong bloom", "杠上开花别家也付"),
+    "liability_others_pay": ("Others pay for a 包 self-draw", "包自摸时别家也付"),
+    "liability_cap": ("包 cap", "包的上限"),
+    "hand_cap": ("Hand cap", "每手封顶"),
+    "three_caishen_bonus": ("Three caishen is a bonus (not toward the minimum)", "三财神为奖励台（不计起胡）"),
+    "draw_keeps_dealer": ("A draw keeps the dealer", "流局连庄"),
+    "chow_swap_allowed": ("A chow's kind may be discarded at once", "可以吃张打张"),
+    "robbed_kong_liability": ("包 partner pays on a robbed kong", "抢杠时包家也付"),
+    "escape_penalty_to": ("Escape penalty goes to", "逃跑罚分归谁"),
+    "item_tai": ("台 changes", "台数改动"),
+}
+if set(OPTION_LABELS) != {*OPTION_KINDS, "item_tai"}:    # a new option needs its label here
+    raise RuntimeError(f"option labels missing or extra: {set(OPTION_LABELS) ^ {*OPTION_KINDS, 'item_tai'}}")
 
 #: The values most presets keep (001's, but its hand cap).
 BASE = Options()
@@ -263,9 +289,11 @@ _OBJECT_CACHE_LIMIT = 1024
 
 
 def describe_rulebook() -> dict[str, object]:
-    """The body of GET /v1/rules: the rule book's version, what it changed, every preset."""
+    """The body of GET /v1/rules: the rule book's version, what it changed, the options' labels in
+    both languages, every preset."""
     return {"rulebook": RULEBOOK,
             "changes": [{**c, "presets": list(c["presets"])} for c in RULEBOOK_CHANGES],
+            "option_labels": {name: {"en": en, "zh": zh} for name, (en, zh) in OPTION_LABELS.items()},
             "presets": [describe_preset(p) for p in PRESETS]}
 
 

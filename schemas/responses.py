@@ -13,7 +13,7 @@ from ningbo_score.hand import WIN_BY
 from ningbo_score.actions import ACTION_TYPES, PHASES
 from ningbo_score.replay import REASONS
 from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
-from ningbo_score.rules import RULEBOOK
+from ningbo_score.rules import OPTION_LABELS, RULEBOOK
 from ningbo_score.session_requests import HAND_KINDS
 from ningbo_score.tiles import SEATS
 
@@ -192,12 +192,30 @@ class RulebookChangeSchema(OutSchema):
     change = _str(metadata={"description": "What changed, for a client that scored with the previous rule book (3)."})
 
 
+class LabelSchema(OutSchema):
+    """A name for a reader in both languages."""
+
+    en = _str()
+    zh = _str()
+
+
+class OptionLabelsSchema(OutSchema):
+    """Every option's name for a reader (and `item_tai`'s), in English and Chinese."""
+
+    class Meta(OutSchema.Meta):
+        #: one field per label of ningbo_score.rules.OPTION_LABELS
+        include = {name: req(fields.Nested(LabelSchema)) for name in OPTION_LABELS}
+
+
 class PresetListSchema(OutSchema):
-    """The rule book: its version, what it changed since the previous version, and every preset."""
+    """The rule book: its version, what it changed since the previous version, the options' labels
+    and every preset."""
 
     rulebook = _rulebook()
     changes = req(fields.List(fields.Nested(RulebookChangeSchema), metadata={
         "description": "What rule book 4 changed for a client that scored with rule book 3."}))
+    option_labels = req(fields.Nested(OptionLabelsSchema, metadata={
+        "description": "The options' names for a reader (a client shows them beside the values)."}))
     presets = req(fields.List(fields.Nested(PresetSchema)))
 
 

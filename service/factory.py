@@ -10,7 +10,7 @@ from flask import Flask, Response, request
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import observability, static, turns
+from service import observability, offline, static, turns
 from service.bodies import JSON_TYPE, PROBLEM_TYPE
 from service.pages import OPENAPI_PATH, SWAGGER_UI_DIR, YAML_TYPE
 from service.problems import register_error_handlers
@@ -57,6 +57,8 @@ def create_app(config: typing.Mapping[str, typing.Any] | None = None, *, setting
     static.init_app(app, base=settings.static_build_dir)
     # the docs page's Swagger UI files, gzipped where the client takes it (1.5 MB of scripts)
     static.serve_directory(app, SWAGGER_UI_DIR, "/docs/static/", max_age=86400, base=settings.static_build_dir)
+    # the calculator's scoring with no signal (build/offline/, when `make offline` built it)
+    offline.init_app(app, base=settings.static_build_dir)
     observability.init_app(app)
     app.teardown_request(lambda _exc: turns.get().release(request.environ))
     app.wsgi_app = AcceptEncoding(app.wsgi_app)  # type: ignore[method-assign]

@@ -11,7 +11,10 @@
 - Every file is served under its plain name (``/static/calc.js``, ``Cache-Control: no-cache``:
   kept, but revalidated by its ETag each time) and under a content-hashed name
   (``/static/calc.<hash>.js``, ``public, max-age=31536000, immutable``: a new version is a new
-  name); the page names its files by the hashed names.
+  name); the page names its files by the hashed names.  The modules ``calc.js`` imports
+  (``static/calc-*.js``, native ES modules, no bundler) are fetched under their plain names,
+  revalidated by their ETag on each visit: naming them by hash would take an import map, an
+  inline script the Content-Security-Policy (``script-src 'self'``) refuses.
 - Every answer has a strong ``ETag`` (a hash of the file's bytes; ``If-None-Match`` gets a
   ``304``) and, where a gzip copy exists, ``Vary: Accept-Encoding`` and the gzip copy for a
   client that takes it (WhiteNoise's own negotiation, after service/factory.py's

@@ -1,14 +1,20 @@
 /* The calculator's service worker: the page opens and keeps its hand and evening with no signal.
  *
  * Served from /sw.js (scope: the whole site, so the page at / is in it).  It keeps the page (/),
- * its files (/static/…, the hashed URLs the page names: sent to it by the page once loaded),
- * and GET /v1/rules.  The page and /v1/rules: the network first, the kept copy when there is no
- * answer; the files: the kept copy first (a new version is a new URL).  Every POST (the scoring)
+ * its files (/static/…: the hashed URLs the page names and the modules calc.js imports by their
+ * plain names, sent to it by the page once loaded),
+ * and GET /v1/rules, and the scoring library for no signal once the reader downloaded it (/offline/).
+ * The page and /v1/rules: the network first, the kept copy when there is no
+ * answer; the hashed files: the kept copy first (a new version is a new URL).  Every POST (the scoring)
  * goes to the network as it is: offline, the page says so and keeps the hand.
  */
 'use strict';
 
-var CACHE = 'nb-calc-v1';
+var CACHE = 'nb-calc-v2';
+/* A file under its content-hashed name (calc.<12 hex>.js) never changes: the kept copy first.
+ * Under its plain name (the modules calc.js imports, ./calc-state.js…) it is revalidated: the
+ * network first, the kept copy with no signal. */
+var HASHED = /^\/static\/[\w-]+\.[0-9a-f]{12}\.\w+$/;
 var CORE = ['/', '/v1/rules', '/static/manifest.webmanifest', '/static/icon.svg'];
 
 self.addEventListener('install', function (event) {
@@ -20,7 +26,7 @@ self.addEventListener('install', function (event) {
 
 self.addEventListener('activate', function (event) {
   event.waitUntil(caches.keys().then(function (keys) {
-    return Promise.all(keys.filter(function (k) { return k !== CACHE; }).map(function (k) { return caches.delete(k); }));
+    return Promise.all(keys.filter(function (k) { return k !== CACHE && k !== 'nb-offline'; }).map(function (k) { return caches.delete(k); }));
   }).then(function () { return self.clients.claim(); }));
 });
 
@@ -67,6 +73,15 @@ function cacheFirst(request) {
   });
 }
 
+/* The scoring library for no signal (/offline/…, 13.7 MB): only what the page downloaded on the
+ * reader's request (the cache nb-offline, filled by static/calc-offline.js), the kept copy first;
+ * never fetched or kept here on its own. */
+function offlineFile(request) {
+  return caches.open('nb-offline').then(function (cache) {
+    return cache.match(request, { ignoreSearch: true });
+  }).then(function (hit) { return hit || fetch(request); });
+}
+
 self.addEventListener('fetch', function (event) {
   var req = event.request;
   if (req.method !== 'GET') return;
@@ -74,5 +89,7 @@ self.addEventListener('fetch', function (event) {
   if (url.origin !== self.location.origin) return;
   if (req.mode === 'navigate' && url.pathname === '/') event.respondWith(networkFirst(req, '/'));
   else if (url.pathname === '/v1/rules') event.respondWith(networkFirst(req, '/v1/rules'));
-  else if (url.pathname.indexOf('/static/') === 0) event.respondWith(cacheFirst(req));
+  else if (HASHED.test(url.pathname)) event.respondWith(cacheFirst(req));
+  else if (url.pathname.indexOf('/static/') === 0) event.respondWith(networkFirst(req, url.pathname));
+  else if (url.pathname.indexOf('/offline/') === 0) event.respondWith(offlineFile(req));
 });

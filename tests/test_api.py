@@ -260,6 +260,20 @@ def test_rules_lists_every_preset(client):
         assert p["name"] and p["name_en"] and p["source"] and ".txt" not in p["source"]
 
 
+def test_rules_name_every_option_in_both_languages(client):
+    """GET /v1/rules' option_labels (issue 37): every option of every preset and item_tai has a
+    name of its own in English and in Chinese (the page shows these, it keeps no copy)."""
+    body = client.get("/v1/rules").get_json()
+    labels = body["option_labels"]
+    assert set(labels) == {*PRESET_OPTIONS["ningbo"], "item_tai"}
+    for lang in ("en", "zh"):
+        names = [labels[k][lang] for k in labels]
+        assert all(names) and len(set(names)) == len(names), lang
+    assert all(re.search(r"[\u4e00-\u9fff]", labels[k]["zh"]) for k in labels)
+    assert labels["min_tai"] == {"en": "Minimum 台", "zh": "起胡台数"}
+    assert labels["draw_keeps_dealer"] == {"en": "A draw keeps the dealer", "zh": "流局连庄"}
+
+
 @pytest.mark.parametrize("preset_id", list(PRESET_OPTIONS))
 def test_one_preset(client, preset_id):
     response = client.get(f"/v1/rules/{preset_id}")

@@ -568,3 +568,28 @@ def test_screenshots(make_page, base_url, tmp_path, width, height, lang):
     pg.screenshot(path=str(out), full_page=phone)
     w, h = _png_size(out)
     assert w == width and h >= height
+
+
+# A full hand in the bar, at phone size (issue 42): 14 concealed tiles (a caishen among them, the
+# winning tile chosen), and four melds (two pungs, an exposed and a concealed kong) with the pair.
+FULL_HAND = "#s=E&r=E&c=1m&h=1m2m3m4m5m6m7m8m9m7s8s9s1p&w=1p"
+FOUR_MELDS = "#s=E&r=E&c=5p&h=E&w=E&m=p111m-N_p222p-N_k3333s-N_k4444s!"
+
+
+@pytest.mark.parametrize("name,link", [("full", FULL_HAND), ("melds", FOUR_MELDS)])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_screenshots_of_a_full_bar(make_page, base_url, tmp_path, name, link, lang):
+    pg = make_page(width=390, height=844, has_touch=True, is_mobile=True)
+    open_page(pg, base_url, f"{link}&lang={lang}")
+    assert len(hand_tiles(pg)) == (14 if name == "full" else 2)
+    assert pg.locator("#bar-melds .tile").count() == (0 if name == "full" else 14)
+    # every tile of the bar whole (tests/test_page_phone.py checks the same at 360 px)
+    boxes = "ts => ts.map(t => t.getBoundingClientRect().toJSON())"
+    for box in pg.locator("#hand .tile, #bar-melds .tile").evaluate_all(boxes):
+        bar = pg.locator("#bar").bounding_box()
+        assert box["y"] >= bar["y"] and box["y"] + box["height"] <= bar["y"] + bar["height"], box
+    folder = SHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" and _has_cjk_font() else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"calculator-390-{name}-{lang}.png"
+    pg.screenshot(path=str(out))                    # the window as the player sees it: the bar on top
+    assert _png_size(out) == (390, 844)

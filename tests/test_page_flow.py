@@ -435,7 +435,12 @@ def test_assets_are_compressed_and_cacheable(page, base_url):
     status, head, body = _get(base_url + src, {"Accept-Encoding": "gzip, br"})
     assert head["content-encoding"] == "gzip" and head["vary"] == "Accept-Encoding"
     assert gzip.decompress(body) == (static / "calc.js").read_bytes()
-    assert len(body) < len((static / "calc.js").read_bytes()) / 3
+    # the modules calc.js imports, under their plain names (issue 37): gzipped, revalidated
+    for name in ("calc-results.js", "calc-session.js", "calc-strings.js"):
+        assert seen[name].get("content-encoding") == "gzip" and seen[name].get("cache-control") == "no-cache", name
+        status, head4, packed = _get(base_url + "/static/" + name, {"Accept-Encoding": "gzip"})
+        assert gzip.decompress(packed) == (static / name).read_bytes()
+        assert len(packed) < len((static / name).read_bytes()) / 3, name
     # a client that takes no gzip gets the file as it is; a known ETag gets a 304
     status, head2, plain = _get(base_url + src, {"Accept-Encoding": "identity"})
     assert "content-encoding" not in head2 and plain == (static / "calc.js").read_bytes()
@@ -477,6 +482,16 @@ def test_rule_options_from_the_api(page, base_url):
     # every option has a label of its own (none shows its bare id), the new rule book 2 ones too
     labels = page.locator("#rule-options dt").all_inner_texts()
     assert not set(labels) & set(ningbo["options"]), labels
+    # the labels are the API's (issue 37: written once, in ningbo_score.rules), in the page's language
+    assert labels == [rules["option_labels"][k]["en"] for k in shown]
+    assert labels[shown.index("min_tai")] == "Minimum 台"
+    page.locator("#lang-zh").click()
+    idle(page)
+    labels_zh = page.locator("#rule-options dt").all_inner_texts()
+    assert labels_zh == [rules["option_labels"][k]["zh"] for k in shown]
+    assert labels_zh[shown.index("draw_keeps_dealer")] == "流局连庄"
+    page.locator("#lang-en").click()
+    idle(page)
     expect(page.locator('#rule-options .opt[data-option="min_tai"] dd')).to_have_text("4")   # docs/rules.md §9
     book = ningbo["options"].get("rulebook", rules.get("rulebook", ningbo.get("rulebook")))
     if book is not None:
@@ -882,7 +897,8 @@ def test_an_evening_of_hands_with_running_totals(make_page, base_url, applicatio
     totals = pg.locator("#ses-table tfoot td")
     expect(totals).to_have_text(["−15", "+25", "−5", "−5"])
     expect(pg.locator('#ses-table tbody tr[data-hand="1"] .ses-what')).to_have_text("Draw")
-    expect(pg.locator('#ses-table tbody tr[data-hand="2"] .ses-dealer')).to_have_text("Bo deals · East round")
+    expect(pg.locator('#ses-table tbody tr[data-hand="2"] .ses-dealer')).to_have_text(
+        "Bo deals · East round · dealer again")
     expect(pg.locator('#ses-table tbody tr[data-hand="2"] .ses-what')).to_have_text("Bo wins 4 台 off Ann")
     # who pays whom: three debtors, so three transfers at the fewest
     expect(pg.locator("#ses-pays .ses-pay")).to_have_text(["Ann pays Bo 15", "Cy pays Bo 5", "Di pays Bo 5"])
