@@ -423,6 +423,7 @@ export function askIncoming() {
   var box = $('ses-incoming');
   if (!incoming) { box.hidden = true; box.innerHTML = ''; return; }
   box.hidden = false;
+  box.setAttribute('aria-label', t('session'));
   box.innerHTML = '<p><strong>' + esc(t('ses_incoming')) + '</strong></p><p class="muted">' +
     esc(t('ses_incoming_mine', evenName(session))) + '<br>' + esc(t('ses_incoming_theirs', evenName(incoming))) + '</p>' +
     '<div class="row"><button type="button" data-pick="mine">' + esc(t('ses_keep_mine')) + '</button>' +
