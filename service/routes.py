@@ -362,7 +362,7 @@ ROUTES: tuple[Route, ...] = (
               "bad log never fails the batch. Bodies up to 1 MiB.")),
     Route("POST", "/v1/table/actions", "tableActions", "table", schemas.actions_request, schemas.actions_response,
           lambda loaded, lang, _: ningbo_score.actions(loaded, lang),
-          typed="ActionsAnswer", ok="What each seat may do now.", examples="ACTIONS", localized=True,
+          typed="ActionsAnswer", ok="What each seat may do now.", examples="ACTIONS",
           errors={**BODY_ERRORS, 422: "A prefix that breaks a rule: the `/v1/replay` 422 at its first illegal event "
                                       "(`illegal_event`, with `event_index`, `reason`, `expected`, `state`, or a win "
                                       "`/v1/score` refuses)."},

@@ -22,7 +22,7 @@ import sys
 import pytest
 
 import ningbo_score
-from ningbo_score import replay as replay_lib
+from ningbo_score.replay import MAX_EVENTS
 from ningbo_score.actions import ACTION_TYPES
 from ningbo_score.replay import Table
 
@@ -188,7 +188,7 @@ def test_an_illegal_prefix_is_the_replay_422_and_costs_no_more(monkeypatch):
     steps = []
     real = Table.step
     monkeypatch.setattr(Table, "step", lambda self, i, ev: (steps.append(i), real(self, i, ev))[1])
-    noise = {**examples.REPLAY_DRAW, "events": [{"t": "draw", "seat": "E", "tile": "C"}] * replay_lib.MAX_EVENTS}
+    noise = {**examples.REPLAY_DRAW, "events": [{"t": "draw", "seat": "E", "tile": "C"}] * MAX_EVENTS}
     with pytest.raises(ningbo_score.ScoreError) as err:
         ningbo_score.actions(noise)
     assert (err.value.extra["reason"], err.value.extra["event_index"]) == ("out_of_turn", 1)
@@ -197,7 +197,7 @@ def test_an_illegal_prefix_is_the_replay_422_and_costs_no_more(monkeypatch):
 
 def test_bad_bodies_are_400():
     for bad in ({**examples.ACTIONS_HAND, "for": "X"}, {**examples.ACTIONS_HAND, "events": "x"},
-                {**examples.ACTIONS_HAND, "events": [{"t": "draw"}] * (replay_lib.MAX_EVENTS + 1)}):
+                {**examples.ACTIONS_HAND, "events": [{"t": "draw"}] * (MAX_EVENTS + 1)}):
         with pytest.raises(ningbo_score.ScoreError) as err:
             ningbo_score.actions(bad)
         assert err.value.status == 400
@@ -270,7 +270,7 @@ def test_cli_actions(tmp_path):
     (tmp_path / "log.json").write_text(json.dumps(examples.ACTIONS_PUNG_AND_WIN), encoding="utf-8")
     (tmp_path / "bad.json").write_text(json.dumps(examples.ACTIONS_ERROR_EXAMPLES["out_of_turn"][1]), encoding="utf-8")
     docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    shown = docs.split("$ ningbo-score actions log.json\n", 1)[1].split("```", 1)[0]
+    shown = docs.split("$ ningbo-score actions docs/examples/actions.json\n", 1)[1].split("```", 1)[0]
     out = cli("actions", "log.json")
     assert out.returncode == 0 and out.stdout == shown
     out = cli("actions", "log.json", "--json", "--for", "N")

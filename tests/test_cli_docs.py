@@ -22,7 +22,7 @@ BLOCKS = [(m[1].replace("\\\n", " "), m[2]) for m in
 
 def test_the_page_has_its_blocks():
     commands = [shlex.split(command)[1] for command, _ in BLOCKS]
-    assert commands == ["score", "analyze", "replay", "settle"], BLOCKS
+    assert commands == ["score", "analyze", "replay", "actions", "settle"], BLOCKS
 
 
 @pytest.mark.parametrize(("command", "printed"), BLOCKS, ids=[c.split()[1] for c, _ in BLOCKS])
@@ -38,12 +38,15 @@ def test_each_block_prints_what_it_shows(command, printed):
 
 def test_the_example_files_it_names_are_shipped():
     named = set(re.findall(r"docs/examples/[\w.-]+\.json", DOCS))
-    assert named == {"docs/examples/hand.json", "docs/examples/replay.json", "docs/examples/session.json"}
+    assert named == {"docs/examples/hand.json", "docs/examples/replay.json", "docs/examples/session.json",
+                     "docs/examples/actions.json"}
     for path in named:
         json.loads((ROOT / path).read_text(encoding="utf-8"))
     # the hand is docs/api.md's worked example, the log the replay example of openapi.yaml
     assert json.loads((ROOT / "docs/examples/hand.json").read_text(encoding="utf-8")) == examples.API_MD
     assert json.loads((ROOT / "docs/examples/replay.json").read_text(encoding="utf-8")) == examples.REPLAY_HAND
+    # the referee's prefix: docs/examples.md's hand cut after E discards 3s
+    assert json.loads((ROOT / "docs/examples/actions.json").read_text(encoding="utf-8")) == examples.ACTIONS_PUNG_AND_WIN
     # the --help examples' hand.json is that file
     out = cli("score", "docs/examples/hand.json", "--lang", "zh", cwd=ROOT)
     assert out.returncode == 0 and out.stdout.splitlines()[0] == "4 台 (计入起胡 4, 起胡 4): 可以胡"

@@ -311,12 +311,10 @@ def _filled(route) -> typing.Iterator[tuple[str, dict]]:
 
 
 def _examples_of(route) -> typing.Iterator[tuple[str, dict]]:
-    from tools.gen_openapi import LIVE_EXAMPLES
-
-    good, bad = ((examples.SCORE_EXAMPLES, examples.SCORE_ERROR_EXAMPLES) if route.path == "/v1/score"
-                 else LIVE_EXAMPLES[route.path])
-    for name, (_, body) in {**good, **bad}.items():
-        yield f"example {name}", copy.deepcopy(body)
+    """The route's own examples and error examples (its row names the set in tools/examples.py)."""
+    found = {**getattr(examples, f"{route.examples}_EXAMPLES"), **getattr(examples, f"{route.examples}_ERROR_EXAMPLES", {})}
+    for name, value in found.items():
+        yield f"example {name}", copy.deepcopy(value[1])
 
 
 #: issue 41's settle body: four 64-character names and 200 drawn hands (4.1 KB, a 716 KB answer:
