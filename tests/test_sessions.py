@@ -282,6 +282,25 @@ def test_a_win_under_the_minimum_is_refused_and_never_moves_the_deal():
     assert answer["next"]["dealer"] == "Ann"
 
 
+def test_a_replayed_win_under_the_minimum_is_refused_at_its_hand():
+    # The log of tests/test_replay.py's robbed kong: S robs W's added kong of 7p with 123m 456m
+    # 789m 68p SS: 抢杠 1 + 夹 1 + 硬胡 1 = 3 台 < 4 (docs/rules.md §5), so the declared win is no
+    # win (§11.6): replay's own 422 illegal_event, reason below_minimum at the win (event 12),
+    # here at hand 1 of the session, and nothing is settled.
+    from test_replay import _robbed
+    log = {k: v for k, v in _robbed().items() if k not in ("rules", "round_wind")}
+    err = refused(session([tsumo("E"), {"replay": log}]))
+    problem = err.to_problem()
+    assert (problem["status"], problem["code"], problem["reason"]) == (422, "illegal_event", "below_minimum")
+    assert (problem["hand_index"], problem["event_index"]) == (1, 12)
+    assert problem["score"]["tai"] == 3 and problem["score"]["eligible"] is False
+    # with the session's minimum lowered to 3 the same log is a win: P = 1 + 3 = 4, and the robbed
+    # W pays 5 × 4 = 20 (§7); hand 1 is dealt by Ann again (hand 0 was E's self-draw: 连庄), so
+    # the hand's S is Bo and its W is Cy
+    answer = settle(session([tsumo("E"), {"replay": log}], rules={"preset": "ningbo", "min_tai": 3}))
+    assert named(answer)[1]["net"] == by_name(0, 20, -20, 0)
+
+
 def test_hands_take_the_sessions_base_points_and_rules():
     # base 3: the self-drawn FLUSH is 3 × (1 + 7) = 24 from each; its own base 1 gives 8.
     answer = settle(session([tsumo("E"), tsumo("E", base_points=1)], base_points=3))
