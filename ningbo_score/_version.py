@@ -1,2 +1,2 @@
 """The version of the distribution (pyproject.toml reads it from here; see CHANGELOG.md)."""
-__version__ = "3.0.0"
+__version__ = "4.0.0"

@@ -138,7 +138,7 @@ def test_metadata_licence_and_version():
     assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ningbo_score._version.__version__"}
     licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License") and "Copyright (c) 2026 the ningbo-score authors" in licence
-    assert ningbo_score.__version__ == "3.0.0"
+    assert ningbo_score.__version__ == "4.0.0"
     assert f"## [{ningbo_score.__version__}]" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
 
 
