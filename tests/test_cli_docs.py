@@ -46,7 +46,8 @@ def test_the_example_files_it_names_are_shipped():
     assert json.loads((ROOT / "docs/examples/hand.json").read_text(encoding="utf-8")) == examples.API_MD
     assert json.loads((ROOT / "docs/examples/replay.json").read_text(encoding="utf-8")) == examples.REPLAY_HAND
     # the referee's prefix: docs/examples.md's hand cut after E discards 3s
-    assert json.loads((ROOT / "docs/examples/actions.json").read_text(encoding="utf-8")) == examples.ACTIONS_PUNG_AND_WIN
+    actions = json.loads((ROOT / "docs/examples/actions.json").read_text(encoding="utf-8"))
+    assert actions == examples.ACTIONS_PUNG_AND_WIN
     # the --help examples' hand.json is that file
     out = cli("score", "docs/examples/hand.json", "--lang", "zh", cwd=ROOT)
     assert out.returncode == 0 and out.stdout.splitlines()[0] == "4 台 (计入起胡 4, 起胡 4): 可以胡"

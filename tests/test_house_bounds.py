@@ -312,7 +312,8 @@ def _filled(route) -> typing.Iterator[tuple[str, dict]]:
 
 def _examples_of(route) -> typing.Iterator[tuple[str, dict]]:
     """The route's own examples and error examples (its row names the set in tools/examples.py)."""
-    found = {**getattr(examples, f"{route.examples}_EXAMPLES"), **getattr(examples, f"{route.examples}_ERROR_EXAMPLES", {})}
+    found = {**getattr(examples, f"{route.examples}_EXAMPLES"),
+             **getattr(examples, f"{route.examples}_ERROR_EXAMPLES", {})}
     for name, value in found.items():
         yield f"example {name}", copy.deepcopy(value[1])
 
