@@ -226,13 +226,17 @@ class Table:
     # --- refusing ----------------------------------------------------------------------------
 
     def fail(self, reason: str, en: str, zh: str, index: int | None = None,
-             more: Mapping[str, typing.Any] | None = None) -> typing.NoReturn:
+             more: Mapping[str, typing.Any] | None = None, deal: str | None = None) -> typing.NoReturn:
+        """Refuse the log at event ``index`` (default: the event being checked); ``deal``: the
+        problem is the deal's (its field, ``deal`` or ``deal.<seat>``), found before event 0."""
         if self.trial:
             raise Refused(reason)
         i = self.index if index is None else index
         events = self.log.events
-        where = f"events.{i}" if i < len(events) else "events"
-        if i < len(events):
+        where = deal or (f"events.{i}" if i < len(events) else "events")
+        if deal is not None:
+            en, zh = f"the deal: {en}", f"发牌：{zh}"
+        elif i < len(events):
             ev = events[i]
             who = "" if ev.seat is None else f" by {SEATS[ev.seat]}"
             who_zh = "" if ev.seat is None else _zh_seat(ev.seat)
@@ -325,7 +329,9 @@ class Table:
 
     def check_deal(self) -> None:
         """Before event 0 (*interpretation*): every seat dealt 13 tiles, no kind past its copies
-        (the indicator counts as one, docs/rules.md §2)."""
+        (the indicator counts as one, docs/rules.md §2).  A problem here is the deal's: its field
+        is ``deal.<seat>`` (or ``deal`` for the copies), its message says "the deal", and its
+        ``event_index`` is 0, the event it comes before."""
         seen = self.seen
         log = self.log
         if log.indicator is not None:
@@ -339,13 +345,13 @@ class Table:
         if over:
             k = over[0]
             extra = " (the indicator counts as one)" if log.indicator == k else ""
-            self.fail("too_many_copies", f"the deal holds {seen[k]} copies of {CODES[k]}; at most {_limit(k)} "
-                      f"exist{extra}",
-                      f"发牌中有 {seen[k]} 张{_zh_tile(k)}；最多只有 {_limit(k)} 张{_zh_indicator(log, k)}", 0)
+            self.fail("too_many_copies", f"{seen[k]} copies of {CODES[k]}; at most {_limit(k)} exist{extra}",
+                      f"有 {seen[k]} 张{_zh_tile(k)}；最多只有 {_limit(k)} 张{_zh_indicator(log, k)}", 0,
+                      deal="deal")
         for s, dealt in enumerate(log.deal):
             if len(dealt) != 13:
                 self.fail("hand_size", f"{SEATS[s]} was dealt {len(dealt)} tiles, not 13",
-                          f"{_zh_seat(s)}发到 {len(dealt)} 张牌，应为 13 张", 0)
+                          f"{_zh_seat(s)}发到 {len(dealt)} 张牌，应为 13 张", 0, deal=f"deal.{SEATS[s]}")
 
     # --- the events --------------------------------------------------------------------------
 

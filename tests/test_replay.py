@@ -1008,3 +1008,22 @@ def test_score_error_extra_at_construction():
     assert err.to_problem()["event_index"] == 0
     more = err.with_extra(score_request={})
     assert more.to_problem()["score_request"] == {} and "score_request" not in err.extra
+
+
+def test_a_deal_problem_is_the_deal_s_not_event_0_s():
+    # S dealt 12 tiles: hand_size, reported at the deal's field (issue 38: it read as if event 0,
+    # E's first draw, were wrong), before event 0
+    body = copy.deepcopy(examples.REPLAY_HAND)
+    body["deal"]["S"] = parse_tiles(body["deal"]["S"])[:12]
+    problem = _refused(body)
+    assert problem is not None
+    assert (problem["reason"], problem["event_index"], list(problem["errors"])) == ("hand_size", 0, ["deal.S"])
+    assert problem["errors"]["deal.S"] == ["hand_size: the deal: S was dealt 12 tiles, not 13"]
+    assert _refused_zh(body)["errors"]["deal.S"] == ["发牌：南家发到 12 张牌，应为 13 张"]
+    # E holds C C; W dealt C C C too: five red dragons, too_many_copies at `deal`
+    body = copy.deepcopy(examples.REPLAY_HAND)
+    body["deal"]["W"] = "C C C 9p 7p 4p 9p P 5p 6m 7m 8p 6p"
+    problem = _refused(body)
+    assert problem is not None
+    assert (problem["reason"], problem["event_index"], list(problem["errors"])) == ("too_many_copies", 0, ["deal"])
+    assert problem["errors"]["deal"] == ["too_many_copies: the deal: 5 copies of C; at most 4 exist"]
