@@ -85,13 +85,13 @@ lint: install-dev
 	$(VENV)/bin/mypy
 
 # The tests run under slipcover, which prints the share of the house's lines they ran (the files
-# not all run, then the total) and fails below the floor COVERAGE_FLOOR, set a little below the
-# figure measured.  It counts what runs in the tests' own process (not the gunicorn or CLI that a
-# test starts) and can't see into C: where the compiled modules are in use the figure leaves them
-# out (NINGBO_SCORE_PURE=1 make test counts them, as plain Python).  It instruments only the
-# measured modules, so the tests take about 7% longer than plain pytest (coverage.py's tracer: twice
-# as long on Python 3.11).
-COVERAGE_FLOOR ?= 60
+# not all run, then the total) and fails below the floor COVERAGE_FLOOR, a little below the figure
+# measured (83.0% on 2026-12-07, over the tests that run in-process).  It counts what runs in the
+# tests' own process (not the gunicorn or CLI that a test starts) and can't see into C: where the
+# compiled modules are in use the figure leaves them out (NINGBO_SCORE_PURE=1 make test counts
+# them, as plain Python).  It instruments only the measured modules, so the tests take about 7%
+# longer than plain pytest (coverage.py's tracer: twice as long on Python 3.11).
+COVERAGE_FLOOR ?= 80
 COVERED := ningbo_score,service,schemas,tools
 COMPILED_IN_USE = $(shell $(PY) -c 'import ningbo_score as n; print(",".join(f"ningbo_score/{m}.py" for m in n.COMPILED) if n.USING_COMPILED else "")' 2>/dev/null)
 test: install-dev lint

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from ningbo_score.decompose import BAD_ANY, BAD_SINGLE, decompose, plain
+from ningbo_score.tiles import EAST
 from ningbo_score.engine import SHAPE_GROUPS
 from ningbo_score.rules import preset_rules
 
@@ -107,7 +108,7 @@ def test_every_placement_of_the_winning_tile_round_trips_through_its_option_bit(
                     for mode, wk in [(2, -1)] + [(1, kind) for kind in member.natural_slot]:
                         for slot in d._w_slots(mode, wk, member):
                             group = d.Group(cls.gtype, member.faces, member.caishen, slot)
-                            key = d.group_key(group, d.EAST, d.EAST)[0]
+                            key = d.group_key(group, EAST, EAST)[0]
                             bit = d._opt_bit(key)
                             assert d.options_of(bit >> d.OPT_SHIFT) == (key & d._OPT_BITS,), group
                             seen.add(key & d._OPT_BITS)
