@@ -42,7 +42,7 @@ import replaygen  # noqa: E402
 import ningbo_score  # noqa: E402
 from ningbo_score.errors import ScoreError  # noqa: E402
 from ningbo_score.replay import Refused, Table, read_replay  # noqa: E402
-from ningbo_score.replay_requests import Event  # noqa: E402
+from ningbo_score.readers.replay_requests import Event  # noqa: E402
 
 RATIO = 1.5
 TARGET_MS = 3.0

@@ -1,7 +1,7 @@
 """Ningbo mahjong (宁波麻将) scoring: a pure library.
 
 Front door (ningbo_score.api): :func:`score` takes the JSON body of ``POST /v1/score`` (loaded by
-the same marshmallow schema as the HTTP service's, ningbo_score.request_schemas) and returns the 200
+the same marshmallow schema as the HTTP service's, ningbo_score.readers.request_schemas) and returns the 200
 body, typed :class:`ScoreAnswer` (ningbo_score.answers); :func:`waits`, :func:`analyze`,
 :func:`score_batch` and the table's :func:`next_hand`, :func:`claims`, :func:`escape` and
 :func:`levels` answer as ``POST /v1/waits``, ``/v1/analyze``, ``/v1/score/batch``,
@@ -54,7 +54,7 @@ from .rules import PRESETS, RULEBOOK, describe_preset, describe_rulebook  # noqa
 # ``ningbo_score.score(hand)``).
 from . import replay as _replay_log  # noqa: E402
 from . import sessions as _sessions  # noqa: E402
-from .replay_requests import ReplayLog  # noqa: E402
+from .readers.replay_requests import ReplayLog  # noqa: E402
 
 
 def replay(request: Body | ReplayLog, lang: str = "en") -> ReplayAnswer:

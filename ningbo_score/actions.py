@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import typing
 
-from .fields import load
+from .readers.fields import load
 from .replay import ACT, DISCARDED, ENDED, MUST_DISCARD, REPLACEMENT, ROB, START, Refused, Table
-from .replay_requests import ACTIONS_REQUEST, ActionsInput, Event
+from .readers.replay_requests import ACTIONS_REQUEST, ActionsInput, Event
 from .table import _CLAIM_RANK
 from .tiles import CODES, FLOWER0, SEATS
 
@@ -142,7 +142,7 @@ TURN_REASONS = frozenset(("event_after_end", "out_of_turn", "no_discard_to_claim
 
 
 def actions_loaded(loaded: ActionsInput, lang: str = "en") -> ActionsAnswer:
-    """The answer for a loaded request (:data:`~ningbo_score.replay_requests.ACTIONS_REQUEST`)."""
+    """The answer for a loaded request (:data:`~ningbo_score.readers.replay_requests.ACTIONS_REQUEST`)."""
     table = Table(loaded.log, lang)
     table.fold()                      # the /v1/replay 422 at the first illegal event
     phase, turn = _phase(table)

@@ -1,7 +1,7 @@
 """Hand analysis (牌理): how far a hand is from winning, which tiles bring it closer, what each
 discard leaves, and at tenpai what each wait is worth (``POST /v1/analyze``, docs/api.md).
 
-The body is a `/v1/waits` body (read by the same schema, ningbo_score.request_schemas.AnalyzeRequestSchema
+The body is a `/v1/waits` body (read by the same schema, ningbo_score.readers.request_schemas.AnalyzeRequestSchema
 extending WaitsRequestSchema, and checked by the same :func:`~ningbo_score.hand.check`, so bad
 input gets the same problems) whose hand holds 13 − 3m concealed tiles (waiting to draw) or
 14 − 3m (it has drawn and must discard), plus ``visible``: tiles seen elsewhere, which only

@@ -1,5 +1,5 @@
 """The library's front door: a JSON-shaped request (a dict, as ``json.loads`` gives it) in, the
-200 body out, through the same request schema the HTTP service loads it with (ningbo_score.request_schemas)::
+200 body out, through the same request schema the HTTP service loads it with (ningbo_score.readers.request_schemas)::
 
     import ningbo_score
     ningbo_score.score({"seat_wind": "S", "round_wind": "E", "hand": {...}, "win": {"by": "self_draw"}})
@@ -19,9 +19,9 @@ from . import waits as _waits
 from .answers import (AnalyzeAnswer, BatchAnswer, ClaimsAnswer, EscapeAnswer, LevelsAnswer, NextHandAnswer, ScoreAnswer,
                       WaitsAnswer)
 from .engine import score_hand
-from .fields import load
+from .readers.fields import load
 from .hand import Hand, WaitingHand, check
-from .request_schemas import (ANALYZE_REQUEST, BATCH_REQUEST, CLAIMS_REQUEST, ESCAPE_REQUEST, NEXT_HAND_REQUEST,
+from .readers.request_schemas import (ANALYZE_REQUEST, BATCH_REQUEST, CLAIMS_REQUEST, ESCAPE_REQUEST, NEXT_HAND_REQUEST,
                        SCORE_REQUEST, WAITS_REQUEST)
 
 #: A request body as ``json.loads`` gives it: a JSON object (any mapping with string keys; the

@@ -28,7 +28,7 @@ def refused_result(index: int, err: ScoreError, lang: str) -> dict[str, typing.A
 
 def score_batch(batch: BatchInput, lang: str = "en",
                 before_each: typing.Callable[[], None] | None = None) -> dict[str, typing.Any]:
-    """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.request_schemas loads
+    """The body of ``POST /v1/score/batch`` for its loaded input (ningbo_score.readers.request_schemas loads
     ``{"requests": [...]}`` as one Hand, or the ScoreError refusing it, per item).
 
     Each result is ``{"index", "outcome": "scored", "status": 200, "score": …}`` or ``{"index",

@@ -82,7 +82,7 @@ _HTTP_4XX = (
 HTTP_STATUS_CODES: dict[int, str] = {CODES[code][0]: code for code in (
     *_HTTP_4XX, "request_timeout", "internal_error", "not_implemented", "http_version_not_supported")}
 #: The most problems one answer lists (docs/api.md, "Additions for rule book 2"); the readers stop
-#: soon after finding this many (ningbo_score.fields, ningbo_score.request_schemas).
+#: soon after finding this many (ningbo_score.readers.fields, ningbo_score.readers.request_schemas).
 MAX_PROBLEMS = 50
 #: The most bytes (UTF-8) of paths and messages one answer's ``errors`` holds: the problems past
 #: it are counted in ``more_errors`` like those past :data:`MAX_PROBLEMS`, so that a small body

@@ -1,4 +1,4 @@
-"""The library's typed input and its one-way life: the request schema (ningbo_score.request_schemas)
+"""The library's typed input and its one-way life: the request schema (ningbo_score.readers.request_schemas)
 makes a :class:`Hand` (a winning hand) or a :class:`WaitingHand` (before its winning tile),
 frozen, by keyword; :func:`complete` makes a Hand of a WaitingHand and a tile; the rule book's
 checks (:func:`check`, :func:`check_waiting`: the 422s) make a Hand a :class:`Checked`, the only

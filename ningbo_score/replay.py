@@ -2,7 +2,7 @@
 book, derive the winner's ``/v1/score`` body and score it through the same front door,
 :func:`ningbo_score.api.score`.
 
-The log is read by ningbo_score.replay_requests (shape and types: 400).  :class:`Table` then folds
+The log is read by ningbo_score.readers.replay_requests (shape and types: 400).  :class:`Table` then folds
 the events one by one: each is checked in the contract's order of reasons (:data:`REASONS`) against
 the state the events before it left, and applied.  The first event that breaks a rule raises a
 :class:`~ningbo_score.errors.ScoreError` with code ``illegal_event`` (422) and, as members of the
@@ -34,13 +34,13 @@ import typing
 from . import api
 from .batch import refused_result
 from .errors import ScoreError
-from .fields import load
+from .readers.fields import load
 from .hand import CAISHEN_IN_MELD, Meld, _meld_problems
 from .items import ITEMS
 from .caishen import derive_kinds, substitute_kind
 from .replay_facts import DerivedWin, MeldRecord, Replayed
-from .replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST, Event,
-                              ReplayBatchInput, ReplayLog)
+from .readers.replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST,
+                                      Event, ReplayBatchInput, ReplayLog)
 from .rules import Rules, option_values, preset_rules
 from .table import ClaimsInput, NextHandInput, claims, next_hand
 from .tiles import ALIASES, CODES, FLOWER0, SEATS

@@ -44,7 +44,7 @@ def _option(default: object, doc: str, *, minimum: int | None = None) -> typing.
 class Options:
     """Every rule option of docs/rules.md §9, declared once: its type (and so its values), its
     base value (the one most presets keep) and what it does.  OPTION_KINDS, the request schema
-    (ningbo_score.request_schemas.option_fields) and the answers' schema are derived from it; a preset
+    (ningbo_score.readers.request_schemas.option_fields) and the answers' schema are derived from it; a preset
     is ``replace(BASE, …)``."""
 
     caishen_rule: CaishenRule = _option("indicator", "How the caishen kinds follow from the indicator.")
@@ -265,7 +265,7 @@ def item_tai_in_force(overrides: Mapping[str, int] | Iterable[tuple[str, int]]) 
 
 def custom_rules(preset_id: str, options: dict[str, OptionValue], item_tai: dict[str, int]) -> Rules:
     """A preset with option overrides and 台 overrides per item, as the request schema loaded
-    them (every name and value already checked: ningbo_score.request_schemas.RulesObjectSchema)."""
+    them (every name and value already checked: ningbo_score.readers.request_schemas.RulesObjectSchema)."""
     key = (preset_id, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())),
            tuple(sorted(item_tai.items())))
     hit = _OBJECT_CACHE.get(key)

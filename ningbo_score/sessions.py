@@ -2,7 +2,7 @@
 each player's running total, what is owed to the house, the fewest transfers that settle the
 rest, and per-player stats.
 
-The request is read by ningbo_score.session_requests into a :class:`SessionInput`; each of its
+The request is read by ningbo_score.readers.session_requests into a :class:`SessionInput`; each of its
 hands is then scored by its own endpoint's code: a ``score`` hand is a ``/v1/score`` body read by
 the ``/v1/score`` schema and scored by the engine, a ``replay`` hand a ``/v1/replay`` body given
 to :func:`ningbo_score.replay.replay`.  The deal moves after every hand by
@@ -26,10 +26,10 @@ from itertools import combinations
 
 from . import api
 from .errors import Problem, ScoreError
-from .fields import load
+from .readers.fields import load
 from .replay import replay
 from .rules import MAX_SAFE_INTEGER
-from .session_requests import HAND_KINDS, MAX_HANDS, MAX_NAME, SEAT, SESSION_REQUEST, SessionInput, Who
+from .readers.session_requests import HAND_KINDS, MAX_HANDS, MAX_NAME, SEAT, SESSION_REQUEST, SessionInput, Who
 from .table import _WIND_ZH, WINDS, NextHandInput, escape_shares, next_hand
 
 if typing.TYPE_CHECKING:

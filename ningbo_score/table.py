@@ -1,7 +1,7 @@
 """Live-table helpers (docs/rules.md §8): who deals next, who takes a discard, levels, escape penalty.
 
 Pure functions on typed input (:class:`NextHandInput`, :class:`ClaimsInput`,
-:class:`EscapeInput`, made by the request schemas of ningbo_score.request_schemas, which check every
+:class:`EscapeInput`, made by the request schemas of ningbo_score.readers.request_schemas, which check every
 shape and type: those problems are 400 ``invalid_request``); each returns the 200 body, or raises
 :class:`~ningbo_score.errors.ScoreError` with every problem found.  A well-formed claim list that
 cannot happen at a table (the discarder claiming its own discard, a seat claiming twice, a chow

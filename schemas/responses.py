@@ -8,13 +8,13 @@ from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Range
 
 from ningbo_score.errors import CODES, public_code
-from ningbo_score.fields import OneOf, OpenAPIConverter, TileCode
+from ningbo_score.readers.fields import OneOf, OpenAPIConverter, TileCode
 from ningbo_score.hand import WIN_BY
 from ningbo_score.actions import ACTION_TYPES, PHASES
 from ningbo_score.replay import REASONS
-from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
+from ningbo_score.readers.request_schemas import ITEM_IDS, PRESET_IDS, TableClaimSchema, option_fields
 from ningbo_score.rules import OPTION_LABELS, RULEBOOK
-from ningbo_score.session_requests import HAND_KINDS
+from ningbo_score.readers.session_requests import HAND_KINDS
 from ningbo_score.tiles import SEATS
 
 WAITS = ("two_sided", "edge", "closed", "single", "dual_pung")

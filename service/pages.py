@@ -13,7 +13,7 @@ import swagger_ui_bundle
 from flask import Response, current_app, request, send_from_directory, url_for
 
 import ningbo_score
-import schemas
+from ningbo_score.readers import request_schemas
 from ningbo_score.errors import shown
 from service import static
 from service.bodies import JSON_TYPE, json_response, problem
@@ -95,14 +95,14 @@ def list_rules():
 
 
 def get_rules(preset: str):
-    if preset not in schemas.PRESET_IDS:
+    if preset not in request_schemas.PRESET_IDS:
         name = shown(preset)
-        raise problem("not_found", f"There is no preset {name}; presets: {', '.join(schemas.PRESET_IDS)}.",
-                      f"没有规则 {name}；可选：{'、'.join(schemas.PRESET_IDS)}。")
+        raise problem("not_found", f"There is no preset {name}; presets: {', '.join(request_schemas.PRESET_IDS)}.",
+                      f"没有规则 {name}；可选：{'、'.join(request_schemas.PRESET_IDS)}。")
     return cacheable(*_rules_json(preset), JSON_TYPE)
 
 
-@functools.lru_cache(maxsize=len(schemas.PRESET_IDS) + 1)
+@functools.lru_cache(maxsize=len(request_schemas.PRESET_IDS) + 1)
 def _rules_json(preset: str | None) -> tuple[bytes, str, bytes]:
     """The rule book (or one preset) as JSON, its ETag and its gzip form, made once per process
     (the presets and the rule book: a bound of entries; each about 16 KiB at most)."""

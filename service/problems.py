@@ -13,7 +13,7 @@ from flask import Flask, Response, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-import schemas
+from ningbo_score.readers import fields
 from ningbo_score import ScoreError
 from ningbo_score.errors import HTTP_STATUS_CODES, shown
 from service.bodies import PROBLEM_TYPE, json_response, language, problem, too_large
@@ -40,7 +40,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _validation_error(err: ValidationError):
-        return problem_response(schemas.validation_problem(err))
+        return problem_response(fields.validation_problem(err))
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException):

@@ -1,7 +1,7 @@
 """The routes of docs/api.md: Flask routes over the ``ningbo_score`` library.
 
 Each route is declared once, in ``ROUTES`` (:class:`Route`), and one view serves them all
-(:func:`answer`): the route's marshmallow schema (ningbo_score.request_schemas, the one reader of
+(:func:`answer`): the route's marshmallow schema (ningbo_score.readers.request_schemas, the one reader of
 every body) loads and checks the body (service/bodies.py reads it) into the library's typed
 input, the route's call computes and its result is sent as it is.  Every error, Flask's own
 404/405/413 included, is an RFC 9457 ``application/problem+json`` body (service/problems.py).
@@ -17,10 +17,12 @@ from marshmallow import Schema
 
 import ningbo_score
 import schemas
+from ningbo_score.readers import fields, replay_requests, session_requests
+from ningbo_score.readers import request_schemas
 from ningbo_score import sessions, table
 from ningbo_score.hand import Hand
 from ningbo_score.replay import replay_batch, replay_loaded
-from ningbo_score.replay_requests import MAX_LOGS
+from ningbo_score.readers.replay_requests import MAX_LOGS
 from service import turns
 from service.bodies import PROBLEM_TYPE, json_body, json_response, language
 from service.observability import metrics, readiness
@@ -181,7 +183,7 @@ def answer(route: Route, path_args: dict[str, typing.Any]) -> Response:
     if route.request is None:
         result = route.call(**path_args)
         return result if isinstance(result, Response) else json_response(result)
-    loaded = schemas.load(route.request, json_body(route.body_limit, heavy=route.heavy is True))
+    loaded = fields.load(route.request, json_body(route.body_limit, heavy=route.heavy is True))
     before_each = None
     if route.heavy is True:
         before_each = turns.get().between(request.environ)      # other requests run between its items
@@ -198,7 +200,7 @@ def answer(route: Route, path_args: dict[str, typing.Any]) -> Response:
 #: in it at all (tools/gen_openapi.py), and the response schema each 200 is checked against
 #: (RESPONSE_SCHEMAS, tests/conftest.py).
 ROUTES: tuple[Route, ...] = (
-    Route("POST", "/v1/score", "score", "scoring", schemas.score_request, schemas.score_response,
+    Route("POST", "/v1/score", "score", "scoring", request_schemas.SCORE_REQUEST, schemas.score_response,
           lambda hand, lang, _: ningbo_score.score(hand, lang),
           typed="ScoreAnswer", ok="The score.", examples="SCORE", localized=True,
           errors={400: "Not JSON (`malformed_json`), or wrong types, unknown fields or unknown tiles "
@@ -229,7 +231,7 @@ ROUTES: tuple[Route, ...] = (
           ok="Ready to serve.", examples="READY",
           errors={503: "Not ready (`not_ready`): `errors` names the failing checks."},
           doc="Readiness: the engine scores docs/api.md's worked example right"),
-    Route("POST", "/v1/waits", "waits", "scoring", schemas.waits_request, schemas.waits_response,
+    Route("POST", "/v1/waits", "waits", "scoring", request_schemas.WAITS_REQUEST, schemas.waits_response,
           lambda hand, lang, turns: ningbo_score.waits(hand, lang, turns), heavy=heavy_hand,
           typed="WaitsAnswer", ok="The waits.", examples="WAITS", errors=HAND_ERRORS, localized=True,
           doc=(
@@ -240,7 +242,7 @@ ROUTES: tuple[Route, ...] = (
               "from `win.from` (default: the player's 上家), or the problem that refuses that win. A hand "
               "that waits on nothing is a 200 with `waits: []`. When every tile completes it (caishen), "
               "`any_tile` is true and tiles with the same outcome share one entry (`same_for`).")),
-    Route("POST", "/v1/analyze", "analyze", "scoring", schemas.analyze_request, schemas.analyze_response,
+    Route("POST", "/v1/analyze", "analyze", "scoring", request_schemas.ANALYZE_REQUEST, schemas.analyze_response,
           lambda loaded, lang, turns: ningbo_score.analyze(loaded, lang, turns), heavy=_heavy_analysis,
           typed="AnalyzeAnswer", ok="The analysis.", examples="ANALYZE", errors=HAND_ERRORS, localized=True,
           doc=(
@@ -253,7 +255,7 @@ ROUTES: tuple[Route, ...] = (
               "discard (or the 13-tile hand) also gets `win_probability` and `expected_points` over "
               "`draws_left` draws (the exact model of docs/api.md, \"Advice by value\") and the discards are "
               "ranked by them. Bad input gets what `/v1/waits` gives it.")),
-    Route("POST", "/v1/score/batch", "scoreBatch", "scoring", schemas.batch_request, schemas.batch_response,
+    Route("POST", "/v1/score/batch", "scoreBatch", "scoring", request_schemas.BATCH_REQUEST, schemas.batch_response,
           _count_refused(lambda items, lang, each: ningbo_score.score_batch(items, lang, each)),
           body_limit=MAX_BATCH_BODY_BYTES, heavy=True, typed="BatchAnswer", ok="One result per request.",
           examples="BATCH",
@@ -265,7 +267,7 @@ ROUTES: tuple[Route, ...] = (
               "answer (`score`) or its problem (`problem`, with the status `/v1/score` would have "
               "answered). A bad hand never fails the batch; each item must be a JSON object and is checked "
               "on its own. Bodies up to 1 MiB.")),
-    Route("POST", "/v1/table/next", "nextHand", "table", schemas.next_hand_request, schemas.next_hand_response,
+    Route("POST", "/v1/table/next", "nextHand", "table", request_schemas.NEXT_HAND_REQUEST, schemas.next_hand_response,
           lambda loaded, _lang, _: table.next_hand(loaded),
           typed="NextHandAnswer", ok="The next hand's table.", examples="NEXT", errors=BODY_ERRORS,
           doc=(
@@ -276,7 +278,7 @@ ROUTES: tuple[Route, ...] = (
               "after the round's fourth dealer the deal returns to the round's first dealer and the round "
               "wind advances (E → S → W → N → E). Send the answer's `dealer`, `round_wind` and "
               "`dealers_this_round` back with the next hand's `result`.")),
-    Route("POST", "/v1/sessions/settle", "settleSession", "sessions", schemas.session_request,
+    Route("POST", "/v1/sessions/settle", "settleSession", "sessions", session_requests.SESSION_REQUEST,
           schemas.session_response, lambda hands, lang, each: sessions.settle(hands, lang, each),
           body_limit=MAX_SESSION_BODY_BYTES, heavy=True, typed="SessionAnswer", ok="The session settled.",
           examples="SESSION",
@@ -308,7 +310,7 @@ ROUTES: tuple[Route, ...] = (
               "`players` order), `stats` per player and the `next` hand's table. A hand that fails is its "
               "own endpoint's problem with `hand_index` (and, for a replay, `event_index` and `reason`); "
               "its field paths are within that hand's body. Bodies up to 1 MiB.")),
-    Route("POST", "/v1/table/claims", "claims", "table", schemas.claims_request, schemas.claims_response,
+    Route("POST", "/v1/table/claims", "claims", "table", request_schemas.CLAIMS_REQUEST, schemas.claims_response,
           lambda loaded, lang, _: table.claims(loaded, lang),
           typed="ClaimsAnswer", ok="The claim that takes it.", examples="CLAIMS", localized=True,
           errors={**BODY_ERRORS, 422: "Claims that can't happen at a table (`invalid_request`): the discarder "
@@ -324,7 +326,7 @@ ROUTES: tuple[Route, ...] = (
           doc=(
               "The level table (级别) of the 456 rules\n\n"
               "Each level's name, the points (积分) it needs and its base points (对局分).")),
-    Route("POST", "/v1/table/escape", "escape", "table", schemas.escape_request, schemas.escape_response,
+    Route("POST", "/v1/table/escape", "escape", "table", request_schemas.ESCAPE_REQUEST, schemas.escape_response,
           lambda loaded, _lang, _: table.escape(loaded),
           typed="EscapeAnswer", ok="The penalty.", examples="ESCAPE", errors=BODY_ERRORS,
           doc=(
@@ -332,7 +334,7 @@ ROUTES: tuple[Route, ...] = (
               "24 × the base points, given directly or as a level of `GET /v1/levels` (docs/rules.md §8). "
               "Who receives it is the `rules`' `escape_penalty_to` (`to`): `house` in every preset, so the "
               "others gain nothing from it (`each_other` 0); `table`: 8 × base to each other player.")),
-    Route("POST", "/v1/replay", "replay", "scoring", schemas.replay_request, schemas.replay_response,
+    Route("POST", "/v1/replay", "replay", "scoring", replay_requests.REPLAY_REQUEST, schemas.replay_response,
           lambda log, lang, _: replay_loaded(log, lang),
           typed="ReplayAnswer", ok="The hand replayed.", examples="REPLAY", localized=True,
           errors={**BODY_ERRORS, 422: "An illegal event (`illegal_event`, with `event_index`, `reason`, `expected`, "
@@ -348,7 +350,7 @@ ROUTES: tuple[Route, ...] = (
               "`evidence` names the events that decided each field; `next` is the `/v1/table/next` answer. "
               "A log that breaks a rule: 422 `illegal_event` with `event_index`, `reason`, `expected` and "
               "`state`; a win `/v1/score` refuses: its code with the win's `event_index`.")),
-    Route("POST", "/v1/replay/batch", "replayBatch", "scoring", schemas.replay_batch_request,
+    Route("POST", "/v1/replay/batch", "replayBatch", "scoring", replay_requests.REPLAY_BATCH_REQUEST,
           schemas.replay_batch_response,
           _count_refused(lambda logs, lang, each: replay_batch(logs, lang, each)),
           body_limit=MAX_BATCH_BODY_BYTES, heavy=True, typed="ReplayBatchAnswer", ok="One result per log.",
@@ -360,7 +362,8 @@ ROUTES: tuple[Route, ...] = (
               "`{\"logs\": [replay request, …]}`: one result per log, in order, each the `/v1/replay` answer "
               "(`replay`) or its problem (`problem`, with the status `/v1/replay` would have answered). A "
               "bad log never fails the batch. Bodies up to 1 MiB.")),
-    Route("POST", "/v1/table/actions", "tableActions", "table", schemas.actions_request, schemas.actions_response,
+    Route("POST", "/v1/table/actions", "tableActions", "table", replay_requests.ACTIONS_REQUEST,
+          schemas.actions_response,
           lambda loaded, lang, _: ningbo_score.actions(loaded, lang),
           typed="ActionsAnswer", ok="What each seat may do now.", examples="ACTIONS",
           errors={**BODY_ERRORS, 422: "A prefix that breaks a rule: the `/v1/replay` 422 at its first illegal event "

@@ -17,7 +17,8 @@ import typing
 
 from werkzeug.exceptions import BadRequest
 
-from ningbo_score import ScoreError, fields
+from ningbo_score import ScoreError
+from ningbo_score.readers import fields
 from ningbo_score.errors import Problem
 from service.settings import current as settings
 
@@ -131,7 +132,7 @@ current: Turns = Turns()
 
 def install(turns: Turns) -> None:
     """Use ``turns`` in this process, also between the items a batch's reader loads
-    (ningbo_score.fields' pause hook)."""
+    (ningbo_score.readers.fields' pause hook)."""
     global current
     current = turns
     fields.set_pause(turns.pause)

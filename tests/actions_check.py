@@ -27,7 +27,7 @@ from collections import Counter
 from ningbo_score.actions import actions_loaded
 from ningbo_score.errors import ScoreError
 from ningbo_score.replay import Table, replay_loaded
-from ningbo_score.replay_requests import REPLAY_REQUEST, ActionsInput, Event, ReplayLog
+from ningbo_score.readers.replay_requests import REPLAY_REQUEST, ActionsInput, Event, ReplayLog
 from ningbo_score.tiles import CODES, SEAT_INDEX, SEATS
 
 N_KINDS = len(CODES)

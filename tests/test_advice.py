@@ -248,8 +248,8 @@ def test_bad_value_fields_are_400_with_the_field_and_the_reason(client, field, b
     ({"live_tiles": 92, "draws_left": 2}, 2),  # given: as given
 ])
 def test_draws_left_default(extra, draws):
-    from ningbo_score.fields import load
-    from ningbo_score.request_schemas import ANALYZE_REQUEST
+    from ningbo_score.readers.fields import load
+    from ningbo_score.readers.request_schemas import ANALYZE_REQUEST
     loaded = load(ANALYZE_REQUEST, body("E", "E", "EEE 234m 678p 55s 45s", **extra))
     assert loaded.draws_left == draws and loaded.objective == "value"
 

@@ -252,8 +252,8 @@ def test_reasons_in_the_request_language(client):
 def test_the_library_takes_the_loaded_input_too():
     # the schema is the one reader: it builds the typed input, which analyze() takes as it is
     from ningbo_score.analysis import AnalyzeInput
-    from ningbo_score.fields import load
-    from ningbo_score.request_schemas import ANALYZE_REQUEST
+    from ningbo_score.readers.fields import load
+    from ningbo_score.readers.request_schemas import ANALYZE_REQUEST
 
     request_body = body("E", "E", "13m 567m 789m EEE SS 9s", visible="2m")
     loaded = load(ANALYZE_REQUEST, copy.deepcopy(request_body))

@@ -144,7 +144,7 @@ def _with_rules(**rules) -> dict:
 
 
 def test_required_patterns_capped_and_each_once(client):
-    from ningbo_score.request_schemas import ITEM_IDS
+    from ningbo_score.readers.request_schemas import ITEM_IDS
 
     # every item id once: the most there can be, taken (a hand needs one of them)
     assert client.post("/v1/score", json=_with_rules(required_patterns=list(ITEM_IDS))).status_code == 200
@@ -158,7 +158,7 @@ def test_required_patterns_capped_and_each_once(client):
 
 
 def test_caishen_kinds_capped_before_they_are_read(client):
-    from ningbo_score.request_schemas import MAX_CAISHEN_KINDS
+    from ningbo_score.readers.request_schemas import MAX_CAISHEN_KINDS
 
     assert MAX_CAISHEN_KINDS == 34 + 8        # every kind and every flower
     body = {**copy.deepcopy(examples.API_MD), "caishen": {"kinds": [0] * 30_000}}
@@ -171,7 +171,7 @@ def test_caishen_kinds_capped_before_they_are_read(client):
 
 def test_item_tai_keys_capped_and_a_long_key_shown_cut_short(client):
     from ningbo_score.errors import MAX_SHOWN
-    from ningbo_score.request_schemas import ITEM_IDS
+    from ningbo_score.readers.request_schemas import ITEM_IDS
 
     many = {f"k{i}": 1 for i in range(len(ITEM_IDS) + 1)}
     answer = client.post("/v1/score", json=_with_rules(item_tai=many)).get_json()
@@ -185,7 +185,7 @@ def test_item_tai_keys_capped_and_a_long_key_shown_cut_short(client):
 
 
 def test_claims_capped_before_they_are_read(client):
-    from ningbo_score.request_schemas import MAX_CLAIM_ITEMS
+    from ningbo_score.readers.request_schemas import MAX_CLAIM_ITEMS
 
     answer = client.post("/v1/table/claims", json={"discarder": "E", "claims": [{}] * 5000}).get_json()
     assert answer["errors"] == {"claims": [f"Must have at most {MAX_CLAIM_ITEMS} items."]}

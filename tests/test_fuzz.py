@@ -277,7 +277,7 @@ def test_mutations_reach_the_engine():
 
 
 # --- every input form reads the same --------------------------------------------------------------
-# The request schema is the one reader (ningbo_score.request_schemas): a generated winning hand scores the
+# The request schema is the one reader (ningbo_score.readers.request_schemas): a generated winning hand scores the
 # same with its tiles as arrays, compact strings or Chinese aliases, and with null for absent fields.
 
 ALIASES = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發", "P": "白", "1m": "一萬", "9p": "九筒",

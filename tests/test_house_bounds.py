@@ -36,7 +36,7 @@ import app as app_module
 import ningbo_score
 import service
 from service import routes
-from ningbo_score import fields as nf
+from ningbo_score.readers import fields as nf
 from tools import examples
 
 LONG = 60_000
@@ -274,7 +274,7 @@ def test_every_cache_is_bounded_in_entries_and_bytes(plain_client):
 
 def test_a_rules_object_entry_stays_small(plain_client):
     """The rules cache held 10,000-id required_patterns: now one id each at most."""
-    from ningbo_score.request_schemas import ITEM_IDS
+    from ningbo_score.readers.request_schemas import ITEM_IDS
 
     body = {**example("/v1/score"), "rules": {"preset": "ningbo", "required_patterns": list(ITEM_IDS),
                                               "item_tai": {i: 1 for i in ITEM_IDS}}}

@@ -13,7 +13,8 @@ from marshmallow import ValidationError
 from openapi_spec_validator import validate as validate_openapi
 
 import ningbo_score
-import schemas
+from ningbo_score.readers import request_schemas
+from ningbo_score.tiles import SEATS
 from ningbo_score.rules import OPTION_KINDS
 from ningbo_score.tiles import ALIASES, CODES, parse_tiles
 from tools import examples
@@ -104,7 +105,7 @@ def test_examples_validate_and_are_real_output(openapi_document, contract, clien
 
 def schema_accepts(body) -> bool:
     try:
-        schemas.score_request.load(body)
+        request_schemas.SCORE_REQUEST.load(body)
     except ValidationError:
         return False
     return True
@@ -169,10 +170,10 @@ def test_spec_and_schema_agree(contract, path, value):
 # `base_points`/`level`): the server takes the other one sent as `null` for absent, the spec
 # wants it absent (one variant schema per field, without it: tools/gen_openapi.variants).
 NULL_OTHER = [
-    ("ScoreRequest", schemas.score_request, _with("caishen", {"indicator": "5p", "kinds": None})),
-    ("NextHandRequest", schemas.next_hand_request,
+    ("ScoreRequest", request_schemas.SCORE_REQUEST, _with("caishen", {"indicator": "5p", "kinds": None})),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST,
      {"dealer": 0, "round_wind": "E", "dealers_this_round": 1, "result": {"draw": True, "winner": None}}),
-    ("EscapeRequest", schemas.escape_request, {"level": 16, "base_points": None}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {"level": 16, "base_points": None}),
 ]
 
 
@@ -253,64 +254,67 @@ _CLAIMS = {"discarder": "E", "claims": [{"seat": "S", "type": "chow"}]}
 
 LIVE_PROBES = [
     # (component, marshmallow schema, body)
-    ("WaitsRequest", schemas.waits_request, _WAITS),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": {"from": "W", "discarded_caishen": True}}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": None}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": {}}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": {"by": "self_draw"}}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "win": {"from": "X"}}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "hand": {"concealed": "123m", "winning_tile": "1m"}}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "hand": {"concealed": "123m", "melds": []}}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "hand": {}}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "caishen": {"indicator": "5p"}, "rules": "ningbo-7baida"}),
-    ("WaitsRequest", schemas.waits_request, {**_WAITS, "base_points": 0}),
-    ("AnalyzeRequest", schemas.analyze_request, _WAITS),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "hand": {"concealed": "23456m 789p 234s 55s 9s"}}),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "visible": "2m 2m E"}),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "visible": ["2m", "东"]}),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "visible": None}),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "visible": ["9x"]}),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "visible": 3}),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "win": {"by": "self_draw"}}),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "hand": {"concealed": "123m", "winning_tile": "1m"}}),
-    ("AnalyzeRequest", schemas.analyze_request, {**_WAITS, "seen": "2m"}),
-    ("BatchRequest", schemas.batch_request, {"requests": []}),
-    ("BatchRequest", schemas.batch_request, {"requests": [{}, {"anything": [1, 2]}]}),
-    ("BatchRequest", schemas.batch_request, {"requests": [{}, 1]}),
-    ("BatchRequest", schemas.batch_request, {"requests": [None]}),
-    ("BatchRequest", schemas.batch_request, {"requests": {}}),
-    ("BatchRequest", schemas.batch_request, {"requests": None}),
-    ("BatchRequest", schemas.batch_request, {}),
-    ("BatchRequest", schemas.batch_request, {"requests": [], "more": 1}),
-    ("NextHandRequest", schemas.next_hand_request, _NEXT),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": True}}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": False}}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"draw": True, "winner": 1}}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {}}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": None}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "result": {"winner": 4}}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "dealer": -1}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "dealer": None}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "dealers_this_round": 4}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "dealers_this_round": 0}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "round_wind": "东"}),
-    ("NextHandRequest", schemas.next_hand_request, {**_NEXT, "seat": "E"}),
-    ("TableClaimsRequest", schemas.claims_request, _CLAIMS),
-    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": []}),
-    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": None}),
-    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": [None]}),
-    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": [{"seat": "S"}]}),
-    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": [{"seat": "S", "type": "ron"}]}),
-    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "claims": [{"seat": "S", "type": "pung", "x": 1}]}),
-    ("TableClaimsRequest", schemas.claims_request, {**_CLAIMS, "discarder": None}),
-    ("EscapeRequest", schemas.escape_request, {"base_points": 2}),
-    ("EscapeRequest", schemas.escape_request, {"level": 16}),
-    ("EscapeRequest", schemas.escape_request, {"level": 17}),
-    ("EscapeRequest", schemas.escape_request, {"base_points": 1_000_001}),
-    ("EscapeRequest", schemas.escape_request, {"base_points": 2, "level": 3}),
-    ("EscapeRequest", schemas.escape_request, {"base_points": None, "level": None}),
-    ("EscapeRequest", schemas.escape_request, {}),
-    ("EscapeRequest", schemas.escape_request, {"base_points": True}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, _WAITS),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "win": {"from": "W", "discarded_caishen": True}}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "win": None}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "win": {}}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "win": {"by": "self_draw"}}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "win": {"from": "X"}}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "hand": {"concealed": "123m", "winning_tile": "1m"}}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "hand": {"concealed": "123m", "melds": []}}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "hand": {}}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST,
+     {**_WAITS, "caishen": {"indicator": "5p"}, "rules": "ningbo-7baida"}),
+    ("WaitsRequest", request_schemas.WAITS_REQUEST, {**_WAITS, "base_points": 0}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, _WAITS),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, {**_WAITS, "hand": {"concealed": "23456m 789p 234s 55s 9s"}}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, {**_WAITS, "visible": "2m 2m E"}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, {**_WAITS, "visible": ["2m", "东"]}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, {**_WAITS, "visible": None}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, {**_WAITS, "visible": ["9x"]}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, {**_WAITS, "visible": 3}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, {**_WAITS, "win": {"by": "self_draw"}}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST,
+     {**_WAITS, "hand": {"concealed": "123m", "winning_tile": "1m"}}),
+    ("AnalyzeRequest", request_schemas.ANALYZE_REQUEST, {**_WAITS, "seen": "2m"}),
+    ("BatchRequest", request_schemas.BATCH_REQUEST, {"requests": []}),
+    ("BatchRequest", request_schemas.BATCH_REQUEST, {"requests": [{}, {"anything": [1, 2]}]}),
+    ("BatchRequest", request_schemas.BATCH_REQUEST, {"requests": [{}, 1]}),
+    ("BatchRequest", request_schemas.BATCH_REQUEST, {"requests": [None]}),
+    ("BatchRequest", request_schemas.BATCH_REQUEST, {"requests": {}}),
+    ("BatchRequest", request_schemas.BATCH_REQUEST, {"requests": None}),
+    ("BatchRequest", request_schemas.BATCH_REQUEST, {}),
+    ("BatchRequest", request_schemas.BATCH_REQUEST, {"requests": [], "more": 1}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, _NEXT),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "result": {"draw": True}}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "result": {"draw": False}}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "result": {"draw": True, "winner": 1}}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "result": {}}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "result": None}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "result": {"winner": 4}}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "dealer": -1}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "dealer": None}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "dealers_this_round": 4}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "dealers_this_round": 0}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "round_wind": "东"}),
+    ("NextHandRequest", request_schemas.NEXT_HAND_REQUEST, {**_NEXT, "seat": "E"}),
+    ("TableClaimsRequest", request_schemas.CLAIMS_REQUEST, _CLAIMS),
+    ("TableClaimsRequest", request_schemas.CLAIMS_REQUEST, {**_CLAIMS, "claims": []}),
+    ("TableClaimsRequest", request_schemas.CLAIMS_REQUEST, {**_CLAIMS, "claims": None}),
+    ("TableClaimsRequest", request_schemas.CLAIMS_REQUEST, {**_CLAIMS, "claims": [None]}),
+    ("TableClaimsRequest", request_schemas.CLAIMS_REQUEST, {**_CLAIMS, "claims": [{"seat": "S"}]}),
+    ("TableClaimsRequest", request_schemas.CLAIMS_REQUEST, {**_CLAIMS, "claims": [{"seat": "S", "type": "ron"}]}),
+    ("TableClaimsRequest", request_schemas.CLAIMS_REQUEST,
+     {**_CLAIMS, "claims": [{"seat": "S", "type": "pung", "x": 1}]}),
+    ("TableClaimsRequest", request_schemas.CLAIMS_REQUEST, {**_CLAIMS, "discarder": None}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {"base_points": 2}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {"level": 16}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {"level": 17}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {"base_points": 1_000_001}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {"base_points": 2, "level": 3}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {"base_points": None, "level": None}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {}),
+    ("EscapeRequest", request_schemas.ESCAPE_REQUEST, {"base_points": True}),
 ]
 
 
@@ -418,7 +422,7 @@ def test_every_enum_is_a_named_component(openapi_document):
     # each value set has one name
     value_sets = [tuple(components[name]["enum"]) for name in named]
     assert len(value_sets) == len(set(value_sets))
-    assert components["Seat"]["enum"] == list(schemas.SEATS)
+    assert components["Seat"]["enum"] == list(SEATS)
 
 
 def test_rule_book_4_is_in_the_spec(openapi_document):

@@ -25,7 +25,7 @@ import orjson
 import pytest
 
 import ningbo_score
-from ningbo_score.replay_requests import EVENT_TYPES
+from ningbo_score.readers.replay_requests import EVENT_TYPES
 from ningbo_score.tiles import parse_tile, parse_tiles
 from tools import examples
 
@@ -772,7 +772,7 @@ def test_fast_event_reader_reads_as_the_schema(generated):
     or leaves the event to it; a log with one bad event is refused by the schema's message."""
     from marshmallow import ValidationError
 
-    from ningbo_score.replay_requests import ReplayEventSchema, _fast_event
+    from ningbo_score.readers.replay_requests import ReplayEventSchema, _fast_event
 
     schema = ReplayEventSchema()
     variants: list[typing.Any] = []

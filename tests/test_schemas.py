@@ -1,4 +1,4 @@
-"""The request schemas' quick object loop (ningbo_score.strict.StrictSchema._deserialize) loads
+"""The request schemas' quick object loop (ningbo_score.readers.strict.StrictSchema._deserialize) loads
 exactly what marshmallow's own loop loads, and refuses with the same messages at the same paths,
 on every request body of the golden cases (tests/golden/cases.jsonl.gz)."""
 from __future__ import annotations
@@ -11,9 +11,10 @@ import pytest
 from marshmallow import ValidationError
 from marshmallow.fields import Nested
 
-from ningbo_score import ScoreError, request_schemas
-from ningbo_score.fields import Integer, String, flatten_errors
-from ningbo_score.strict import StrictSchema
+from ningbo_score import ScoreError
+from ningbo_score.readers import request_schemas
+from ningbo_score.readers.fields import Integer, String, flatten_errors
+from ningbo_score.readers.strict import StrictSchema
 from tools.make_golden import GOLDEN
 
 SCHEMAS = {"/v1/score": request_schemas.ScoreRequestSchema, "/v1/waits": request_schemas.WaitsRequestSchema,
@@ -120,7 +121,7 @@ def test_the_quick_loop_applies_field_hooks_as_marshmallow_does(body):
 
 
 def test_the_quick_loop_refuses_a_marshmallow_of_another_shape():
-    from ningbo_score.strict import check_marshmallow
+    from ningbo_score.readers.strict import check_marshmallow
 
     check_marshmallow()                                     # the installed one: the loop's shape
 

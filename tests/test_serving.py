@@ -640,7 +640,7 @@ EVERY_KIND_CAISHEN = {"seat_wind": "E", "round_wind": "E", "hand": {"concealed":
 def test_which_hands_are_heavy():
     from service.routes import heavy_hand
     from ningbo_score.api import analysis, load
-    from ningbo_score.request_schemas import ANALYZE_REQUEST
+    from ningbo_score.readers.request_schemas import ANALYZE_REQUEST
 
     def hand(**body):
         loaded: analysis.AnalyzeInput = load(ANALYZE_REQUEST, {**EVERY_KIND_CAISHEN, **body})
@@ -659,7 +659,7 @@ def test_an_analysis_by_value_is_heavy_work():
     # an expensive hand is; by ukeire only the hand decides
     from service.routes import _heavy_analysis
     from ningbo_score.api import load
-    from ningbo_score.request_schemas import ANALYZE_REQUEST
+    from ningbo_score.readers.request_schemas import ANALYZE_REQUEST
 
     plain = {**EVERY_KIND_CAISHEN, "caishen": None}
     assert not _heavy_analysis(load(ANALYZE_REQUEST, dict(plain)))

@@ -676,7 +676,7 @@ def test_item_names_in_responses_match_table():
 
 
 def test_a_rules_object_is_resolved_once_and_told_apart_exactly():
-    from ningbo_score.request_schemas import RulesObjectSchema, rules_of
+    from ningbo_score.readers.request_schemas import RulesObjectSchema, rules_of
 
     load = RulesObjectSchema().load
     a = rules_of(load({"preset": "ningbo", "min_tai": 3, "item_tai": {"all_honors": 20}}))
@@ -749,7 +749,7 @@ def test_every_option_is_declared_once():
     from dataclasses import fields
 
     from ningbo_score import rules
-    from ningbo_score.request_schemas import RulesObjectSchema
+    from ningbo_score.readers.request_schemas import RulesObjectSchema
     from schemas.responses import OptionsSchema, RulesEchoSchema
 
     declared = [f.name for f in fields(rules.Options)]

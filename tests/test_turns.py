@@ -69,7 +69,7 @@ def test_a_replay_batch_yields_before_every_log_it_loads(counting):
     response = client.post("/v1/replay/batch", json={"logs": logs})
     assert response.status_code == 200, response.get_data()[:300]
     assert counting.taken == 1
-    assert counting.pauses >= 20          # one before each log the reader loads (ningbo_score.fields.Each)
+    assert counting.pauses >= 20          # one before each log the reader loads (ningbo_score.readers.fields.Each)
 
 
 def test_the_walk_for_repeated_keys_yields(counting):

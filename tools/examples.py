@@ -6,8 +6,8 @@ import copy
 import typing
 
 from ningbo_score import MAX_BATCH
-from ningbo_score.replay_requests import MAX_LOGS
-from ningbo_score.session_requests import MAX_HANDS
+from ningbo_score.readers.replay_requests import MAX_LOGS
+from ningbo_score.readers.session_requests import MAX_HANDS
 from service.observability.readiness import READY_HAND
 
 # Each route of service/routes.py names its example set here (its ``examples``): ``<NAME>_EXAMPLES``

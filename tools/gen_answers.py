@@ -18,7 +18,7 @@ from pathlib import Path
 
 from marshmallow import Schema, fields, validate
 
-from ningbo_score.request_schemas import ITEM_IDS, PRESET_IDS
+from ningbo_score.readers.request_schemas import ITEM_IDS, PRESET_IDS
 from ningbo_score.tiles import CODES, SEATS
 from schemas import responses as r
 from service.routes import ROUTES

@@ -26,6 +26,7 @@ from marshmallow import INCLUDE
 
 import ningbo_score
 import schemas
+from ningbo_score.readers import request_schemas
 from service.observability import ids as obs_ids
 from service.routes import MAX_BODY_BYTES, ROUTES, Route
 from tools.tile_schema import TILE_COMPONENTS, code_name
@@ -33,7 +34,7 @@ from ningbo_score.advice import OBJECTIVES
 from ningbo_score.hand import MELD_TYPES, WIN_BY
 from ningbo_score.actions import ACTION_TYPES, PHASES
 from ningbo_score.replay import REASONS
-from ningbo_score.replay_requests import EVENT_TYPES, SEAT_OF
+from ningbo_score.readers.replay_requests import EVENT_TYPES, SEAT_OF
 from ningbo_score.rules import OPTION_KINDS, RULEBOOK
 from ningbo_score.table import CLAIM_TYPES
 from ningbo_score.tiles import SEATS
@@ -471,8 +472,8 @@ def enum_names() -> dict[str, tuple[tuple, str]]:
         "Rulebook": ((RULEBOOK,), "A version of the rule book (docs/rules.md, \"Rule book versions\"): this "
                                   "service scores by the one it lists."),
         "Seat": (SEATS, "A seat wind: `E` (the dealer's), `S`, `W` or `N`; also a round wind."),
-        "PresetId": (schemas.PRESET_IDS, "A rule preset of docs/rules.md §9."),
-        "ItemId": (schemas.ITEM_IDS, "A 台 item of docs/rules.md §5."),
+        "PresetId": (request_schemas.PRESET_IDS, "A rule preset of docs/rules.md §9."),
+        "ItemId": (request_schemas.ITEM_IDS, "A 台 item of docs/rules.md §5."),
         "WinBy": (WIN_BY, "How the hand was won: by self-draw (自摸), on a discard, or by robbing "
                                           "a kong (抢杠)."),
         "MeldType": (MELD_TYPES, "A chow (吃), a pung (碰) or a kong (杠)."),

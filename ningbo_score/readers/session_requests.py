@@ -1,5 +1,5 @@
 """The reader of the body of ``POST /v1/sessions/settle`` (docs/api.md): marshmallow schemas built
-on :class:`~ningbo_score.strict.StrictSchema` and the fields of ningbo_score.fields, loading a
+on :class:`~ningbo_score.readers.strict.StrictSchema` and the fields of ningbo_score.readers.fields, loading a
 :class:`SessionInput` for ningbo_score.sessions.
 
 Only the session's own shape is read here (400 ``invalid_request``), and who its hands name: a
@@ -7,7 +7,7 @@ seat of a hand (``net``'s keys, ``escape``) is a seat wind or a player's name, a
 none of the four players is a 422 (as ``first_dealer``'s).  A ``score`` or ``replay`` hand is
 kept as the object it is, and read by that endpoint's own reader when its turn comes (its
 ``round_wind`` and defaults depend on the hands before it).  The twin of
-ningbo_score.replay_requests: sessions import their reader, and no reader imports sessions.
+ningbo_score.readers.replay_requests: sessions import their reader, and no reader imports sessions.
 """
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 from marshmallow import ValidationError, post_load, validates_schema
 
-from .errors import Problem, ScoreError, shown
+from ..errors import Problem, ScoreError, shown
 from .fields import Boolean, Dict, Integer, List, Msg, Nested, OneOf, PresetOrObject, Range, String
-from .hand import MAX_BASE_POINTS
+from ..hand import MAX_BASE_POINTS
 from .request_schemas import DEFAULT_RULES, PRESET_IDS, RulesObjectSchema, optional, rules_of
-from .rules import MAX_SAFE_INTEGER, Rules
+from ..rules import MAX_SAFE_INTEGER, Rules
 from .strict import StrictSchema
-from .tiles import SEAT_INDEX
+from ..tiles import SEAT_INDEX
 
 if typing.TYPE_CHECKING:
     from marshmallow.fields import Field

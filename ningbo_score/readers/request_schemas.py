@@ -6,7 +6,7 @@ Unknown fields are refused everywhere; ``null`` in an optional field means absen
 the options whose value may be ``null`` (``caishen_discard_restriction``, ``liability_cap``,
 ``hand_cap``: "none").  Every schema here is built once, at import (:data:`SCORE_REQUEST` …):
 they are safe to share across requests and threads.  ``ningbo_score.score(dict)`` and the HTTP
-routes load bodies through them with :func:`ningbo_score.fields.load`.
+routes load bodies through them with :func:`ningbo_score.readers.fields.load`.
 """
 from __future__ import annotations
 
@@ -14,19 +14,19 @@ import typing
 
 from marshmallow import ValidationError, post_load, validates_schema
 
-from .advice import DEFAULT_DRAWS, MAX_DRAWS, MIN_DRAWS, MODEL, OBJECTIVES, default_draws
-from .analysis import MAX_VISIBLE, AnalyzeInput
-from .batch import MAX_BATCH, BatchInput
-from .caishen import faces_of
-from .hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
+from ..advice import DEFAULT_DRAWS, MAX_DRAWS, MIN_DRAWS, MODEL, OBJECTIVES, default_draws
+from ..analysis import MAX_VISIBLE, AnalyzeInput
+from ..batch import MAX_BATCH, BatchInput
+from ..caishen import faces_of
+from ..hand import (MAX_BASE_POINTS, MAX_CLAIMS, MAX_CONCEALED, MAX_FLOWERS, MAX_MELDS, MELD_TYPES, WIN_BY, Hand, Meld,
                    WaitingHand, caishen_of)
-from .items import ITEMS
-from .rules import (DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, OPTION_DOCS, OPTION_KINDS, PRESETS, Rules,
+from ..items import ITEMS
+from ..rules import (DEFAULT_PRESET, ITEM_TAI_MAX, MAX_SAFE_INTEGER, OPTION_DOCS, OPTION_KINDS, PRESETS, Rules,
                     custom_rules, preset_rules)
 from .strict import StrictSchema
-from .table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
-from .table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
-from .tiles import MAX_LIVE_TILES, SEAT_INDEX, SEATS
+from ..table import CLAIM_TYPES as _LIBRARY_CLAIM_TYPES
+from ..table import MAX_LEVEL, ClaimsInput, EscapeInput, NextHandInput
+from ..tiles import MAX_LIVE_TILES, SEAT_INDEX, SEATS
 
 from .fields import (
     Boolean,

@@ -18,7 +18,7 @@ import typing
 from marshmallow import RAISE, Schema, ValidationError, missing
 from marshmallow.fields import Field
 
-from .errors import MAX_PROBLEMS
+from ..errors import MAX_PROBLEMS
 from .fields import Msg, drop_frames
 
 if typing.TYPE_CHECKING:
@@ -53,7 +53,7 @@ def check_marshmallow(schema: type[Schema] = Schema, field: type[Field[typing.An
     missing_steps = [s for s in _FIELD_STEPS if s not in steps]
     if args != _DESERIALIZE_ARGS or missing_steps or "post_load" not in field_args:
         raise RuntimeError(
-            f"ningbo_score.strict.StrictSchema was written for {WRITTEN_FOR}: the installed marshmallow's "
+            f"ningbo_score.readers.strict.StrictSchema was written for {WRITTEN_FOR}: the installed marshmallow's "
             f"Schema._deserialize takes {args} (expected {_DESERIALIZE_ARGS}), Field.deserialize lacks "
             f"{missing_steps}; check the loop against it before use")
 
@@ -70,7 +70,7 @@ class StrictSchema(Schema):
     ``many``, no ``partial``, ``unknown`` RAISE, no ``load_default``), at a fraction of the cost:
     an absent optional field costs a dict lookup (marshmallow builds a closure for every declared
     field and calls it), a given one its field's ``_deserialize`` and validators (every validator
-    of ningbo_score.fields raises its own message), and unknown keys are listed in the body's
+    of ningbo_score.readers.fields raises its own message), and unknown keys are listed in the body's
     order (no more than MAX_PROBLEMS + 1) (tests/test_schemas.py compares the two on the golden
     cases)."""
 

@@ -1,5 +1,5 @@
 """The reader of the bodies of ``POST /v1/replay`` and ``POST /v1/replay/batch`` (docs/api.md):
-marshmallow schemas built on :class:`~ningbo_score.strict.StrictSchema`
+marshmallow schemas built on :class:`~ningbo_score.readers.strict.StrictSchema`
 and fields, so a log's tiles take every form ``/v1/score`` reads and its ``rules`` every preset
 and rules object.  Each body is loaded as the typed input of ningbo_score.replay
 (:class:`ReplayLog`, :class:`ReplayBatchInput`).
@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from marshmallow import ValidationError, post_load, pre_load, validates_schema
 
 from .fields import CHARS_PER_TILE, Each, Integer, List, Msg, Nested, OneOf, PresetOrObject, Range, String, Tile, Tiles
-from .hand import MAX_BASE_POINTS, MAX_CONCEALED
+from ..hand import MAX_BASE_POINTS, MAX_CONCEALED
 from .strict import StrictSchema
 from .request_schemas import (DEFAULT_RULES, PRESET_IDS, TOO_MANY_MELD_TILES, CaishenSchema, RulesObjectSchema,
                        optional, rules_of)
-from .rules import Rules
-from .tiles import MAX_LIVE_TILES, SEAT_INDEX, SEATS, tile_index, tile_indices
+from ..rules import Rules
+from ..tiles import MAX_LIVE_TILES, SEAT_INDEX, SEATS, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping

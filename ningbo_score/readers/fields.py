@@ -19,8 +19,8 @@ import typing
 from marshmallow import ValidationError, fields
 from marshmallow.validate import Validator
 
-from .errors import MAX_PROBLEMS, Problem, ScoreError, shown
-from .tiles import tile_index, tile_indices
+from ..errors import MAX_PROBLEMS, Problem, ScoreError, shown
+from ..tiles import tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
