@@ -10,7 +10,7 @@
 # anywhere), its hot modules compiled with Cython; the full image has the C compiler the slim one
 # lacks.  The build environment takes setuptools and Cython from a wheelhouse of the hashed pins
 # of requirements-build.txt only (pyproject.toml's [build-system] names the same versions), as
-# `make wheelhouse` and tests/test_package.py do.  Only the wheel leaves this stage.
+# `make wheelhouse` and tests/build/test_package.py do.  Only the wheel leaves this stage.
 FROM python:3.11.14-bookworm AS build
 WORKDIR /build
 COPY requirements-build.txt ./

@@ -31,7 +31,7 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 # so and the install goes on.  Rebuilt when a compiled module's source or its Cython
 # declarations (ningbo_score/*.pxd) change.  Progress: setup.py's "ningbo-score:" lines, one or
 # two a module (pip's whole output: $(VENV)/build.log).
-# (the list of ningbo_score.COMPILED; tests/test_build.py checks they agree)
+# (the list of ningbo_score.COMPILED; tests/build/test_build.py checks they agree)
 COMPILED_SRC := $(addprefix ningbo_score/,$(addsuffix .py,caishen decompose engine hand items payments rules shanten tiles))
 
 $(VENV)/.build: requirements-build.txt | $(VENV)/bin/python
@@ -50,7 +50,7 @@ compile: $(VENV)/.package
 # The standard build (pip's build isolation, as `pip install .`, `pip wheel .` and `python -m build`
 # on any machine), offline: its build environment takes setuptools and Cython from a wheelhouse
 # of requirements-build.txt's hashed pins (pyproject.toml's [build-system] names the same
-# versions).  tests/test_package.py builds this way; so does the Dockerfile.
+# versions).  tests/build/test_package.py builds this way; so does the Dockerfile.
 $(VENV)/wheelhouse/.complete: requirements-build.txt | $(VENV)/bin/python
 	$(PY) -m pip download -q --no-deps --require-hashes -r requirements-build.txt -d $(VENV)/wheelhouse
 	touch $@
@@ -106,7 +106,7 @@ offline: install-dev
 	$(PY) -m tools.build_offline
 
 screenshots: install-dev
-	UPDATE_SCREENSHOTS=1 $(PY) -m pytest -q tests/test_page.py -k test_screenshots
+	UPDATE_SCREENSHOTS=1 $(PY) -m pytest -q tests/page/test_page.py -k test_screenshots
 
 bench: install-dev
 	$(PY) bench/score_bench.py
@@ -116,7 +116,7 @@ openapi: install-dev
 
 # Re-pin after editing requirements*.in (needs pip-tools).  No index or find-links line of this
 # machine's pip configuration goes into the lock files (--no-emit-…, and the filter for any that
-# a -c or -r file carries): they are for every machine (tests/test_dockerfile.py checks).
+# a -c or -r file carries): they are for every machine (tests/build/test_dockerfile.py checks).
 LOCK := pip-compile -q --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links \
 	--no-emit-trusted-host
 UNLOCAL := sed -i -E '/^--(extra-)?index-url|^--find-links|^-f |^-i |^--trusted-host/d'
@@ -128,7 +128,7 @@ lock:
 # A release is the annotated git tag vX.Y.Z of ningbo_score/_version.py, made on a clean tree
 # (nothing uncommitted, nothing untracked) whose CHANGELOG.md has a "## [X.Y.Z]" section, and
 # never over an existing tag.  The tag's message is that section, as it is written
-# (tools/changelog.py; tests/test_release.py checks every dated section has its tag).  Push it
+# (tools/changelog.py; tests/build/test_release.py checks every dated section has its tag).  Push it
 # yourself: git push origin vX.Y.Z.
 release:
 	@set -e; version=$$(sed -n 's/^__version__ = "\(.*\)"$$/\1/p' ningbo_score/_version.py); tag="v$$version"; \

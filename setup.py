@@ -13,7 +13,7 @@ never shadowed by a stale build: it runs as plain Python until the next build.
 
 Where nothing is compiled (no C compiler, or NINGBO_SCORE_PURE=1) the distribution has no
 extension modules, so its wheel is ``py3-none-any``; a compiled wheel is tagged for its platform
-(``linux_x86_64``: ``auditwheel repair`` makes it ``manylinux_…``, as tests/test_package.py does).
+(``linux_x86_64``: ``auditwheel repair`` makes it ``manylinux_…``, as tests/build/test_package.py does).
 
 setup.py does not import the package (it needs marshmallow, which pip's isolated build
 environment lacks): what it needs is in ``ningbo_score/_sources.py``, read by path.  The build
@@ -87,7 +87,7 @@ def modules_to_compile(compiled: tuple[str, ...]) -> list[str]:
     if unknown:
         raise SystemExit(f"NINGBO_SCORE_COMPILE: not modules of ningbo_score.COMPILED: {', '.join(unknown)}")
     # each module builds alone, in any order: no .pxd cimports another module's types
-    # (tests/test_build.py checks it)
+    # (tests/build/test_build.py checks it)
     wanted = set(chosen or compiled)
     return [name for name in compiled if name in wanted]
 

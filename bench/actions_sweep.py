@@ -14,7 +14,7 @@ doesn't, a draw of every kind, each chow/pung/kong of the discard, the win, the 
 is listed exactly when the public ``replay_loaded`` accepts it.
 
 Prints (and writes to bench/results/actions_sweep.txt) the counts: logs, prefixes, listed
-actions, candidates tried, mismatches; exit status 1 on any mismatch.  tests/test_actions.py
+actions, candidates tried, mismatches; exit status 1 on any mismatch.  tests/play/test_actions.py
 runs a seeded sample of the same checks.
 """
 from __future__ import annotations

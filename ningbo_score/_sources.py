@@ -45,7 +45,7 @@ def missing_c_types(names: Iterable[str] = COMPILED) -> dict[str, list[str]]:
     """{module: the cdef functions of its ``.pxd`` that are Python attributes of the loaded
     module}, for the modules ``names``: empty when every ``.pxd`` was applied by the build in
     use.  A ``.pxd`` Cython did not read still builds (as untyped Python, about 157k more
-    instructions a request), so the build (setup.py) and tests/test_build.py check this."""
+    instructions a request), so the build (setup.py) and tests/build/test_build.py check this."""
     out = {}
     for name in names:
         module = importlib.import_module(f"{PACKAGE}.{name}")

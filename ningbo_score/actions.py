@@ -137,7 +137,7 @@ def _state(table: Table, seat: int | None) -> dict[str, typing.Any]:
 
 #: the reasons of replay.REASONS that come before any check of the event's tiles: a candidate
 #: refused for one of them is refused for every tile, so the other tiles of its seat and type are
-#: not tried (tests/test_actions.py's brute force tries them all)
+#: not tried (tests/play/test_actions.py's brute force tries them all)
 TURN_REASONS = frozenset(("event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw"))
 
 

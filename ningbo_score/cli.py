@@ -38,7 +38,7 @@ EXIT_CODES = f"""exit status:
      without its requirements)
 """
 
-#: ``ningbo-score --help``'s examples (tests/test_cli.py runs each as written, hand.json being
+#: ``ningbo-score --help``'s examples (tests/library/test_cli.py runs each as written, hand.json being
 #: docs/api.md's worked example)
 EXAMPLES = (
     "ningbo-score score '234678m 99s' --win 4m --seat S --caishen 5p \\\n"

@@ -132,7 +132,7 @@ def _evaluate(items: tuple[Item, ...], orders: tuple[int, ...], h_view: ItemView
 _ORDER = {it.id: i for i, it in enumerate(ITEMS)}
 #: The most answers each item group remembers (functools.lru_cache: bounded by count).  An entry
 #: is at most about 4.4 KiB (its key holds the rules' 台 overrides: every item overridden), so a
-#: group holds at most about 36 MiB (tests/test_house_bounds.py: 64 MiB a cache).
+#: group holds at most about 36 MiB (tests/readers/test_house_bounds.py: 64 MiB a cache).
 _CACHE_SIZE = 1 << 13
 
 

@@ -239,7 +239,7 @@ def _read_compact(text: str, path: str, problems: list[Problem]) -> list[int]:
 # The usual compact string (digits and a suit letter, honour letters, white space) is read by
 # compact_or_none in one pass; anything else (names, white space between digits, mistakes) is left
 # to _read_compact, which reads every form and says what is wrong.  The plain strings are exactly
-# those this regular expression matches in full (tests/test_tiles_and_options.py):
+# those this regular expression matches in full (tests/library/test_tiles_and_options.py):
 #     (?:\s*(?:[1-9]+[mps]|[1-8]+f|[ESWNCFP]))*\s*
 # (\s, like str.isspace, is any Unicode white space).  tiles.pxd gives the loop C types.
 

@@ -5,7 +5,7 @@ in the browser (Pyodide; offline/worker.js calls :func:`answer`).
 The service's JSON is orjson's compact UTF-8; ``json.dumps`` with these separators and
 ``ensure_ascii=False`` writes the same bytes for these answers (ints, strings, lists, objects;
 the float values of /v1/analyze in Python's shortest repr, which orjson also writes).
-tests/test_page_offline.py compares the two on the golden cases."""
+tests/page/test_page_offline.py compares the two on the golden cases."""
 from __future__ import annotations
 
 import json

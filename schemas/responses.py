@@ -347,7 +347,7 @@ class WaitsResponseSchema(OutSchema):
     discard_from = _str(*SEATS, metadata={"description": "The discarder the discard values assume."})
     waits = req(fields.List(fields.Nested(WaitSchema), metadata={
         "description": "With `any_tile`, every entry has `same_for` and `unseen_total`; without, none has "
-                       "(tests/test_waits.py)."}))
+                       "(tests/library/test_waits.py)."}))
 
 
 # --- POST /v1/analyze --------------------------------------------------------------------------

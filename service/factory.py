@@ -78,7 +78,7 @@ def gzip_without_time(response: Response) -> Response:
     the standard library's ``gzip.compress``, which stamps the current second: the same
     rule book compressed across a second's boundary came out as other bytes under the same strong
     ETag (``"<hash>:gzip"``), which a strong validator forbids (RFC 9110 §8.8.1), and
-    tests/test_compression.py's revalidation test failed once on a fresh clone for it."""
+    tests/http/test_compression.py's revalidation test failed once on a fresh clone for it."""
     if response.headers.get("Content-Encoding") == "gzip" and not response.is_streamed:
         data = response.get_data()
         if data[:4] == _GZIP_HEAD and data[4:8] != _NO_TIME:

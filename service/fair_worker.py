@@ -25,7 +25,7 @@ its event loop (its app is loaded by then) until it is told to stop.
 
 - 32 kept-alive connections opened in a burst: 16/16 or 15/17 per worker with it, 28–31 on one
   worker without it (``serving.ServingWorker``, five runs; "fair_worker.py measured again").
-  ``tests/test_gunicorn_e2e.py::test_keep_alive_connections_are_shared_between_the_workers``
+  ``tests/server/test_gunicorn_e2e.py::test_keep_alive_connections_are_shared_between_the_workers``
   holds it to 16 ± 3.
 - ``bench/load.py`` (connections reopened every 100 requests, so both share about evenly):
   ``/v1/score`` p90 15.0–15.9 ms with it against 17.4–19.6 ms without, in two alternating pairs;

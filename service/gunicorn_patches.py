@@ -1,6 +1,6 @@
 """Every patch of gunicorn's internals the worker (service/serving.py) makes, each with the reason it
 exists and the test that pins it.  gunicorn's own functions are kept as ``__wrapped__``, and
-tests/test_gunicorn_shape.py records a hash of each function patched or read here (as of gunicorn
+tests/server/test_gunicorn_shape.py records a hash of each function patched or read here (as of gunicorn
 27.0.1): an upgrade that changes one fails there, naming what to re-read here.
 
 1. **Bounded chunked framing** (:func:`bounded_chunks`, on ``gunicorn.http.body.ChunkedReader``).
@@ -9,21 +9,21 @@ tests/test_gunicorn_shape.py records a hash of each function patched or read her
    sent in 1-byte chunks took 6.3 MB on the wire (bench/attack.py ``chunks``).  Here at most
    :data:`MAX_CHUNKS` chunks of at most :data:`MAX_CHUNK_BYTES`, size lines of at most
    :data:`MAX_CHUNK_LINE_BYTES`: 400 at once.  Pinned by
-   ``tests/test_serving.py::test_chunked_framing_is_bounded``.  *Behind deploy/'s proxy* it guards
+   ``tests/server/test_serving.py::test_chunked_framing_is_bounded``.  *Behind deploy/'s proxy* it guards
    nothing: ingress-nginx buffers a request body (``proxy_request_buffering on``, its default)
    and passes it on with a ``Content-Length``, never chunked.  Kept: the service is also run
    without that proxy (``make run``, ``docker run -p``, the benchmarks), and the patch is 30
    lines that cost nothing on a body with a length.
 2. **No ``Server`` header** (:func:`no_server_header`, on ``gunicorn.http.wsgi.Response.default_headers``).
    gunicorn always sends its name and version.  Pinned by
-   ``tests/test_serving.py::test_no_server_header``.  *Behind deploy/'s
+   ``tests/server/test_serving.py::test_no_server_header``.  *Behind deploy/'s
    proxy* it guards nothing: nginx drops an upstream's ``Server`` (``proxy_hide_header``'s
    default) and sends its own.  Kept for the same reason as 1, at 12 lines.
 3. **An unread body is not drained** (:func:`body_finished` reads ``LengthReader.length`` and
    ``ChunkedReader.parser``; the worker then closes the connection after the answer).  gunicorn
    would drain a GET's body, or one over the cap, with no deadline (bench/attack.py ``unread``:
    the probes timed out).  Pinned by
-   ``tests/test_serving.py::test_an_unread_body_closes_the_connection_after_the_answer``.  Behind
+   ``tests/server/test_serving.py::test_an_unread_body_closes_the_connection_after_the_answer``.  Behind
    the proxy a body over its limit (64 KiB, 1 MiB for the batches) never reaches a pod, but a
    GET with a body does: kept.
 
@@ -84,7 +84,7 @@ def bounded_chunks() -> None:
         return
     parse_size, read_into = reader.parse_chunk_size, reader.read_into
 
-    @wraps(read_into)      # __wrapped__: gunicorn's own, for tests/test_gunicorn_shape.py
+    @wraps(read_into)      # __wrapped__: gunicorn's own, for tests/server/test_gunicorn_shape.py
     def counted_read_into(self: typing.Any, unreader: typing.Any, buf: bytearray) -> None:
         before = len(buf)
         read_into(self, unreader, buf)

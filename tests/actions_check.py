@@ -1,4 +1,4 @@
-"""The referee's exactness checks over generated logs (tests/test_actions.py runs a seeded
+"""The referee's exactness checks over generated logs (tests/play/test_actions.py runs a seeded
 sample, bench/actions_sweep.py the full sweep).
 
 For every prefix of a legal log (tests/replaygen.py):

@@ -1,4 +1,4 @@
-"""A seeded generator of legal hands' logs for ``POST /v1/replay`` (tests/test_replay.py,
+"""A seeded generator of legal hands' logs for ``POST /v1/replay`` (tests/play/test_replay.py,
 bench/replay_bench.py).
 
 :func:`random_log` deals a shuffled set (an indicator flipped first, or caishen kinds given, or

@@ -1,5 +1,5 @@
 """CHANGELOG.md's release sections (``## [X.Y.Z] - YYYY-MM-DD``), for ``make release`` (the tag's
-message is its version's section) and tests/test_release.py (each dated section has its tag).
+message is its version's section) and tests/build/test_release.py (each dated section has its tag).
 Standard library only: ``make release`` runs it with any python3, in a clone without the venv.
 
     python3 tools/changelog.py section 3.0.0     the section's text (exit 1: no such section)

@@ -1,5 +1,5 @@
 """Example requests of ``openapi.yaml``: docs/api.md's worked example and hands worked out by hand in
-``tests/test_api.py`` (the expected results, with their arithmetic, are there)."""
+``tests/http/test_api.py`` (the expected results, with their arithmetic, are there)."""
 from __future__ import annotations
 
 import copy
@@ -141,7 +141,7 @@ READY_EXAMPLES: dict[str, tuple[str, typing.Any, How]] = {"ready": ("Ready", Non
 LEVELS_EXAMPLES = {"levels": ("The 17 levels of 000 (456游戏, 2010-9-19)", None)}
 
 
-# --- POST /v1/waits (expected answers worked out in tests/test_api_live.py) --------------------
+# --- POST /v1/waits (expected answers worked out in tests/http/test_api_live.py) --------------------
 
 # S, round E, no caishen: 23456m 789p 234s 55s waits on 1m, 4m and 7m (三面听).
 WAITS_THREE_SIDED = {
@@ -408,7 +408,7 @@ REPLAY_ERROR_EXAMPLES = {
 }
 # --- POST /v1/table/actions ----------------------------------------------------------------------
 
-#: A hand walked through three decisions (docs/examples.md, docs/api.md; tests/test_actions.py
+#: A hand walked through three decisions (docs/examples.md, docs/api.md; tests/play/test_actions.py
 #: works each answer out by hand): S draws a flower holding four 7m (prefix 3: a concealed kong
 #: and a flower), W adds the fourth 6s to its pung while N waits on 3s/6s (prefix 24: N may rob
 #: it), E discards 3s that S may pung and N may win on (prefix 30); N wins.

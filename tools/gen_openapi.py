@@ -4,7 +4,7 @@ here, examples answered by the app itself.
     python -m tools.gen_openapi -o openapi.yaml       (make openapi)
     python -m tools.gen_openapi -o openapi.yaml --check
 
-``tests/test_openapi.py`` regenerates it and compares with the committed file.
+``tests/http/test_openapi.py`` regenerates it and compares with the committed file.
 """
 from __future__ import annotations
 
@@ -314,7 +314,7 @@ def answered(client, route: Route) -> dict[str, tuple[str, typing.Any, int, typi
 
 def body_limits() -> str:
     """The body limits of the route table in a few words: the app's, and each larger one's routes
-    (openapi.yaml's description; docs/operations.md's limits table says the same, tests/test_docs_ops.py)."""
+    (openapi.yaml's description; docs/operations.md's limits table says the same, tests/docs/test_docs_ops.py)."""
     larger: dict[int, list[str]] = {}
     for route in ROUTES:
         if route.max_body is not None and route.max_body != MAX_BODY_BYTES:
@@ -586,7 +586,7 @@ def answer_components(document: dict) -> set[str]:
 def name_enums(document: dict) -> dict[str, dict]:
     """Every inline enum of a named value set (:func:`enum_names`) as a ``$ref`` to its component,
     a one-value enum as a ``const``; returns the components used, in :func:`enum_names` order.
-    An enum with no name stays inline (tests/test_openapi.py fails on it: name it here).
+    An enum with no name stays inline (tests/http/test_openapi.py fails on it: name it here).
 
     In a request a value set is closed (the component's ``enum``).  In an answer it is open
     (``Open<Name>``: one of the known values, or any other of that type), as ``ProblemCode`` is, so

@@ -4,14 +4,14 @@
 
 Each line is one case: ``method``, ``path``, ``headers``, the body (``json``, or ``raw`` text
 with its ``content_type``), and what the app answered: ``status`` and ``answer`` (the JSON
-body).  tests/test_golden.py replays every case and compares the answers after
+body).  tests/http/test_golden.py replays every case and compares the answers after
 :func:`normalise` (which drops message wording only: ``detail``, the messages in ``errors`` and
 the engine's ``reasons`` in a Chinese request, while keeping every status, code, title, field
 path and every other 200 field).  The seed is fixed, so the same cases come out on every run.
 
 The requests: valid winning hands from tests/handgen.py (0-7 caishen on every preset, each
 input form), mutations of them (a field dropped, replaced by junk, a near miss or a plausible
-value, an unknown field, a list item duplicated, as tests/test_fuzz.py does), hand-written
+value, an unknown field, a list item duplicated, as tests/readers/test_fuzz.py does), hand-written
 refusals of every 400/413/415/422 code, batches of those, waits of tenpai hands and their
 mutations, and valid and invalid bodies of every table route, the rules, levels and the docs,
 and analyses (the waits bodies, some after a draw) and their mutations.
@@ -52,7 +52,7 @@ def _is_problem(node: dict) -> bool:
 
 #: Fields added to the answers since the cases were recorded (an addition changes no answer a
 #: client reads): ``outcome`` of a batch result and of a wait's values (issue 25; its own tests
-#: are in tests/test_batch.py and tests/test_waits.py).
+#: are in tests/library/test_batch.py and tests/library/test_waits.py).
 ADDED = frozenset({"outcome"})
 
 

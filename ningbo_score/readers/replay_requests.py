@@ -233,7 +233,7 @@ def _fast_event(e: object) -> Event | None:
     """An event that is well-formed in the plainest way (every member of its type, of the right
     type, nothing else, tiles as codes, names or a plain compact string) read directly as the
     schema would read it; None for anything else, which the schema then reads (and refuses with
-    its messages).  The loop of :class:`Events`; tests/test_replay.py compares the two."""
+    its messages).  The loop of :class:`Events`; tests/play/test_replay.py compares the two."""
     if type(e) is not dict or not e.keys() <= _KEYS:
         return None
     t = e.get("t")

@@ -56,7 +56,7 @@ if typing.TYPE_CHECKING:
 PRESET_IDS: tuple[str, ...] = tuple(PRESETS)
 ITEM_IDS: tuple[str, ...] = tuple(it.id for it in ITEMS)
 # Bounds of the library (ningbo_score.rules, ningbo_score.hand), so that the schema and the
-# library agree on what a well-formed request is (tests/test_api.py checks both sides of each).
+# library agree on what a well-formed request is (tests/http/test_api.py checks both sides of each).
 # Other integers: at most 2^53 − 1 (MAX_SAFE_INTEGER), the largest integer every JSON parser reads
 # exactly.
 

@@ -111,7 +111,7 @@ class SessionHandSchema(StrictSchema):
 
     #: openapi.yaml: one object of the five properties, exactly one of them given (not a oneOf of a
     #: component per kind, as OPENAPI_VARIANTS would make it: schemathesis 4 cannot generate the
-    #: negation of an array whose items are a oneOf, tests/test_fuzz.py); the kinds are not
+    #: negation of an array whose items are a oneOf, tests/readers/test_fuzz.py); the kinds are not
     #: nullable (so the one property a schema-valid hand has is a kind given)
     OPENAPI_KEYWORDS: typing.ClassVar[dict[str, int]] = {"minProperties": 1, "maxProperties": 1}
 

@@ -8,7 +8,7 @@ start otherwise, rather than load bodies differently from marshmallow.
 
 What it pays: the docs/api.md worked example (``/v1/score``'s body) loads in 29 µs with this
 loop against 79 µs with marshmallow's (median of 3,000 loads, plain Python, one process, on the
-shared 2-core machine; 23 µs against 74 µs on a quiet one).  tests/test_schemas.py checks the
+shared 2-core machine; 23 µs against 74 µs on a quiet one).  tests/readers/test_schemas.py checks the
 two load the same on every golden body, and on fields with ``pre_load`` and ``post_load``.
 """
 from __future__ import annotations
@@ -71,7 +71,7 @@ class StrictSchema(Schema):
     an absent optional field costs a dict lookup (marshmallow builds a closure for every declared
     field and calls it), a given one its field's ``_deserialize`` and validators (every validator
     of ningbo_score.readers.fields raises its own message), and unknown keys are listed in the body's
-    order (no more than MAX_PROBLEMS + 1) (tests/test_schemas.py compares the two on the golden
+    order (no more than MAX_PROBLEMS + 1) (tests/readers/test_schemas.py compares the two on the golden
     cases)."""
 
     class Meta:

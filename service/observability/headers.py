@@ -23,7 +23,7 @@ from service.observability.ids import REQUEST_ID_HEADER
 # two-rule stylesheet inside its logo's SVG, allowed below by its hash (swagger-ui-bundle 1.1.0:
 # ".logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}"); data: images
 # (Swagger UI's CSS draws icons as data: SVGs; the calculator's favicon is "data:,").
-# tests/test_observability.py loads both pages in Chromium under this policy, tries an
+# tests/server/test_observability.py loads both pages in Chromium under this policy, tries an
 # operation in Swagger UI, and fails on any violation.
 SWAGGER_LOGO_STYLE_HASH = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"
 CONTENT_SECURITY_POLICY = "; ".join([
