@@ -29,7 +29,7 @@ from .readers.fields import load
 from .replay import ACT, DISCARDED, ENDED, MUST_DISCARD, REPLACEMENT, ROB, START, Refused, Table
 from .readers.replay_requests import ACTIONS_REQUEST, ActionsInput, Event
 from .table import _CLAIM_RANK
-from .tiles import CODES, FLOWER0, SEATS
+from .tiles import CODES, FLOWER0, SEATS, is_suited
 
 if typing.TYPE_CHECKING:
     from collections.abc import Mapping
@@ -91,7 +91,7 @@ def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.It
             d = last[1]
             yield s, "pung", iter((Event("pung", s, None, (d,) * 3, None, ()),))
             yield s, "kong", iter((Event("kong", s, None, (d,) * 4, None, ()),))
-            if d < 27:
+            if is_suited(d):
                 yield s, "chow", (Event("chow", s, None, (lo, lo + 1, lo + 2), None, ())
                                   for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1))
     if table.draws >= log.live_tiles:

@@ -35,15 +35,15 @@ from . import api
 from .batch import refused_result
 from .errors import ScoreError
 from .readers.fields import load
-from .hand import CAISHEN_IN_MELD, Meld, _meld_problems
+from .hand import CAISHEN_IN_MELD, Meld, _meld_problems, caishen_of
 from .items import ITEMS
-from .caishen import derive_kinds, substitute_kind
+from .caishen import face_of, faces_of
 from .replay_facts import DerivedWin, MeldRecord, Replayed
 from .readers.replay_requests import (DEFAULT_LIVE_TILES, MAX_EVENTS, MAX_LOGS, REPLAY_BATCH_REQUEST, REPLAY_REQUEST,
                                       Event, ReplayBatchInput, ReplayLog)
 from .rules import Rules, option_values, preset_rules
 from .table import ClaimsInput, NextHandInput, claims, next_hand
-from .tiles import ALIASES, CODES, FLOWER0, SEATS
+from .tiles import ALIASES, CODES, COPIES, FLOWER0, SEAT_ZH, SEATS, is_suited, upper
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -63,7 +63,6 @@ REASONS: tuple[str, ...] = (
     "below_minimum", "log_not_ended",
 )
 
-_ZH_SEAT = {"E": "东", "S": "南", "W": "西", "N": "北"}
 #: each event type (and each claim of ``declined``) in the words of a Chinese table
 _ZH_EVENT = {"draw": "摸牌", "flower": "补花", "discard": "出牌", "chow": "吃", "pung": "碰", "kong": "杠",
              "concealed_kong": "暗杠", "added_kong": "加杠", "win": "胡", "exhaustive_draw": "荒庄"}
@@ -75,7 +74,7 @@ for _name, _k in ALIASES.items():
 
 def _zh_seat(seat: int | str) -> str:
     """A seat as a Chinese table names it: 东家, 南家, 西家, 北家."""
-    return _ZH_SEAT[seat if isinstance(seat, str) else SEATS[seat]] + "家"
+    return SEAT_ZH[seat if isinstance(seat, str) else SEATS[seat]] + "家"
 
 
 def _zh_tile(k: int) -> str:
@@ -94,11 +93,6 @@ def _legal(seat: int, t: str) -> dict[str, str]:
 
 def _zh_indicator(log: ReplayLog, k: int) -> str:
     return "（翻出的财神指示牌算一张）" if log.indicator == k else ""
-
-
-def _limit(k: int) -> int:
-    """How many copies of a kind exist (docs/rules.md §1): 4, or 1 of a flower."""
-    return 1 if k >= FLOWER0 else 4
 
 
 # --- the phases of a hand ------------------------------------------------------------------------
@@ -186,9 +180,7 @@ class Table:
         self.lang = lang
         rules = log.rules
         self.rules = rules
-        self.kinds = derive_kinds(rules.caishen_rule, log.indicator, None if log.kinds is None else list(log.kinds))
-        sub = substitute_kind(self.kinds) if rules.white_dragon_substitutes else None
-        self.substitute = sub
+        self.kinds, self.substitute = caishen_of(rules, log.indicator, None if log.kinds is None else list(log.kinds))
         self.seats = [SeatState(d) for d in log.deal]
         self.seen = [0] * _N_CODES             # copies in play: the deal, the draws and the indicator
         self.draws = 0
@@ -301,7 +293,7 @@ class Table:
             return out
         for s in self._others(actor):
             held = self.seats[s].held
-            if s == nxt and tile < 27 and self._can_chow(held, tile):
+            if s == nxt and is_suited(tile) and self._can_chow(held, tile):
                 out.append(_legal(s, "chow"))
             if held[tile] >= 2:
                 out.append(_legal(s, "pung"))
@@ -341,12 +333,12 @@ class Table:
                 seen[t] += 1
                 if t >= FLOWER0:
                     self.deal_flowers |= {t}
-        over = [k for k in range(_N_CODES) if seen[k] > _limit(k)]
+        over = [k for k in range(_N_CODES) if seen[k] > COPIES[k]]
         if over:
             k = over[0]
             extra = " (the indicator counts as one)" if log.indicator == k else ""
-            self.fail("too_many_copies", f"{seen[k]} copies of {CODES[k]}; at most {_limit(k)} exist{extra}",
-                      f"有 {seen[k]} 张{_zh_tile(k)}；最多只有 {_limit(k)} 张{_zh_indicator(log, k)}", 0,
+            self.fail("too_many_copies", f"{seen[k]} copies of {CODES[k]}; at most {COPIES[k]} exist{extra}",
+                      f"有 {seen[k]} 张{_zh_tile(k)}；最多只有 {COPIES[k]} 张{_zh_indicator(log, k)}", 0,
                       deal="deal")
         for s, dealt in enumerate(log.deal):
             if len(dealt) != 13:
@@ -433,10 +425,10 @@ class Table:
         else:
             self._out_of_turn(ev)
         seen = self.seen
-        if seen[tile] + 1 > _limit(tile):
+        if seen[tile] + 1 > COPIES[tile]:
             extra = " (the indicator counts as one)" if self.log.indicator == tile else ""
-            self.fail("too_many_copies", f"a copy of {CODES[tile]} beyond the {_limit(tile)} that exist{extra}",
-                      f"{_zh_tile(tile)}超过了实有的 {_limit(tile)} 张{_zh_indicator(self.log, tile)}")
+            self.fail("too_many_copies", f"a copy of {CODES[tile]} beyond the {COPIES[tile]} that exist{extra}",
+                      f"{_zh_tile(tile)}超过了实有的 {COPIES[tile]} 张{_zh_indicator(self.log, tile)}")
         if self.draws >= self.log.live_tiles:
             self.fail("wall_exhausted", f"all {self.log.live_tiles} live tiles have been drawn",
                       f"{self.log.live_tiles} 张活牌已摸完")
@@ -552,7 +544,7 @@ class Table:
         after the discarder (table.claims decides, the same code as /v1/table/claims)."""
         discarder = self.actor
         for s, c in ev.declined:
-            if c == "chow" and s != (discarder + 1) % 4:
+            if c == "chow" and upper(s) != discarder:
                 self.fail("chow_not_from_upper_seat", f"`declined`: {SEATS[s]} can't chow {SEATS[discarder]}'s discard "
                           "(a chow is only from one's 上家, docs/rules.md §1)",
                           f"`declined`：{_zh_seat(s)}不能吃{_zh_seat(discarder)}的牌（只能吃上家）")
@@ -584,11 +576,9 @@ class Table:
             own.remove(claimed)
         if not kinds.isdisjoint(own):
             self._caishen_in_meld()
-        face = self.substitute
-        faces = [face if (face is not None and t == 33) else t for t in tiles]
-        meld = Meld(kind, tuple(tiles), tuple(faces), from_seat, from_seat is None and kind == "kong", False,
-                    from_seat is not None)
-        found = [f for f in _meld_problems(meld, seat, (seat + 3) % 4, frozenset()) if f[0] == "invalid_meld"]
+        meld = Meld(kind, tuple(tiles), faces_of(tuple(tiles), self.substitute), from_seat,
+                    from_seat is None and kind == "kong", False, from_seat is not None)
+        found = [f for f in _meld_problems(meld, seat, upper(seat), frozenset()) if f[0] == "invalid_meld"]
         if claimed is not None and claimed not in tiles:
             found.insert(0, ("invalid_meld", "tiles", f"the meld does not hold the discard {CODES[claimed]}",
                              f"副露中没有被吃碰杠的{_zh_tile(claimed)}"))
@@ -609,10 +599,10 @@ class Table:
             own.remove(tile)
         if not st.holds(own):
             self._not_held(seat, own)
-        if kind == "chow" and seat != (discarder + 1) % 4:
+        if kind == "chow" and upper(seat) != discarder:
             self.fail("chow_not_from_upper_seat", f"{SEATS[seat]} chows only from its 上家 "
-                      f"{SEATS[(seat + 3) % 4]}, not {SEATS[discarder]} (docs/rules.md §1)",
-                      f"{_zh_seat(seat)}只能吃上家{_zh_seat((seat + 3) % 4)}的牌，不能吃{_zh_seat(discarder)}的牌")
+                      f"{SEATS[upper(seat)]}, not {SEATS[discarder]} (docs/rules.md §1)",
+                      f"{_zh_seat(seat)}只能吃上家{_zh_seat(upper(seat))}的牌，不能吃{_zh_seat(discarder)}的牌")
         if tile in self.kinds:
             self.fail("caishen_claimed", f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed "
                       "(docs/rules.md §2)", f"{_zh_tile(tile)}是财神：打出的财神不能吃碰杠")
@@ -633,8 +623,7 @@ class Table:
 
     def _face(self, tile: int) -> int:
         """The kind a tile counts as: a white dragon as the caishen kind where it substitutes (§10.8)."""
-        sub = self.substitute
-        return sub if (sub is not None and tile == 33) else tile
+        return face_of(tile, self.substitute)
 
     def _swap_kinds(self, claimed: int, own: list[int]) -> frozenset[int]:
         """吃张打张 (docs/rules.md §11.4): the claimed tile's kind and every kind that makes a chow

@@ -11,7 +11,7 @@ to :func:`ningbo_score.replay.replay`.  The deal moves after every hand by
 Players and seats
 -----------------
 ``players`` are positions 0–3 in play order, as in :func:`~ningbo_score.table.next_hand`; in a
-hand dealt by position ``d`` the seat wind ``WINDS[k]`` is the player ``(d + k) % 4``.  A hand's
+hand dealt by position ``d`` the seat wind ``SEATS[k]`` is the player ``(d + k) % 4``.  A hand's
 request names a seat of that hand or a player (``net``, ``escape``); a score's ``net`` speaks of
 seats.  The answer names each player once, in ``players``: its hands give players by their
 position there (``dealer``, ``winner``, ``from``) and gains in that order (``net``, ``totals``),
@@ -30,7 +30,8 @@ from .readers.fields import load
 from .replay import replay
 from .rules import MAX_SAFE_INTEGER
 from .readers.session_requests import HAND_KINDS, MAX_HANDS, MAX_NAME, SEAT, SESSION_REQUEST, SessionInput, Who
-from .table import _WIND_ZH, WINDS, NextHandInput, escape_shares, next_hand
+from .table import NextHandInput, escape_shares, next_hand
+from .tiles import SEAT_ZH, SEATS
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -106,7 +107,7 @@ def settle(request: Mapping[str, object] | SessionInput, lang: str = "en",
 
 def _seats(names: Sequence[str], dealer: int) -> dict[str, str]:
     """Each seat wind's player when ``dealer`` (a position) deals."""
-    return {WINDS[k]: names[(dealer + k) % 4] for k in range(4)}
+    return {SEATS[k]: names[(dealer + k) % 4] for k in range(4)}
 
 
 def _position(dealer: int, seat: int | None) -> int | None:
@@ -155,9 +156,9 @@ def _play(kind: str, value: typing.Any, s: SessionInput, table: tuple[int, str, 
             if named[seat]:
                 raise ScoreError.one(
                     "seat_named_twice", "net",
-                    f"the seat {WINDS[seat]} of this hand ({s.players[(dealer + seat) % 4]}) is named twice: "
+                    f"the seat {SEATS[seat]} of this hand ({s.players[(dealer + seat) % 4]}) is named twice: "
                     f"name each seat once, by its seat wind or its player",
-                    f"本局的 {_WIND_ZH[WINDS[seat]]} 位（{s.players[(dealer + seat) % 4]}）出现了两次："
+                    f"本局的 {SEAT_ZH[SEATS[seat]]} 位（{s.players[(dealer + seat) % 4]}）出现了两次："
                     f"每个座位只能以座位风或玩家名字给出一次")
             named[seat] = True
             net[seat] = gain
@@ -175,8 +176,8 @@ def _play(kind: str, value: typing.Any, s: SessionInput, table: tuple[int, str, 
     if answer["outcome"] != "win":
         return _Result("draw", [0, 0, 0, 0])
     win = answer["score_request"]["win"]
-    return _won(answer["score"], WINDS.index(answer["winner"]), win["by"],
-                None if win.get("from") is None else WINDS.index(win["from"]), lang)
+    return _won(answer["score"], SEATS.index(answer["winner"]), win["by"],
+                None if win.get("from") is None else SEATS.index(win["from"]), lang)
 
 
 def _seat(who: Who, dealer: int) -> int:
@@ -200,7 +201,7 @@ def _won(score: typing.Mapping[str, typing.Any], seat: int, by: str, from_: int 
             f"and can't be recorded as one",
             f"这手胡牌不够起胡（{zh}）：不够起胡的胡牌不算胡（诈胡，规则 §11），不能记作胡牌")
     net = score["net"]
-    return _Result("win", [net[w] for w in WINDS], seat, by, from_, score["tai"], score["eligible"])
+    return _Result("win", [net[w] for w in SEATS], seat, by, from_, score["tai"], score["eligible"])
 
 
 def _filled(value: Mapping[str, typing.Any], s: SessionInput, table: tuple[int, str, int],
@@ -213,10 +214,10 @@ def _filled(value: Mapping[str, typing.Any], s: SessionInput, table: tuple[int, 
     given = body.get("round_wind")
     if given is None:
         body["round_wind"] = wind
-    elif given != wind and given in WINDS:       # (another value: the body's own schema refuses it)
+    elif given != wind and given in SEATS:       # (another value: the body's own schema refuses it)
         raise _out_of_sequence(
             "round_wind", f"round_wind is {given}, but the deal has come to the {wind} round",
-            f"round_wind 为 {given}，但按轮庄已到{_WIND_ZH[wind]}风圈", s.players[dealer])
+            f"round_wind 为 {given}，但按轮庄已到{SEAT_ZH[wind]}风圈", s.players[dealer])
     if replay:
         dealers = body.get("dealers_this_round")
         if dealers is None:

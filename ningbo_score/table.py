@@ -25,8 +25,6 @@ from .errors import Problem, ScoreError
 from .rules import PRESETS, Rules
 from .tiles import SEAT_ZH, SEATS
 
-# (ningbo_score.tiles' names, by which ningbo_score.sessions still imports them from here)
-WINDS, _WIND_ZH = SEATS, SEAT_ZH
 CLAIM_TYPES = ("win", "kong", "pung", "chow")
 _CLAIM_ZH = {"win": "胡", "kong": "杠", "pung": "碰", "chow": "吃"}
 # Priority of docs/rules.md §8: win > pung/kong > chow (pung and kong share a rank).

@@ -343,7 +343,7 @@ class ReplayRequestSchema(StrictSchema):
         return ReplayLog(data.get("rules") or DEFAULT_RULES, SEAT_OF[data["round_wind"]], data.get("base_points"),
                          caishen.get("indicator"), None if kinds is None else tuple(kinds),
                          DEFAULT_LIVE_TILES if live is None else live,
-                         tuple(tuple(deal[w]) for w in ("E", "S", "W", "N")), tuple(data["events"]),
+                         tuple(tuple(deal[w]) for w in SEATS), tuple(data["events"]),
                          data.get("dealers_this_round") or 1)
 
 
