@@ -31,6 +31,28 @@ def json_response(body: typing.Any, status: int = 200, content_type: str = JSON_
     return Response(data, status=status, content_type=content_type, headers=headers)
 
 
+def weighted(header: str) -> list[tuple[str, float]]:
+    """The items of a list header with q-values (Accept-Language, Accept-Encoding; RFC 9110
+    §12.4.2) as ``(item, q)``, in order: q defaults to 1, and a q that is no number counts as 0
+    ("not acceptable"); empty items are left out."""
+    out = []
+    for part in header.split(","):
+        item, _, params = part.strip().partition(";")
+        item = item.strip()
+        if not item:
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        out.append((item, q))
+    return out
+
+
 def language_of(header: str | None) -> str:
     """``zh`` when an Accept-Language header prefers Chinese to English, else ``en``.
 
@@ -42,17 +64,8 @@ def language_of(header: str | None) -> str:
     if not header:
         return "en"
     best = {"en": -1.0, "zh": -1.0}
-    for part in header.split(","):
-        tag, _, params = part.strip().partition(";")
-        q = 1.0
-        for param in params.split(";"):
-            name, _, value = param.strip().partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        primary = tag.strip().replace("_", "-").split("-")[0].lower()   # zh_CN as a locale writes it
+    for tag, q in weighted(header):
+        primary = tag.replace("_", "-").split("-")[0].lower()   # zh_CN as a locale writes it
         for lang in (("en", "zh") if primary == "*" else (primary,)):
             if lang in best and q > best[lang]:
                 best[lang] = q

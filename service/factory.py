@@ -11,7 +11,7 @@ from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import observability, offline, static, turns
-from service.bodies import JSON_TYPE, PROBLEM_TYPE
+from service.bodies import JSON_TYPE, PROBLEM_TYPE, weighted
 from service.pages import OPENAPI_PATH, SWAGGER_UI_DIR, YAML_TYPE
 from service.problems import register_error_handlers
 from service.routes import MAX_BODY_BYTES, language_headers, register_routes
@@ -101,19 +101,8 @@ def accepted_codings(header: str) -> str:
     taken: list[tuple[str, float]] = []
     refused: set[str] = set()
     star: float | None = None
-    for part in header.split(","):
-        coding, _, params = part.strip().partition(";")
-        coding = coding.strip().lower()
-        if not coding:
-            continue
-        q = 1.0
-        for param in params.split(";"):
-            name, _, value = param.strip().partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
+    for coding, q in weighted(header):
+        coding = coding.lower()
         if not q > 0:
             refused.add(coding)
         elif coding == "*":
