@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
 # The scoring service: gunicorn serving app:app on port 8000 (`python -m service`: service/__main__.py).
 #   docker build --build-arg VERSION=3.0.0 --build-arg REVISION="$(git rev-parse HEAD)" \
-#     --build-arg SOURCE=https://git.example.com/ningbo-score -t ningbo-score:3.0.0 .
-#   docker run --rm -p 8000:8000 ningbo-score:3.0.0
+#     --build-arg SOURCE=https://git.example.com/ningbo-score -t ningbo-score:4.0.0 .
+#   docker run --rm -p 8000:8000 ningbo-score:4.0.0
 # (the syntax line: BuildKit's Dockerfile frontend 1.x, which `RUN --mount` below needs)
 # Base images pinned to an exact Python and Debian release (bump both FROM lines together).
 
@@ -24,7 +24,7 @@ FROM python:3.11.14-slim-bookworm
 # Who built what (OCI image annotations); VERSION is ningbo_score/_version.py's (make release),
 # REVISION the commit, also given to the service (the revision label of ningbo_score_build_info),
 # SOURCE the repository's URL (the project names none of its own).
-ARG VERSION=3.0.0
+ARG VERSION=4.0.0
 ARG REVISION=unknown
 ARG SOURCE=unknown
 LABEL org.opencontainers.image.title="ningbo-score" \

@@ -604,7 +604,9 @@ def test_levels_are_the_seed_table(client):
 def test_escape(client, body, penalty, base, level):
     response = client.post("/v1/table/escape", json=body)
     assert response.status_code == 200
-    assert response.get_json() == {"penalty": penalty, "multiplier": 24, "base_points": base, "level": level}
+    # rule book 4: every preset sends the penalty to the house (escape_penalty_to), so the others gain 0
+    assert response.get_json() == {"penalty": penalty, "multiplier": 24, "base_points": base, "level": level,
+                                   "to": "house", "each_other": 0}
 
 
 @pytest.mark.parametrize("body,paths", [
