@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The scoring service: gunicorn serving app:app on port 8000 (`python -m service`: service/__main__.py).
-#   docker build --build-arg VERSION=3.0.0 --build-arg REVISION="$(git rev-parse HEAD)" \
+#   docker build --build-arg VERSION=4.0.0 --build-arg REVISION="$(git rev-parse HEAD)" \
 #     --build-arg SOURCE=https://git.example.com/ningbo-score -t ningbo-score:4.0.0 .
 #   docker run --rm -p 8000:8000 ningbo-score:4.0.0
 # (the syntax line: BuildKit's Dockerfile frontend 1.x, which `RUN --mount` below needs)
