@@ -104,7 +104,7 @@ def _run_table(pattern: tuple[int, ...]) -> Table:
     return best
 
 
-@cache                          # one entry per count: 0-4, and 5 after drawing a fifth copy
+@cache   # one entry per count of a kind in a hand: at most 14 (advice by value draws with replacement)
 def _kind_table(n: int) -> Table:
     """The table of one honor kind held ``n`` times (no chows)."""
     best = EMPTY

@@ -188,7 +188,9 @@ def test_every_field_at_and_past_its_bound(plain_client, route):
 
 #: caches of a finite domain, no maxsize needed: (module, name) → the domain's size
 FINITE: dict[tuple[str, str], int] = {
-    ("ningbo_score.shanten", "_kind_table"): 6,         # one entry per count: 0-4, and 5
+    # one entry per count of a kind in a hand, 0-14: advice by value draws with replacement (issue
+    # 40), so a hand may hold more than the four copies of a kind
+    ("ningbo_score.shanten", "_kind_table"): 15,
     ("ningbo_score.rules", "_CACHE"): len(ningbo_score.rules.PRESETS),   # one Rules per preset
 }
 

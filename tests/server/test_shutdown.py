@@ -200,10 +200,11 @@ def test_after_sigterm_a_connect_is_served_or_refused_never_reset(server):
 
 def test_sigterm_with_more_heavy_work_queued_than_the_graceful_timeout_cuts_no_answer(tmp_path):
     """Issue 41: with more heavy work queued than gunicorn's graceful timeout allows (here 4 s
-    of it and 48 batches, ~10 s of work or more), SIGTERM cut 1 of 80 connections.  Every
+    of it and 48 batches, ~10 s of work on a loaded machine), SIGTERM cut 1 of 80 connections.  Every
     connection now gets a whole answer: 200 (scored), or 503 ``overloaded`` with Retry-After
     (shed: queued and not started, or started and not finishable in time), and the master exits
-    0 within the graceful timeout."""
+    0 within the graceful timeout.  Where the 48 batches are more work than the timeout allows (a
+    batch alone, timed first, says so), some are shed; a fast machine may score them all."""
     port = free_port()
     log_path = tmp_path / "gunicorn.log"
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2",
@@ -226,6 +227,12 @@ def test_sigterm_with_more_heavy_work_queued_than_the_graceful_timeout_cuts_no_a
                 assert time.monotonic() < deadline, log_path.read_text()
                 time.sleep(0.2)
             whole = request_bytes(port, batch_body())
+            # one batch alone, to know how much work the 48 are on this machine (2 workers)
+            started = time.monotonic()
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as alone:
+                alone.sendall(whole)
+                assert read_response(alone)[0] == 200
+            work = 48 * (time.monotonic() - started) / 2
             socks = []
             for _ in range(48):
                 s = socket.create_connection(("127.0.0.1", port), timeout=30)
@@ -248,7 +255,8 @@ def test_sigterm_with_more_heavy_work_queued_than_the_graceful_timeout_cuts_no_a
                     assert len(json.loads(body)["results"]) == 200
                 s.close()
             assert set(answers) <= {200, 503}, answers      # no connection cut, nothing else
-            assert answers.get(503, 0) >= 1, answers        # more queued than 4 s: some were shed
+            if work > 1.0 + 4 + 2:                          # more queued than the 4 s allow: some were shed
+                assert answers.get(503, 0) >= 1, (answers, work)
             assert proc.wait(30) == 0
             assert time.monotonic() - stopped < 4 + 3, "the master outlived its graceful timeout"
             assert "WORKER TIMEOUT" not in log_path.read_text()
