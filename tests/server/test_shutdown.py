@@ -14,6 +14,7 @@ gunicorn's graceful_timeout, with no worker killed for a timeout.
 from __future__ import annotations
 
 import http.client
+import contextlib
 import json
 import os
 import random
@@ -23,6 +24,7 @@ import socket
 import subprocess
 import threading
 import time
+import typing
 from pathlib import Path
 
 import pytest
@@ -62,32 +64,41 @@ def read_response(sock: socket.socket) -> tuple[int, bytes]:
     return response.status, response.read()
 
 
-@pytest.fixture
-def server(tmp_path):
+@contextlib.contextmanager
+def running_server(tmp_path, **more_env: str) -> typing.Iterator[tuple[int, subprocess.Popen, Path]]:
+    """gunicorn with the service's config on a free port, up (its /healthz answers 200), killed
+    with its workers at the end; ``more_env`` on top of the environment."""
     port = free_port()
     log_path = tmp_path / "gunicorn.log"
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2",
-           "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom")}
-    log = open(log_path, "wb")
-    proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while True:
-        assert proc.poll() is None, log_path.read_text()
+           "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom"), **more_env}
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
+                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                if read_response(s)[0] == 200:
-                    break
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, "gunicorn did not come up:\n" + log_path.read_text()
-        time.sleep(0.2)
-    yield port, proc, log_path
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-    log.close()
+            deadline = time.monotonic() + 60
+            while True:
+                assert proc.poll() is None, log_path.read_text()
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        if read_response(s)[0] == 200:
+                            break
+                except OSError:
+                    pass
+                assert time.monotonic() < deadline, "gunicorn did not come up:\n" + log_path.read_text()
+                time.sleep(0.2)
+            yield port, proc, log_path
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    with running_server(tmp_path) as running:
+        yield running
 
 
 def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(server):
@@ -205,62 +216,38 @@ def test_sigterm_with_more_heavy_work_queued_than_the_graceful_timeout_cuts_no_a
     (shed: queued and not started, or started and not finishable in time), and the master exits
     0 within the graceful timeout.  Where the 48 batches are more work than the timeout allows (a
     batch alone, timed first, says so), some are shed; a fast machine may score them all."""
-    port = free_port()
-    log_path = tmp_path / "gunicorn.log"
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2",
-           "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom"),
-           "GUNICORN_CMD_ARGS": "--graceful-timeout 4"}
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
-                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                assert proc.poll() is None, log_path.read_text()
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-                        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                        if read_response(s)[0] == 200:
-                            break
-                except OSError:
-                    pass
-                assert time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.2)
-            whole = request_bytes(port, batch_body())
-            # one batch alone, to know how much work the 48 are on this machine (2 workers)
-            started = time.monotonic()
-            with socket.create_connection(("127.0.0.1", port), timeout=30) as alone:
-                alone.sendall(whole)
-                assert read_response(alone)[0] == 200
-            work = 48 * (time.monotonic() - started) / 2
-            socks = []
-            for _ in range(48):
-                s = socket.create_connection(("127.0.0.1", port), timeout=30)
-                s.sendall(whole)
-                socks.append(s)
-            time.sleep(1.0)                    # all in: a few scored, the rest in the heavy queues
-            stopped = time.monotonic()
-            proc.send_signal(signal.SIGTERM)
-            answers: dict[int, int] = {}
-            for s in socks:
-                try:
-                    status, body = read_response(s)
-                except (OSError, http.client.HTTPException) as err:
-                    status, body = -1, repr(err).encode()
-                answers[status] = answers.get(status, 0) + 1
-                if status == 503:
-                    problem = json.loads(body)
-                    assert problem["code"] == "overloaded", problem
-                elif status == 200:
-                    assert len(json.loads(body)["results"]) == 200
-                s.close()
-            assert set(answers) <= {200, 503}, answers      # no connection cut, nothing else
-            if work > 1.0 + 4 + 2:                          # more queued than the 4 s allow: some were shed
-                assert answers.get(503, 0) >= 1, (answers, work)
-            assert proc.wait(30) == 0
-            assert time.monotonic() - stopped < 4 + 3, "the master outlived its graceful timeout"
-            assert "WORKER TIMEOUT" not in log_path.read_text()
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(10)
+    with running_server(tmp_path, GUNICORN_CMD_ARGS="--graceful-timeout 4") as (port, proc, log_path):
+        whole = request_bytes(port, batch_body())
+        # one batch alone, to know how much work the 48 are on this machine (2 workers)
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as alone:
+            alone.sendall(whole)
+            assert read_response(alone)[0] == 200
+        work = 48 * (time.monotonic() - started) / 2
+        socks = []
+        for _ in range(48):
+            s = socket.create_connection(("127.0.0.1", port), timeout=30)
+            s.sendall(whole)
+            socks.append(s)
+        time.sleep(1.0)                    # all in: a few scored, the rest in the heavy queues
+        stopped = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        answers: dict[int, int] = {}
+        for s in socks:
+            try:
+                status, body = read_response(s)
+            except (OSError, http.client.HTTPException) as err:
+                status, body = -1, repr(err).encode()
+            answers[status] = answers.get(status, 0) + 1
+            if status == 503:
+                problem = json.loads(body)
+                assert problem["code"] == "overloaded", problem
+            elif status == 200:
+                assert len(json.loads(body)["results"]) == 200
+            s.close()
+        assert set(answers) <= {200, 503}, answers      # no connection cut, nothing else
+        if work > 1.0 + 4 + 2:                          # more queued than the 4 s allow: some were shed
+            assert answers.get(503, 0) >= 1, (answers, work)
+        assert proc.wait(30) == 0
+        assert time.monotonic() - stopped < 4 + 3, "the master outlived its graceful timeout"
+        assert "WORKER TIMEOUT" not in log_path.read_text()
