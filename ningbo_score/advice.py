@@ -11,15 +11,28 @@ The model (docs/api.md, "Advice by value"):
   winning tile) win, worth that answer's ``points``; otherwise the player discards to maximise
   the expected points of the draws left (between equal expected points, the higher chance to
   win), among the discards that leave the least shanten reachable from those 14 tiles;
+* when that least shanten is the one before the draw, the drawn tile may go (the hand is kept),
+  and another discard that leaves the same shanten (a *sideways swap*) is allowed
+  once (:data:`SWAPS`) in all the draws to come; a draw that lowers the shanten (a step
+  forward) may be followed by any discard that keeps it there, every time;
 * ``V_0 = 0``; a hand `/v1/score` refuses is no win (a fifth copy included).
 
 So, for a hand ``h`` of 13 − 3m tiles and ``d`` draws to come,
 
-    V_d(h) = Σ_k p_k · (points(h + k)             if h + k is an eligible win
-                        max_x V_{d−1}(h + k − x)  otherwise, x among the allowed discards)
+    V_d(h, s) = Σ_k p_k · (points(h + k)                if h + k is an eligible win
+                           max_x V_{d−1}(h + k − x, s')  otherwise, x among the allowed discards)
 
-and the chance to win follows the same choices.  A hand at shanten ``t`` needs ``t + 1`` draws at
-least: ``V_d(h) = 0`` when ``t ≥ d``, so it is never expanded.
+with ``s`` the sideways swaps left (``s' = s − 1`` after a swap, ``s`` otherwise; each root
+starts with :data:`SWAPS`), and the chance to win follows the same choices.  A hand at shanten
+``t`` needs ``t + 1`` draws at least: ``V_d(h, s) = 0`` when ``t ≥ d``, so it is never expanded.
+
+Why the swaps are bounded: with every sideways swap allowed, the hands to weigh grow about
+eight-fold per draw (for the tenpai 123m 456p 789s EE 35m: 23 hands at 2 draws, 259 at 3, about
+2,100 at 4), about two million at 8 draws.  One swap keeps what matters most to a hand that
+needs 4 台, moving a wait below the minimum to one above it, and the graph small: its hands are
+(hand, swaps left) pairs, a forward step lowers the shanten and a swap spends one, so the graph
+has no cycle but a hand keeping itself.  With 2 draws or fewer the bound changes nothing (a
+second swap would come after the last draw).
 
 How it is computed: the hands reachable from the roots (each discard's 13 − 3m tiles, or the
 request's hand) are found once, breadth first, each with its draws and, for each draw, the win's
@@ -29,14 +42,14 @@ hand with its winning tile scored once, by :func:`ningbo_score.engine.value`, th
 `/v1/score` without its answer).  Then, per root (each discard counts its own tile as seen, so
 its probabilities are its own), ``V_1 … V_D`` are computed level by level over the hands that
 root reaches.  The shanten of every child comes from :func:`~ningbo_score.shanten.draw_shanten`
-of the hand less one tile (its shanten after each draw): at most 14 calls per hand.
+of the hand less one tile (its shanten after each draw): at most 14 calls per hand, and only for
+a hand that may step forward or swap.
 
 The work and the memory are bounded: at most :data:`MAX_STATES` hands and :data:`MAX_SCORINGS`
 scorings per request, caches emptied past :data:`AFTER_CACHE` and :data:`MEMO_CACHE` entries
 (:data:`REQUEST_BYTES` in all); past a bound the request's values are ``null`` with a
-``value_note`` (:class:`TooMany`).  The hands grow about eight-fold with each draw (every
-sideways swap that keeps the shanten is a hand), so the exact model fits 2-3 draws for most
-hands, rarely more than 4.
+``value_note`` (:class:`TooMany`): with 8 draws, hands of shanten 0-2 fit (bench/README.md),
+most of shanten 3 do not.
 """
 from __future__ import annotations
 
@@ -71,6 +84,9 @@ MAX_SCORINGS = 10_000
 MEMO_CACHE = 20_000
 #: the shanten tables of hands kept within a request (each about 250 bytes: 5 MB at most)
 AFTER_CACHE = 20_000
+#: the sideways swaps allowed along a line of play: after a draw that does not lower the
+#: shanten, a discard other than the drawn tile that keeps it (the model's one bound)
+SWAPS = 1
 #: how many hands are expanded between two calls of ``before_each`` (the server's other work)
 YIELD_EVERY = 200
 #: two expected values closer than this (relative) are equal: the chance to win decides
@@ -86,7 +102,10 @@ MODEL = (
     "`self_draw`, the drawn tile the winning tile), the hand wins, worth that answer's `points`; "
     "otherwise the player discards to maximise the expected points of the draws left (between equal "
     "expected points, the higher chance to win), among the discards that leave the least shanten "
-    "reachable from those tiles (no backward moves). No claims, no discard wins, nobody else wins; "
+    "reachable from those tiles (no backward moves). When that least shanten is the shanten before the "
+    "draw, the drawn tile may go (the hand is kept) and, at most once in all the draws to come, another "
+    "tile that leaves the same shanten (a sideways swap); a draw that lowers the shanten may be followed "
+    "by any discard that keeps it lowered, as often as it comes. No claims, no discard wins, nobody else wins; "
     "V_0 = 0; a hand `/v1/score` refuses is no win (a fifth copy included). `win_probability` and "
     "`expected_points` are those of the 13 − 3 × melds tiles with `draws_left` draws to come.")
 
@@ -114,6 +133,7 @@ class Node:
     state: State
     shanten: int
     depth: int
+    swaps: int                                           # the sideways swaps still allowed
     draws: list[int | tuple[int, ...]] | None = None     # None: not expanded (V = 0 at every d it needs)
     rest: int = -1
 
@@ -133,12 +153,13 @@ class Graph:
         self.caishen = [k in hand.caishen_kinds for k in self.kinds]
         self.face = [hand.face(k) for k in self.kinds]
         self.melds = len(hand.melds)
-        self.ids: dict[State, int] = {}
+        self.ids: dict[tuple[State, int], int] = {}          # (hand, swaps left) → node id
         self.nodes: list[Node] = []
         self.scored: dict[tuple[State, int], int] = {}     # (hand, drawn kind) → points (0: no win)
         self.drawable: list[int] = []                      # kinds with a copy unseen by some root
         self._pending: list[int] = []
         self._afters: dict[bytes, bytes] = {}
+        self._held: tuple[State, WaitingHand] | None = None     # the last hand scored, as typed input
 
     def state_of(self, concealed: tuple[int, ...]) -> State:
         counts = [0] * len(self.kinds)
@@ -181,9 +202,10 @@ class Graph:
         left = self.draws - node.depth
         return node.shanten < left and node.rest < left - 1
 
-    def add(self, state: State, depth: int, shanten: int | None = None) -> int:
-        """The node of a hand (added, to be expanded, if new; its depth lowered if reached sooner)."""
-        nid = self.ids.get(state)
+    def add(self, state: State, depth: int, swaps: int, shanten: int | None = None) -> int:
+        """The node of a hand with ``swaps`` sideways swaps left (added, to be expanded, if new;
+        its depth lowered if reached sooner)."""
+        nid = self.ids.get((state, swaps))
         if nid is not None:
             node = self.nodes[nid]
             if depth < node.depth:
@@ -196,8 +218,8 @@ class Graph:
         if shanten is None:
             shanten = self._after(state)[0]
         nid = len(self.nodes)
-        self.ids[state] = nid
-        node = Node(state, shanten, depth)
+        self.ids[(state, swaps)] = nid
+        node = Node(state, shanten, depth, swaps)
         self.nodes.append(node)
         if self._due(node):
             self._pending.append(nid)
@@ -219,16 +241,10 @@ class Graph:
 
     def _expand(self, nid: int) -> None:
         node = self.nodes[nid]
-        state, t, depth = node.state, node.shanten, node.depth
+        state, t, depth, swaps_left = node.state, node.shanten, node.depth, node.swaps
         rest = self.draws - depth - 1                # the draws after the next one
         _, best = self._after(state)                 # each draw's 14 tiles: shanten after the best discard
-        swaps: list[tuple[int, bytes]] = []          # (x, 1 + shanten of state − x + k at k)
-        if rest > 0:
-            for x, n in enumerate(state):
-                if n:
-                    less = list(state)
-                    less[x] -= 1
-                    swaps.append((x, self._after(tuple(less))[1]))
+        swaps: list[tuple[int, bytes]] | None = None  # (x, 1 + shanten of state − x + k at k), when needed
         draws: list[int | tuple[int, ...]] = [()] * len(self.kinds)
         for k in self.drawable:
             least = best[k] - 1
@@ -243,12 +259,21 @@ class Graph:
             children: list[int] = []
             if least == t:                           # the drawn tile itself may go
                 children.append(nid)
-            for x, after in swaps:
-                if after[k] == least + 1 and x != k:
-                    child = list(state)
-                    child[x] -= 1
-                    child[k] += 1
-                    children.append(self.add(tuple(child), depth + 1, least))
+            if least < t or swaps_left:              # a step forward, or a sideways swap
+                if swaps is None:
+                    swaps = []
+                    for x, n in enumerate(state):
+                        if n:
+                            less = list(state)
+                            less[x] -= 1
+                            swaps.append((x, self._after(tuple(less))[1]))
+                left = swaps_left if least < t else swaps_left - 1
+                for x, after in swaps:
+                    if after[k] == least + 1 and x != k:
+                        child = list(state)
+                        child[x] -= 1
+                        child[k] += 1
+                        children.append(self.add(tuple(child), depth + 1, left, least))
             draws[k] = tuple(children)
         node.draws = draws
         node.rest = rest
@@ -263,8 +288,10 @@ class Graph:
                 raise TooMany()
             if len(self.memo) >= MEMO_CACHE:
                 self.memo.clear()
-            concealed = tuple(kind for kind, n in zip(self.kinds, state) for _ in range(n))
-            held = replace(self.hand, concealed=concealed)
+            if self._held is None or self._held[0] is not state:      # a node's draws come together
+                concealed = tuple(kind for kind, n in zip(self.kinds, state) for _ in range(n))
+                self._held = (state, replace(self.hand, concealed=concealed))
+            held = self._held[1]
             try:
                 v = value(check(complete(held, self.kinds[k], "self_draw", None)), self.memo, self.lang)
                 points = v.points if v.eligible else 0
@@ -292,37 +319,43 @@ class Graph:
                         if c not in left:
                             left[c] = after
                             order.append(c)
-        live = [(nid, nodes[nid].shanten, left[nid], nodes[nid].draws) for nid in order
-                if nodes[nid].draws is not None]
+        # per hand: the wins' share (points and chance) and the draws with a choice of hands
         terms = [(i, p) for i, p in enumerate(probabilities) if p]
-        ev: dict[int, float] = {}
-        win: dict[int, float] = {}
+        live = []
+        for nid in order:
+            draws = nodes[nid].draws
+            if draws is None:
+                continue
+            points = chance = 0.0
+            choices: list[tuple[float, tuple[int, ...]]] = []
+            for i, p in terms:
+                what = draws[i]
+                if isinstance(what, int):
+                    points += p * what
+                    chance += p
+                elif what:
+                    choices.append((p, what))
+            live.append((nid, nodes[nid].shanten, left[nid], points, chance, choices))
+        ev = [0.0] * len(nodes)
+        win = [0.0] * len(nodes)
         for d in range(1, self.draws + 1):
-            ev_d: dict[int, float] = {}
-            win_d: dict[int, float] = {}
-            for nid, shanten, most, draws in live:
+            ev_d = [0.0] * len(nodes)
+            win_d = [0.0] * len(nodes)
+            for nid, shanten, most, e, w, choices in live:
                 if shanten >= d or most < d:
                     continue
-                assert draws is not None
-                e = w = 0.0
-                for i, p in terms:
-                    what = draws[i]
-                    if isinstance(what, int):
-                        e += p * what
-                        w += p
-                        continue
+                for p, what in choices:
                     be = bw = 0.0
                     for c in what:
-                        ce = ev.get(c, 0.0)
-                        cw = win.get(c, 0.0)
-                        if ce > be + TIE * be or (ce >= be - TIE * be and cw > bw):
-                            be, bw = ce, cw
+                        ce = ev[c]
+                        if ce > be + TIE * be or (ce >= be - TIE * be and win[c] > bw):
+                            be, bw = ce, win[c]
                     e += p * be
                     w += p * bw
                 ev_d[nid] = e
                 win_d[nid] = w
             ev, win = ev_d, win_d
-        return {r: (ev.get(r, 0.0), win.get(r, 0.0)) for r in roots}
+        return {r: (ev[r], win[r]) for r in roots}
 
 
 def probabilities(kinds: list[int], seen: list[int]) -> list[float]:
@@ -341,7 +374,7 @@ def solve_hands(template: WaitingHand, hands: list[tuple[int, ...]], seen: list[
     graph = Graph(template, draws, lang, memo, before_each, max_states)
     chances = probabilities(graph.kinds, seen)
     try:
-        roots = [graph.add(graph.state_of(c), 0) for c in hands]
+        roots = [graph.add(graph.state_of(c), 0, SWAPS) for c in hands]
         graph.expand_all([i for i, p in enumerate(chances) if p])
     except TooMany:
         return None

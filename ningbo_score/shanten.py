@@ -203,25 +203,45 @@ def draw_shanten(counts: Sequence[int], caishen: int = 0, melds: int = 0) -> tup
     and the best discard, for k in 0-33], the shanten after drawing a caishen)``.
 
     The tables of the three parts a draw leaves alone are joined once per part, so each draw
-    costs one table look-up and one entry of a join."""
+    costs one entry of a join; a part's tables with each draw come from :func:`_drawn_tables`."""
     sets = MAX_SETS - melds
     t = tables(counts)
-    others = [join(join(t[1], t[2]), t[3]), join(join(t[0], t[2]), t[3]),
-              join(join(t[0], t[1]), t[3]), join(join(t[0], t[1]), t[2])]
+    low, high = join(t[0], t[1]), join(t[2], t[3])
+    others = [join(t[1], high), join(t[0], high), join(low, t[3]), join(low, t[2])]
     held = joined_entry(t[0], others[0], sets)
     after = [0] * N_KINDS
-    drawn = list(counts[:N_KINDS])
     for part, (lo, hi) in enumerate(PARTS):
         rest = others[part]
-        for k in range(lo, hi):
-            drawn[k] += 1
-            after[k] = shanten_from_held(joined_entry(suit_table(drawn, lo, hi), rest, sets), caishen, sets)
-            drawn[k] -= 1
+        k = lo
+        for table in _drawn_tables(tuple(counts[lo:hi]), lo):
+            after[k] = shanten_from_held(joined_entry(table, rest, sets), caishen, sets)
+            k += 1
     return (shanten_from_held(held, caishen, sets), after,
             shanten_from_held(held, caishen + 1, sets))
+
+
+#: The parts' tables with each draw kept between calls: about 1.3 KB each (nine tables and the
+#: key), so at most about 5.5 MB.
+DRAWN_CACHE = 1 << 12
+
+
+@lru_cache(maxsize=DRAWN_CACHE)
+def _drawn_tables(part: tuple[int, ...], lo: int) -> tuple[Table, ...]:
+    """The tables of a part's counts (``part``, its kinds from ``lo``) with one copy more of each
+    of its kinds, in order: neighbouring hands share their parts, so a draw's table is looked up
+    once per part, not once per kind."""
+    out = []
+    drawn = list(part)
+    for i in range(len(drawn)):
+        drawn[i] += 1
+        out.append(_run_table(_trimmed(tuple(drawn))) if lo < HONORS.start
+                   else _honor_table(tuple(sorted(drawn, reverse=True))))
+        drawn[i] -= 1
+    return tuple(out)
 
 
 def clear_tables() -> None:
     """Forget the tables kept between calls (benchmarks time a cold start with it)."""
     _run_table.cache_clear()
     _honor_table.cache_clear()
+    _drawn_tables.cache_clear()

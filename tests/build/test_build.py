@@ -108,7 +108,7 @@ def test_a_stale_build_is_not_used(tmp_path):
     assert _using_compiled(tmp_path)
     assert not _using_compiled(tmp_path, PLAIN)                 # NINGBO_SCORE_PURE=1
     pxd = sorted((tmp_path / "ningbo_score").glob("*.pxd"))
-    assert {p.name for p in pxd} == {"decompose.pxd", "tiles.pxd"}
+    assert {p.name for p in pxd} == {"decompose.pxd", "shanten.pxd", "tiles.pxd"}
     for declarations in pxd:
         text = declarations.read_text()
         declarations.write_text(text + "\n# edited after the build\n")

@@ -123,10 +123,13 @@ class Enumeration:
             return 0
         return answer["points"] if answer["eligible"] else 0
 
-    def value(self, tiles: tuple[str, ...], d: int) -> tuple[Fraction, Fraction]:
+    def value(self, tiles: tuple[str, ...], d: int, swaps: int = 1) -> tuple[Fraction, Fraction]:
+        """(expected points, chance to win) of ``tiles`` with ``d`` draws to come and ``swaps``
+        sideways swaps allowed (docs/api.md: one along a line of play)."""
         if d == 0:
             return Fraction(0), Fraction(0)
         ev = win = Fraction(0)
+        now = self.shanten(tiles)
         for k, p in self.draws:
             points = self.score(tiles, k)
             if points:
@@ -138,9 +141,16 @@ class Enumeration:
             for x in sorted(set(drawn)):
                 rest = list(drawn)
                 rest.remove(x)
-                after.append((self.shanten(tuple(sorted(rest))), tuple(sorted(rest))))
-            least = min(s for s, _ in after)
-            best = max(self.value(rest, d - 1) for s, rest in after if s == least)
+                after.append((x, self.shanten(tuple(sorted(rest))), tuple(sorted(rest))))
+            least = min(s for _, s, _ in after)
+            if least < now:         # a step forward: any discard that reaches it, no swap spent
+                options = [self.value(rest, d - 1, swaps) for _, s, rest in after if s == least]
+            else:                   # keep the hand (the drawn tile goes), or swap while one is left
+                options = [self.value(tiles, d - 1, swaps)]
+                if swaps:
+                    options += [self.value(rest, d - 1, swaps - 1) for x, s, rest in after
+                                if s == least and x != k]
+            best = max(options)
             ev += p * best[0]
             win += p * best[1]
         return ev, win
@@ -177,19 +187,38 @@ SMALL = [
 ]
 
 
-@pytest.mark.parametrize("draws", [2, 3])
-@pytest.mark.parametrize("seat, rnd, concealed, melds, caishen, drawable", SMALL)
-def test_small_hands_equal_the_exhaustive_enumeration(seat, rnd, concealed, melds, caishen, drawable, draws):
+def small_request(seat, rnd, concealed, melds, caishen, drawable, draws) -> dict:
     request = body(seat, rnd, concealed, melds=melds, draws_left=draws)
     if caishen:
         request["caishen"] = {"kinds": caishen}
     request["visible"] = visible_but(drawable, request)
     assert unseen_counts(request) == drawable
+    return request
+
+
+@pytest.mark.parametrize("draws", [2, 3, 4])
+@pytest.mark.parametrize("seat, rnd, concealed, melds, caishen, drawable", SMALL)
+def test_small_hands_equal_the_exhaustive_enumeration(seat, rnd, concealed, melds, caishen, drawable, draws):
+    request = small_request(seat, rnd, concealed, melds, caishen, drawable, draws)
     oracle = Enumeration(request)
     ev, win = oracle.value(tuple(sorted(concealed)), draws)
     res = analyze(request)
     assert res["expected_points"] == pytest.approx(float(ev), **CLOSE)
     assert res["win_probability"] == pytest.approx(float(win), **CLOSE)
+
+
+@pytest.mark.parametrize("seat, rnd, concealed, melds, caishen, drawable", SMALL[1:])
+def test_one_sideways_swap_is_the_bound(seat, rnd, concealed, melds, caishen, drawable):
+    # With 3 draws a second swap could come before the last draw: these hands would be worth
+    # more with it, and less with none, so the answer is the model's one swap and no other.
+    # With 2 draws a second swap would come after the last draw: one swap or many are the same.
+    request = small_request(seat, rnd, concealed, melds, caishen, drawable, 3)
+    oracle = Enumeration(request)
+    tiles = tuple(sorted(concealed))
+    none, one, many = (oracle.value(tiles, 3, swaps)[0] for swaps in (0, 1, 5))
+    assert none < one < many
+    assert analyze(request)["expected_points"] == pytest.approx(float(one), **CLOSE)
+    assert oracle.value(tiles, 2, 1) == oracle.value(tiles, 2, 5)
 
 
 @pytest.mark.parametrize("seat, rnd, concealed, melds, caishen, drawable", SMALL[:2])
