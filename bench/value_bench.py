@@ -6,7 +6,8 @@ Run from the project root:  ``.venv/bin/python bench/value_bench.py [--n 20] [--
 
 (a) Time (targets of issue 40): 13-tile hands dealt from a 136-tile wall (no caishen), by
     shanten, each analysed ``--n`` times with ``--draws`` draws (default 8):
-    shanten 0 and 1: median ≤ 50 ms, worst ≤ 300 ms; shanten 2: worst ≤ 2 s.  A hand whose
+    shanten 0 and 1: median ≤ 50 ms, worst ≤ 300 ms; shanten 2: worst ≤ 2 s; shanten 3: computed
+    or answered null within the same 2 s.  Then caishen hands, reported beside.  A hand whose
     values are past the bound (``advice.MAX_STATES`` hands) is answered null in that time: the
     table says how many were computed.  The same for fewer draws, to show where the exact model
     fits.  CPU time of this process (``time.process_time``), one run each.
@@ -26,9 +27,12 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -36,14 +40,17 @@ import tracemalloc
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import handgen  # noqa: E402
+from load import free_port, http  # noqa: E402
 
 import ningbo_score  # noqa: E402
 from ningbo_score import advice, analyze, shanten  # noqa: E402
 
 KINDS = handgen.KINDS
-TARGETS = {0: (50.0, 300.0), 1: (50.0, 300.0), 2: (None, 2000.0)}
+#: shanten → (median, worst) ms with 8 draws; shanten 3: computed within the same 2 s, or null as fast
+TARGETS = {0: (50.0, 300.0), 1: (50.0, 300.0), 2: (None, 2000.0), 3: (None, 2000.0)}
 
 
 def dealt(rng: random.Random, n: int) -> list[int]:
@@ -65,6 +72,79 @@ def cpu_ms(fn, *args):
     t = time.process_time()
     out = fn(*args)
     return (time.process_time() - t) * 1000, out
+
+
+def with_caishen(rng: random.Random, caishen: int, want: int, draws: int) -> dict:
+    """A 13-tile dealt hand of shanten ``want`` with a kind it holds ``caishen`` times as the caishen."""
+    while True:
+        tiles = dealt(rng, 13)
+        held = [k for k in sorted(set(tiles)) if tiles.count(k) == caishen]
+        if not held:
+            continue
+        body = {"seat_wind": "S", "round_wind": "E", "caishen": {"kinds": [KINDS[held[0]]]},
+                "hand": {"concealed": [KINDS[k] for k in sorted(tiles)]}}
+        if analyze(body)["shanten"] == want:
+            return {**body, "objective": "value", "draws_left": draws}
+
+
+def timed(say, bodies: list[dict], draws: int, label: str, target: tuple[float | None, float] | None,
+          null_ok: bool = False) -> bool:
+    """One table row: each body analysed once (CPU ms); True if a target of 8 draws fails (a null
+    answer fails it too unless ``null_ok``)."""
+    ms, computed = [], 0
+    for body in bodies:
+        t, res = cpu_ms(analyze, body)
+        ms.append(t)
+        computed += "value_note" not in res
+    med, worst = statistics.median(ms), max(ms)
+    if target is None:
+        say(f"| {draws} | {label} | {computed}/{len(bodies)} | {med:.1f} | {worst:.1f} | |")
+        return False
+    ok = (target[0] is None or med <= target[0]) and worst <= target[1] and (null_ok or computed == len(bodies))
+    text = f"median ≤ {target[0]}, worst ≤ {target[1]}" if target[0] else f"worst ≤ {target[1]}"
+    if draws == 8:
+        text += " " + ("ok" if ok else "FAILS")
+    say(f"| {draws} | {label} | {computed}/{len(bodies)} | {med:.1f} | {worst:.1f} | {text} |")
+    return draws == 8 and not ok
+
+
+def over_http(bodies: dict[str, list[dict]], say) -> None:
+    """Each body POSTed to /v1/analyze of the real server, started as `make run` starts it
+    (``python -m service``, one worker), one request at a time: wall ms, median and worst."""
+    port, metrics = free_port(), free_port()
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "METRICS_PORT": str(metrics),
+           "WEB_CONCURRENCY": "1", "LOG_LEVEL": "warning"}
+    proc = subprocess.Popen([sys.executable, "-m", "service"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if http("GET", base + "/healthz", timeout=2)[0] == 200:
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the server did not come up")
+            time.sleep(0.2)
+        say("| shanten, 8 draws | computed | median ms | worst ms |")
+        say("|---|---|---|---|")
+        for label, group in bodies.items():
+            ms, computed = [], 0
+            for body in group:
+                status, data, seconds = http("POST", base + "/v1/analyze", json.dumps(body).encode())
+                assert status == 200, (status, data[:300])
+                ms.append(seconds * 1000)
+                computed += b"value_note" not in data
+            say(f"| {label} | {computed}/{len(group)} | {statistics.median(ms):.1f} | {max(ms):.1f} |")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 def dealt_and_drawn(rng: random.Random) -> dict:
@@ -111,8 +191,10 @@ def main() -> int:
     parser.add_argument("--draws", type=int, nargs="+", default=[8, 3, 2], help="draws_left in (a)")
     parser.add_argument("--hands", type=int, default=1000, help="dealt-and-drawn hands in (c)")
     parser.add_argument("--near", type=int, default=200, help="near-win hands in (c)")
-    parser.add_argument("--change-draws", type=int, nargs="+", default=[2, 3], help="draws_left in (c)")
+    parser.add_argument("--change-draws", type=int, nargs="+", default=[2, 8], help="draws_left in (c)")
     parser.add_argument("--seed", type=int, default=40)
+    parser.add_argument("--http", action="store_true",
+                        help="(a)'s 8-draw hands of shanten 0-2 over HTTP too, to the real server")
     parser.add_argument("--out", help="also write the figures here")
     args = parser.parse_args()
     out = io.StringIO()
@@ -128,32 +210,42 @@ def main() -> int:
     say("| draws | shanten | computed | median ms | worst ms | target |")
     say("|---|---|---|---|---|---|")
     for draws in args.draws if args.n else ():
+        for want in (0, 1, 2, 3):
+            rng = random.Random(args.seed * 100 + want)
+            bodies = [{"seat_wind": "S", "round_wind": "E", "objective": "value", "draws_left": draws,
+                       "hand": {"concealed": thirteen_of_shanten(rng, want)}} for _ in range(args.n)]
+            failed |= timed(say, bodies, draws, str(want), TARGETS.get(want), null_ok=want >= 3)
+    say()
+    say("the same with caishen (a kind the dealt hand holds once or twice made the caishen): "
+        "reported beside, not a target")
+    say("| draws | caishen, shanten | computed | median ms | worst ms | |")
+    say("|---|---|---|---|---|---|")
+    for draws in args.draws[:1] if args.n else ():
+        for caishen in (1, 2):
+            for want in (0, 1):
+                rng = random.Random(args.seed * 1000 + 10 * caishen + want)
+                bodies = [with_caishen(rng, caishen, want, draws) for _ in range(args.n)]
+                timed(say, bodies, draws, f"{caishen}, {want}", None)
+    say()
+
+    if args.http and args.n:
+        say("(a') the same 8-draw hands over HTTP: `python -m service` (what `make run` starts), one worker, "
+            "wall ms of one request at a time")
+        groups = {}
         for want in (0, 1, 2):
             rng = random.Random(args.seed * 100 + want)
-            ms, computed = [], 0
-            for _ in range(args.n):
-                body = {"seat_wind": "S", "round_wind": "E", "objective": "value", "draws_left": draws,
-                        "hand": {"concealed": thirteen_of_shanten(rng, want)}}
-                t, res = cpu_ms(analyze, body)
-                ms.append(t)
-                computed += "value_note" not in res
-            med, worst = statistics.median(ms), max(ms)
-            target = TARGETS[want]
-            ok = (target[0] is None or med <= target[0]) and worst <= target[1] and computed == args.n
-            text = f"median ≤ {target[0]}, worst ≤ {target[1]}" if target[0] else f"worst ≤ {target[1]}"
-            if draws == 8:
-                failed |= not ok
-                text += " " + ("ok" if ok else "FAILS")
-            say(f"| {draws} | {want} | {computed}/{args.n} | {med:.1f} | {worst:.1f} | {text} |")
-    say()
+            groups[str(want)] = [{"seat_wind": "S", "round_wind": "E", "objective": "value", "draws_left": 8,
+                                  "hand": {"concealed": thirteen_of_shanten(rng, want)}} for _ in range(args.n)]
+        over_http(groups, say)
+        say()
 
     say("(b) memory: the peak of one request (tracemalloc), on hands that reach the bounds")
     for name, body in (
-            ("1-shanten, 8 draws (MAX_STATES)", {"seat_wind": "S", "round_wind": "E", "objective": "value",
+            ("3-shanten, 8 draws (MAX_STATES)", {"seat_wind": "S", "round_wind": "E", "objective": "value",
                                                  "draws_left": 8,
-                                                 "hand": {"concealed": "123m 456p 789s EE 3m 5m 9p"}}),
-            ("2 caishen, 3 draws (MAX_SCORINGS)", {"seat_wind": "S", "round_wind": "E", "objective": "value",
-                                                   "draws_left": 3, "caishen": {"kinds": ["5s"]},
+                                                 "hand": {"concealed": "123m 456p 7s 9s EE 3m 5m 9p 1s"}}),
+            ("2 caishen, 8 draws (MAX_SCORINGS)", {"seat_wind": "S", "round_wind": "E", "objective": "value",
+                                                   "draws_left": 8, "caishen": {"kinds": ["5s"]},
                                                    "hand": {"concealed": "123m 456p 78s EE 3m 5s 5s 9p"}})):
         analyze(body)
         tracemalloc.start()
