@@ -5,7 +5,7 @@ import { I18N, PREV, SEATS, T, lang, t } from './calc-strings.js';
 import { caishenKinds, concealedOf, presetById, setLastResult, state, ui } from './calc-state.js';
 import { api, errorPairs, failed, failureText, plain, problemTitle, run, under, waitsRequest } from './calc-api.js';
 import { $, esc, fmtSigned, meldTiles, tileSpan } from './calc-dom.js';
-import { addLabel, canRecord, session } from './calc-session.js';
+import { addLabel, canRecord, renderBarRecord, session } from './calc-session.js';
 import { offlineWhyNot } from './calc-offline.js';
 import { offline } from './calc-events.js';
 
@@ -531,4 +531,5 @@ export function showResultText(kind, d) {
   $('result-text').textContent = resultText(state, kind, d);
   $('result-copy').hidden = false;
   ['ses-add', 'ses-add-result'].forEach(function (id) { if ($(id)) $(id).disabled = !canRecord(); });
+  renderBarRecord();
 }

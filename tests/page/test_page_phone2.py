@@ -37,7 +37,7 @@ def box(pg, selector: str) -> dict:
 @PHONES
 @LANGS
 def test_every_mode_is_on_screen_without_scrolling_sideways(make_page, base_url, size, lang):
-    pg = make_page(**size)
+    pg = make_page(**size, locale="zh-CN" if lang == "zh" else "en-US")
     open_page(pg, base_url, f"#lang={lang}")
     modes = pg.locator(".modes")
     assert modes.evaluate("e => e.scrollWidth <= e.clientWidth"), "the mode row scrolls sideways"
@@ -94,3 +94,65 @@ def test_the_bar_grows_with_the_hand_and_the_palette_stays_put(make_page, base_u
         assert pung["y"] >= bar["y"] + bar["height"], (pung, bar)
         tap(pg, pg.locator('.modes .mode[data-mode="pung"]'))
         assert box(pg, "#palette") == before
+
+
+# --- 4 and 6. the evening: recorded from the bar; each row names 包 and 连庄 ------------------------
+
+# docs/api.md's worked example with West having claimed 3 melds from the winner (South): West is
+# related to South (docs/rules.md §7, 包).  4 台, P = 1 + 4 = 5; a self-draw with a related player:
+# West alone pays 5 × 5 = 25, East and North 0.
+LIABLE_LINK = "#lang={lang}&p=ningbo&s=S&r=E&c=5p&h=23678m99s&w=4m&m=pCCC-E_k1111s!&f=2f&cl=W3"
+# seat E, round E: 111m 222p 333s EE NN won on N discarded by North: 碰碰胡 2 + 硬胡 1 + 对倒 1 = 4 台,
+# P = 5, the discarder alone pays 2 × 5 = 10 (§7)
+EAST_OFF_NORTH = "#lang={lang}&s=E&r=E&h=111m222p333sEENN&w=N&by=discard&from=N"
+WORDS = {
+    "zh": {"names": ["阿大", "阿二", "阿三", "阿四"], "liable": "阿三 包", "again": "连庄", "record": "记入"},
+    "en": {"names": ["Ann", "Bo", "Cy", "Di"], "liable": "Cy liable (包)", "again": "dealer again", "record": "Record"},
+}
+
+
+@PHONES
+@LANGS
+def test_hands_are_recorded_from_the_bar_and_rows_name_liability_and_the_dealer_staying(
+        make_page, base_url, size, lang):
+    words = WORDS[lang]
+    pg = make_page(**size, locale="zh-CN" if lang == "zh" else "en-US")
+    open_page(pg, base_url, f"#lang={lang}")
+    tap(pg, pg.locator("#ses-start"))
+    # hand 1, dealt by the first player (East): the second (South) wins, the third (West) is liable
+    open_page(pg, base_url, LIABLE_LINK.format(lang=lang))
+    pg.evaluate("window.scrollTo(0, 0)")                      # at the palette, as after entering the hand
+    record = pg.locator("#bar-record")
+    # the record button is beside the verdict, on the screen without scrolling
+    expect(record).to_be_visible()
+    expect(record).to_have_text(words["record"])
+    expect(record).to_be_in_viewport()
+    line = pg.locator("#verdict").bounding_box()
+    r = record.bounding_box()
+    assert abs((r["y"] + r["height"] / 2) - (line["y"] + line["height"] / 2)) < 24 and r["height"] >= 44
+    scrolled = pg.evaluate("scrollY")
+    record.evaluate("b => { b.click(); b.click(); }")        # a double tap records one hand
+    idle(pg)
+    assert pg.evaluate("scrollY") == scrolled
+    expect(record).to_be_hidden()                             # the hand is cleared: nothing to record
+    rows = pg.locator("#ses-table tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0).locator(".ses-net")).to_have_text(["0", "+25", "−25", "0"])
+    expect(rows.nth(0).locator(".ses-liable")).to_have_text(words["liable"])
+    # hand 2: the dealer did not win, so the second player deals (East) and wins off North (the first):
+    # −10, +10, 0, 0; nobody liable
+    open_page(pg, base_url, EAST_OFF_NORTH.format(lang=lang))
+    tap(pg, record)
+    expect(rows).to_have_count(2)
+    expect(rows.nth(1).locator(".ses-net")).to_have_text(["−10", "+10", "0", "0"])
+    expect(rows.nth(1).locator(".ses-liable")).to_have_count(0)
+    expect(rows.nth(1).locator(".ses-again")).to_have_count(0)
+    # hand 3, a draw: the dealer won hand 2, so deals again (连庄)
+    tap(pg, pg.locator('#session-body button[data-act="ses-draw"]'))
+    expect(rows).to_have_count(3)
+    expect(rows.nth(2).locator(".ses-again")).to_have_text(words["again"])
+    expect(rows.nth(2).locator(".ses-dealer")).to_contain_text(words["names"][1])
+    # the 包 is kept with the hand through a reload
+    pg.reload()
+    idle(pg)
+    expect(rows.nth(0).locator(".ses-liable")).to_have_text(words["liable"])
