@@ -158,6 +158,21 @@ export function bind() {
     change(function (st) { st.seat = v; }, { paths: ['hand.melds', 'win', 'claims_from_winner'],
       after: function () { ui.meldFrom = PREV[v]; } });
   });
+  // who won and how, in one tap: the seat, self-draw or the discarder (a robbed kong stays one)
+  $('winner-grid').addEventListener('click', function (e) {
+    var b = e.target.closest('button[data-act="winner"]');
+    if (!b) return;
+    var s = b.getAttribute('data-seat');
+    var from = b.getAttribute('data-from');
+    change(function (st) {
+      st.seat = s;
+      if (!from) st.by = 'self_draw';
+      else {
+        if (st.by === 'self_draw') st.by = 'discard';
+        st.from = from;
+      }
+    }, { paths: ['hand.melds', 'win', 'claims_from_winner'], after: function () { ui.meldFrom = PREV[s]; } });
+  });
   $('round').addEventListener('click', function (e) {
     var b = e.target.closest('button[data-seat]');
     if (!b) return;

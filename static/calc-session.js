@@ -271,7 +271,6 @@ export function renderBarRecord() {
   b.disabled = !on;
   if (!on) return;
   b.textContent = t(editing !== null ? 'ses_bar_save' : 'ses_bar_add');
-  b.setAttribute('aria-label', addLabel(true));
 }
 export function addLabel(fromResult) {
   if (editing !== null) return t('ses_save_n', editing + 1);

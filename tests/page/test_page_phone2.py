@@ -156,3 +156,40 @@ def test_hands_are_recorded_from_the_bar_and_rows_name_liability_and_the_dealer_
     pg.reload()
     idle(pg)
     expect(rows.nth(0).locator(".ses-liable")).to_have_text(words["liable"])
+
+
+# --- 3. one tap per change of winner -----------------------------------------------------------------
+
+# seat E, round E, 111m 222p 333s EE NN + N by self-draw: 碰碰胡 2 + 自摸 1 + 硬胡 1 + 对倒 1 = 5 台, P = 6,
+# each of the three pays 6.  The same tiles as South's, won off West's discard: 碰碰胡 2 + 硬胡 1 + 对倒 1
+# = 4 台 (E is the round wind but a pair; N is no wind of South), P = 5, West alone pays 2 × 5 = 10.
+EAST_SELF_DRAW = "#lang={lang}&s=E&r=E&h=111m222p333sEENN&w=N"
+PAYS = {"zh": ("南、西、北各付 6 → 东家收 18", "西付 10 → 南家收 10",
+               "南家胡，西家打出"),
+        "en": ("South, West, North pay 6 each → East +18", "West pays 10 → South +10", "South wins off West’s discard")}
+
+
+@PHONES
+@LANGS
+def test_a_change_of_winner_is_one_tap(make_page, base_url, size, lang):
+    pg = make_page(**size, locale="zh-CN" if lang == "zh" else "en-US")
+    open_page(pg, base_url, EAST_SELF_DRAW.format(lang=lang))
+    first, then, cell = PAYS[lang]
+    expect(pg.locator("#bar-pay")).to_have_text(first)
+    taps = 0
+    b = pg.get_by_role("button", name=cell, exact=True)
+    b.scroll_into_view_if_needed()
+    tap(pg, b)                                   # who won (South) and how (West's discard): one tap
+    taps += 1
+    assert taps == 1
+    expect(pg.locator("#bar-pay")).to_have_text(then)
+    expect(b).to_have_attribute("aria-pressed", "true")
+    expect(pg.locator('#seat button[data-seat="S"]')).to_have_attribute("aria-pressed", "true")
+    expect(pg.locator('input[name="by"][value="discard"]')).to_be_checked()
+    expect(pg.locator("#win-from")).to_have_value("W")
+    # and back to East's self-draw: one tap again
+    tap(pg, pg.locator('#winner-grid button[data-seat="E"][data-from=""]'))
+    expect(pg.locator("#bar-pay")).to_have_text(first)
+    # every cell a touch target, inside the screen
+    for r in pg.locator("#winner-grid button").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().toJSON())"):
+        assert r["height"] >= 44 and r["width"] >= 44 and r["x"] >= 0 and r["right"] <= size["width"], r
