@@ -103,6 +103,12 @@ export var I18N = {
     net: '净得', winner: '胡',
     reasons: { self_draw: '自摸', discard: '捉冲', kong_bloom: '杠上开花', robbing_kong: '抢杠' },
     liability: { related: '包', mutual: '双包' },
+    /* the library's pung items named with their tile (the answer's 中发白刻/杠 says which in its tiles) */
+    item_tile: {
+      dragon_pung: function (n, kong) { return n + (kong ? '杠' : '刻子'); },
+      seat_wind_pung: function (n, kong) { return '位风' + (kong ? '杠' : '刻子') + '（' + n + '）'; },
+      round_wind_pung: function (n, kong) { return '圈风' + (kong ? '杠' : '刻子') + '（' + n + '）'; }
+    },
     no_payments: '没有付款。',
     waits: '听牌', waits_none: '这手牌不听任何牌。', any_tile: '任何牌都能胡（财神）。',
     col_wait: '牌', col_unseen: '未见', col_self: '自摸', col_discard: '捉冲', col_try: '试胡',
@@ -215,7 +221,7 @@ export var I18N = {
     target: 'A tapped tile goes to', m_hand: 'Hand', m_run: 'Run to hand', m_chow: 'Chow', m_pung: 'Pung',
     m_win: 'Winning tile', m_kong: 'Kong', m_ckong: 'Concealed kong', m_akong: 'Added kong', m_indicator: 'Caishen indicator',
     meld_from: 'Claimed from',
-    quick: 'Type tiles (e.g. 123m 456p EE C 2f)', quick_add: 'Add', quick_summary: 'Type tiles', share: 'Share', win_context: 'How the hand was won',
+    quick: 'Type tiles: m characters, p dots, s bamboo; E S W N the winds; C F P red, green, white dragons; 1f–8f flowers (e.g. 123m 456p EE C 2f)', quick_add: 'Add', quick_summary: 'Type tiles', share: 'Share', win_context: 'How the hand was won',
     winners: 'Who won, and how (one tap)', win_off: function (s) { return 'off ' + this.seat_names[s]; },
     winner_cell: function (s, w) { return this.seat_names[s] + ' wins ' + (w === s ? 'by self-draw' : 'off ' + this.seat_names[w] + '’s discard'); },
     win_by: 'Won by', self_draw: 'Self-draw', discard: 'Discard', robbing_kong: 'Robbing a kong',
@@ -282,6 +288,11 @@ export var I18N = {
     net: 'net', winner: 'winner',
     reasons: { self_draw: 'self-draw', discard: 'discard', kong_bloom: 'kong bloom', robbing_kong: 'robbing a kong' },
     liability: { related: 'liable (包)', mutual: 'mutually liable (双包)' },
+    item_tile: {
+      dragon_pung: function (n, kong) { return 'Dragon ' + (kong ? 'kong' : 'pung') + ' (' + n + ')'; },
+      seat_wind_pung: function (n, kong) { return 'Seat wind ' + (kong ? 'kong' : 'pung') + ' (' + n + ')'; },
+      round_wind_pung: function (n, kong) { return 'Round wind ' + (kong ? 'kong' : 'pung') + ' (' + n + ')'; }
+    },
     no_payments: 'No payments.',
     waits: 'Waits', waits_none: 'This hand waits on nothing.', any_tile: 'Any tile completes it (caishen).',
     col_wait: 'Tile', col_unseen: 'Unseen', col_self: 'Self-draw', col_discard: 'Discard', col_try: 'Try it',

@@ -193,3 +193,51 @@ def test_a_change_of_winner_is_one_tap(make_page, base_url, size, lang):
     # every cell a touch target, inside the screen
     for r in pg.locator("#winner-grid button").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().toJSON())"):
         assert r["height"] >= 44 and r["width"] >= 44 and r["x"] >= 0 and r["right"] <= size["width"], r
+
+
+# --- 5. the words: the items named with their tiles, no "0 melds", the keyboard's letters explained,
+# the start pointing at the palette (which is above the result on a phone) ---------------------------
+
+WORKED = "#lang={lang}&p=ningbo&s=S&r=E&c=5p&h=23678m99s&w=4m&m=pCCC-E_k1111s!&f=2f&cl=W1"
+# seat E, round E: concealed kongs of E and 中, 111m 234p NN, won on 4p by self-draw: the kong of E is the
+# seat wind's and the round wind's (docs/rules.md §5: 位风刻/杠 1, 圈风刻/杠 1), the kong of 中 the dragon's
+WIND_KONG = "#lang={lang}&s=E&r=E&h=111m23pNN&w=4p&m=kEEEE!_kCCCC!"
+TEXTS = {
+    "zh": {"dragon": "红中刻子", "dragon_kong": "红中杠", "seat": "位风杠（东风）", "round": "圈风杠（东风）",
+           "empty": "在“选牌”里点牌开始。手牌满了显示台数和付款，少一张显示听牌。",
+           "need": "还差 11 张才显示听牌。手牌要 14 张，少一张时显示听什么牌。",
+           "keys": "m 万、p 饼、s 条，E S W N 东南西北，C F P 中发白，1f–8f 花", "wrong": ["中发白刻/杠", "刻/杠", "有 0 组", "下面"]},
+    "en": {"dragon": "Dragon pung (Red dragon)", "dragon_kong": "Dragon kong (Red dragon)",
+           "seat": "Seat wind kong (East wind)", "round": "Round wind kong (East wind)",
+           "empty": "Tap tiles in the palette to start. A full hand shows its 台 and payments; one tile fewer shows its waits.",
+           "need": "11 more tiles to see the waits. The hand holds 14 tiles; one fewer shows what it waits on.",
+           "keys": "m characters, p dots, s bamboo; E S W N the winds; C F P red, green, white dragons; 1f–8f flowers",
+           "wrong": ["中发白刻/杠", "0 melds", "below"]},
+}
+
+
+@PHONES
+@LANGS
+def test_the_pages_words_in_each_language(make_page, base_url, size, lang):
+    words = TEXTS[lang]
+    pg = make_page(**size, locale="zh-CN" if lang == "zh" else "en-US")
+    open_page(pg, base_url, f"#lang={lang}")
+    expect(pg.locator("#result-body")).to_have_text(words["empty"])
+    # the start is said above the palette's tiles or in the bar, never "below"
+    assert box(pg, "#verdict")["y"] < box(pg, "#palette")["y"]
+    open_page(pg, base_url, f"#lang={lang}&h=1m2m")
+    expect(pg.locator("#need-more")).to_have_text(words["need"])
+    pg.locator("#quick-box summary").tap()
+    expect(pg.locator("label:has(#quick-text) span")).to_contain_text(words["keys"])
+    # the worked example: its dragon pung (中, claimed from East) named with its tile
+    open_page(pg, base_url, WORKED.format(lang=lang))
+    expect(pg.locator('tr[data-item="dragon_pung"] .item-name')).to_have_text(words["dragon"])
+    assert words["dragon"] in pg.locator("#result-text").inner_text()
+    # the winds' and a dragon's kongs, each named with its tile and as a kong
+    open_page(pg, base_url, WIND_KONG.format(lang=lang))
+    expect(pg.locator('tr[data-item="dragon_pung"] .item-name')).to_have_text(words["dragon_kong"])
+    expect(pg.locator('tr[data-item="seat_wind_pung"] .item-name')).to_have_text(words["seat"])
+    expect(pg.locator('tr[data-item="round_wind_pung"] .item-name')).to_have_text(words["round"])
+    shown = pg.locator("main").inner_text()
+    for wrong in words["wrong"]:
+        assert wrong not in shown, wrong
