@@ -7,10 +7,13 @@ Expected values are worked out by hand from docs/rules.md in the comments beside
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from test_page import application, base_url, browser, hand_tiles, idle, make_page, open_page  # noqa: F401
+from test_page_phone import RATIO_JS
 
 PHONES = pytest.mark.parametrize("size", [
     {"width": 390, "height": 844, "has_touch": True, "is_mobile": True},
@@ -241,3 +244,48 @@ def test_the_pages_words_in_each_language(make_page, base_url, size, lang):
     shown = pg.locator("main").inner_text()
     for wrong in words["wrong"]:
         assert wrong not in shown, wrong
+
+
+# --- 7. the 离线 pill, dark face-down tiles, arrow keys, 计算中… for screen readers: both languages --
+
+MINOR = {"zh": {"pill": "离线", "busy": "计算中…"}, "en": {"pill": "Offline", "busy": "Working…"}}
+
+
+@PHONES
+@LANGS
+def test_pill_dark_backs_arrow_keys_and_busy_in_each_language(make_page, base_url, size, lang):
+    words = MINOR[lang]
+    pg = make_page(**size, locale="zh-CN" if lang == "zh" else "en-US", color_scheme="dark")
+    # the concealed kong's face-down tiles on the dark card: at least 3:1 (WCAG 1.4.11)
+    open_page(pg, base_url, f"#lang={lang}&s=E&r=E&h=23678m99s&w=4m&m=k1111s!")
+    ratios = pg.locator("#bar-melds .tile.back").evaluate_all(f"els => els.map({RATIO_JS})")
+    assert len(ratios) == 2 and min(ratios) >= 3, ratios
+    # arrow keys among the palette's tiles (3 columns a block on a phone), Home and End
+    open_page(pg, base_url, f"#lang={lang}")
+    tile(pg, "1m").focus()
+    for key, code in [("ArrowRight", "2m"), ("ArrowDown", "5m"), ("ArrowLeft", "4m"), ("ArrowUp", "1m"),
+                      ("End", "8f"), ("Home", "1m")]:
+        pg.keyboard.press(key)
+        assert pg.evaluate("document.activeElement.dataset.tile") == code, key
+    # the offline pill: its word on one line, nothing cut off
+    pg.context.set_offline(True)
+    pg.evaluate("window.dispatchEvent(new Event('offline'))")
+    pill = pg.locator("#net-state")
+    expect(pill).to_have_text(words["pill"])
+    assert pill.evaluate("e => { const r = document.createRange(); r.selectNodeContents(e); "
+                         "return r.getClientRects().length === 1 && e.scrollWidth <= e.clientWidth + 1; }")
+    r = pill.bounding_box()
+    assert r["x"] >= 0 and r["x"] + r["width"] <= size["width"]
+    pg.context.set_offline(False)
+    pg.evaluate("window.dispatchEvent(new Event('online'))")
+    idle(pg)
+    # a slow answer: 计算中… / Working… in the one live region (the verdict), gone with the answer
+    open_page(pg, base_url, f"#lang={lang}&s=E&r=E&h=111m222p333sEENN")
+    held: list = []
+    pg.route(re.compile(r".*/v1/(score|waits)$"), lambda route: held.append(route))
+    tile(pg, "N").tap()
+    expect(pg.locator("#verdict .sr-busy")).to_have_text(words["busy"])
+    assert pg.locator("#verdict").get_attribute("aria-live") == "polite"
+    held[0].continue_()
+    idle(pg)
+    expect(pg.locator("#verdict .sr-busy")).to_have_count(0)
