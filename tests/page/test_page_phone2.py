@@ -35,6 +35,20 @@ def box(pg, selector: str) -> dict:
     return pg.locator(selector).bounding_box()
 
 
+# every word of an element's text on one line (a Range over each word has one box)
+WORDS_WHOLE_JS = """(e) => {
+  const node = e.firstChild, text = node.textContent;
+  const re = /\\S+/g;
+  for (let m; (m = re.exec(text)); ) {
+    const r = document.createRange();
+    r.setStart(node, m.index);
+    r.setEnd(node, m.index + m[0].length);
+    if (r.getClientRects().length !== 1) return false;
+  }
+  return true;
+}"""
+
+
 # --- 1. the modes fit the screen: no row scrolling sideways -------------------------------------
 
 @PHONES
@@ -51,8 +65,9 @@ def test_every_mode_is_on_screen_without_scrolling_sideways(make_page, base_url,
         r = b.bounding_box()
         assert r["x"] >= 0 and r["x"] + r["width"] <= size["width"], (name, r)
         assert r["height"] >= 44 and r["width"] >= 44, (name, r)
-        # its words whole inside it (a long one wraps, none is cut off)
+        # its words whole inside it (a long label wraps between words; no word is cut or broken)
         assert b.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1"), name
+        assert b.evaluate(WORDS_WHOLE_JS), (name, b.inner_text())
     # and nothing on the page is wider than the screen
     assert pg.evaluate("document.documentElement.scrollWidth") <= size["width"]
 
