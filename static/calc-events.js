@@ -158,6 +158,21 @@ export function bind() {
     change(function (st) { st.seat = v; }, { paths: ['hand.melds', 'win', 'claims_from_winner'],
       after: function () { ui.meldFrom = PREV[v]; } });
   });
+  // who won and how, in one tap: the seat, self-draw or the discarder (a robbed kong stays one)
+  $('winner-grid').addEventListener('click', function (e) {
+    var b = e.target.closest('button[data-act="winner"]');
+    if (!b) return;
+    var s = b.getAttribute('data-seat');
+    var from = b.getAttribute('data-from');
+    change(function (st) {
+      st.seat = s;
+      if (!from) st.by = 'self_draw';
+      else {
+        if (st.by === 'self_draw') st.by = 'discard';
+        st.from = from;
+      }
+    }, { paths: ['hand.melds', 'win', 'claims_from_winner'], after: function () { ui.meldFrom = PREV[s]; } });
+  });
   $('round').addEventListener('click', function (e) {
     var b = e.target.closest('button[data-seat]');
     if (!b) return;
@@ -289,12 +304,19 @@ export function retry() {
   run(settlePending);         // an evening changed with no signal is settled now
 }
 
-/* The desktop's result column sits below the sticky bar, whose height the CSS reads. */
+/* The bar is as tall as what it holds; the room a full hand would take under it is kept as its
+ * margin (calc.css, --hand-h), so nothing under it, the palette under a finger, moves when it
+ * grows or shrinks.  The desktop's result column sits below the sticky bar, whose height the CSS
+ * reads. */
 export function trackBarHeight() {
   var bar = $('bar');
-  var set = function () { document.documentElement.style.setProperty('--bar-h', bar.offsetHeight + 'px'); };
+  var hand = bar.querySelector('.bar-hand');
+  var set = function () {
+    document.documentElement.style.setProperty('--hand-h', hand.getBoundingClientRect().height + 'px');
+    document.documentElement.style.setProperty('--bar-h', bar.offsetHeight + 'px');
+  };
   set();
-  if (window.ResizeObserver) new ResizeObserver(set).observe(bar);
+  if (window.ResizeObserver) new ResizeObserver(set).observe(hand);
 }
 
 /* ---- no signal: the service worker (/sw.js) keeps the page; the page says when it is offline */

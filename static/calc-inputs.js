@@ -1,12 +1,12 @@
 /* Rendering of the inputs: the palette, the bar's hand and melds, the win context, the rule options.
  * (A part of the calculator page: static/calc.js is the start; each part a native ES module.) */
-import { PREV, T, lang, t } from './calc-strings.js';
+import { PREV, SEATS, T, lang, t } from './calc-strings.js';
 import { caishenKinds, copiesOf, mode, need, optionLabels, presetById, presets, rulebook, state, total, ui, usedCounts } from './calc-state.js';
 import { undoStack } from './calc-url.js';
 import { $, claimSeats, csBadge, esc, meldTiles, others, seatOptions, segButtons, tileButton, tileSpan } from './calc-dom.js';
 import { presetName, renderContext } from './calc-results.js';
 import { renderHistory } from './calc-refresh.js';
-import { renderSession } from './calc-session.js';
+import { renderSession, session, sessionSeatLabel } from './calc-session.js';
 import { offline, setOffline } from './calc-events.js';
 import { renderOffline } from './calc-offline.js';
 
@@ -265,7 +265,16 @@ export function renderInputsNow() {
     : m.target === 'run' ? t('run_hint') : m.type ? t(m.type + '_hint') : '';
   paletteLabels();
 
-  // win context
+  // win context: who won and how, one tap (a row a seat: by self-draw, or off each other seat's discard)
+  $('winner-grid').innerHTML = SEATS.map(function (s) {
+    return '<span class="winner-name">' + esc(session ? sessionSeatLabel(s) : t('seat_opt', s)) + '</span>' +
+      [s].concat(others(s)).map(function (w) {
+        var on = st.seat === s && (w === s ? st.by === 'self_draw' : st.by !== 'self_draw' && st.from === w);
+        return '<button type="button" data-act="winner" data-seat="' + s + '" data-from="' + (w === s ? '' : w) +
+          '" aria-pressed="' + on + '" aria-label="' + esc(t('winner_cell', s, w)) + '">' +
+          esc(w === s ? t('self_draw') : t('win_off', w)) + '</button>';
+      }).join('');
+  }).join('');
   Array.prototype.forEach.call(document.querySelectorAll('input[name="by"]'), function (r) {
     r.checked = r.value === st.by;
   });

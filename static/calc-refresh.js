@@ -57,6 +57,7 @@ export function refresh() {
   stopCountdown();
   $('result-copy').hidden = true;
   if ($('ses-add')) $('ses-add').disabled = true;
+  $('bar-record').hidden = true;
   if (!hasHand(st)) {
     body.innerHTML = '<p class="muted">' + esc(t('empty')) + '</p>';
     setVerdict(t('empty_verdict'), '');

@@ -5,7 +5,7 @@ import { I18N, PREV, SEATS, T, lang, t } from './calc-strings.js';
 import { caishenKinds, concealedOf, presetById, setLastResult, state, ui } from './calc-state.js';
 import { api, errorPairs, failed, failureText, plain, problemTitle, run, under, waitsRequest } from './calc-api.js';
 import { $, esc, fmtSigned, meldTiles, tileSpan } from './calc-dom.js';
-import { addLabel, canRecord, session } from './calc-session.js';
+import { addLabel, canRecord, renderBarRecord, session } from './calc-session.js';
 import { offlineWhyNot } from './calc-offline.js';
 import { offline } from './calc-events.js';
 
@@ -75,14 +75,25 @@ export function showOffline(r) {
   }
 }
 
-export function itemName(it) { return lang === 'zh' ? it.name : it.name_en || it.name; }
+/* An item's name in the page's language; a pung item (中发白刻/杠, 位风刻/杠, 圈风刻/杠) named with its
+ * tile and as a pung or a kong, as the answer's tiles and decomposition say. */
+export function itemName(it, d) {
+  var named = t('item_tile')[it.id];
+  var c = it.tiles && it.tiles.length === 1 ? it.tiles[0] : null;
+  if (named && c) {
+    var sets = d && d.decomposition && d.decomposition.sets || [];
+    var kong = sets.some(function (x) { return x.type === 'kong' && x.tiles[0] === c; });
+    return named(T.name(c, lang), kong);
+  }
+  return lang === 'zh' ? it.name : it.name_en || it.name;
+}
 
 /* The 台 items in the page's language only. */
 export function itemsHTML(d) {
   var rows = (d.items || []).map(function (it) {
     var tiles = (it.tiles || []).map(function (c) { return tileSpan(c, 'xs'); }).join('');
     return '<tr data-item="' + esc(it.id) + '"' + (it.bonus ? ' class="bonus"' : '') + '>' +
-      '<td class="item-name">' + esc(itemName(it)) +
+      '<td class="item-name">' + esc(itemName(it, d)) +
       (it.bonus ? ' <span class="badge">' + esc(t('bonus')) + '</span>' : '') +
       '</td><td class="num">' + esc(it.tai) + '</td><td class="item-tiles">' + tiles + '</td></tr>';
   }).join('');
@@ -505,7 +516,7 @@ export function resultText(st, kind, d) {
   var sep = lang === 'zh' ? '，' : ', ';
   var lines = [t('txt_title') + ' · ' + presetName(st.preset), t('txt_seat', st.seat, st.round), handText(st)];
   if (kind === 'score') {
-    lines.push(t('txt_items') + ': ' + (d.items || []).map(function (it) { return itemName(it) + ' ' + it.tai; }).join(sep) +
+    lines.push(t('txt_items') + ': ' + (d.items || []).map(function (it) { return itemName(it, d) + ' ' + it.tai; }).join(sep) +
       ' = ' + d.tai + ' ' + t('tai'));
     lines.push(t('v_score', d));
     lines.push(t('txt_net') + ': ' + SEATS.map(function (s) {
@@ -531,4 +542,5 @@ export function showResultText(kind, d) {
   $('result-text').textContent = resultText(state, kind, d);
   $('result-copy').hidden = false;
   ['ses-add', 'ses-add-result'].forEach(function (id) { if ($(id)) $(id).disabled = !canRecord(); });
+  renderBarRecord();
 }

@@ -187,8 +187,13 @@ export function renderSession() {
     var again = h.index > 0 && list[h.index - 1] && list[h.index - 1].dealer === h.dealer;     // 连庄
     var w = { winner: named[h.winner], from: h.from === null ? null : named[h.from], tai: h.tai, by: h.by,
       eligible: h.eligible };
+    var kept = session.hands[h.index];
+    var liable = h.outcome === 'win' && kept && Array.isArray(kept.liable) ? kept.liable.map(function (x) {
+      return esc(x.player + ' ' + (t('liability')[x.liability] || x.liability));
+    }).join(lang === 'zh' ? '、' : ', ') : '';
     return '<tr data-hand="' + h.index + '"><td class="num">' + (h.index + 1) + '</td><td class="ses-what-cell">' +
       '<span class="ses-what">' + esc(h.outcome === 'win' && h.winner !== null ? t('ses_win', w) : t('ses_drawn')) + '</span>' +
+      (liable ? '<small class="ses-liable">' + liable + '</small>' : '') +
       '<small class="ses-dealer">' + esc(t('ses_dealer', named[h.dealer], h.round_wind)) + (again ? ' · <strong class="ses-again">' +
       esc(t('ses_again')) + '</strong>' : '') + '</small>' +
       '<span class="ses-row-acts">' + (h.outcome === 'win' ? '<button type="button" class="ses-edit" data-act="ses-edit" data-index="' +
@@ -241,6 +246,7 @@ export function renderSession() {
   html += '<p class="muted">' + esc(t('ses_kept')) + '</p><div class="row"><button type="button" data-act="ses-share">' +
     esc(t('ses_share')) + '</button><button type="button" data-act="ses-new">' + esc(t('ses_new')) + '</button></div>';
   box.innerHTML = html;
+  renderBarRecord();
 }
 
 /* With an evening on, the seat buttons name who sits there (in the hand being corrected: who sat
@@ -256,6 +262,16 @@ export function sessionSeatLabel(s) {
 export function canRecord() {
   return !!(session && lastResult && lastResult.kind === 'score' && lastResult.data && lastResult.data.eligible);
 }
+/* The bar's record button, beside the verdict (shown when the scored hand may be recorded): the
+ * evening's "记入这一手" without scrolling down to the evening. */
+export function renderBarRecord() {
+  var b = $('bar-record');
+  var on = canRecord();
+  b.hidden = !on;
+  b.disabled = !on;
+  if (!on) return;
+  b.textContent = t(editing !== null ? 'ses_bar_save' : 'ses_bar_add');
+}
 export function addLabel(fromResult) {
   if (editing !== null) return t('ses_save_n', editing + 1);
   return fromResult ? t('ses_add_n', session.hands.length + 1) : t('ses_add');
@@ -270,9 +286,11 @@ export function sessionAdd(entry) {
     if (h !== undefined && (h !== encode(state) || !canRecord())) return null;
     if (editing !== null && h !== undefined) {
       session.hands[editing].h = h;
+      session.hands[editing].liable = liableOf(session.hands[editing].seats || nextSeats().seats);
       editing = null;
     } else {
       entry.seats = nextSeats().seats;
+      if (h !== undefined) entry.liable = liableOf(entry.seats);
       session.hands.push(entry);
     }
     session.unsettled = true;
@@ -282,6 +300,15 @@ export function sessionAdd(entry) {
       renderSession();
       return commit(true);
     });
+  });
+}
+
+/* Who paid as liable (包, 双包) in the scored hand being recorded, by name: read from its /v1/score
+ * answer's payments (their liability), never worked out here. */
+function liableOf(seats) {
+  var pays = lastResult && lastResult.data && lastResult.data.payments || [];
+  return pays.filter(function (p) { return p.liability; }).map(function (p) {
+    return { player: seats[p.from] || p.from, liability: p.liability };
   });
 }
 
@@ -323,7 +350,16 @@ function editHand(i) {
   });
 }
 
+/* A tap on a record button: the scored hand into the evening (once: the button is disabled at once). */
+function recordTap(b) {
+  if (!canRecord()) return;
+  b.disabled = true;
+  sessionAdd({ h: encode(state) });
+  flash(t('ses_added'));
+}
+
 export function bindSession() {
+  $('bar-record').addEventListener('click', function (e) { recordTap(e.currentTarget); });
   $('ses-incoming').addEventListener('click', function (e) {
     var b = e.target.closest('button[data-pick]');
     if (b) pickIncoming(b.getAttribute('data-pick'));
@@ -344,10 +380,8 @@ export function bindSession() {
     var b = e.target.closest('button[data-act]');
     if (!b || !session) return;
     var act = b.getAttribute('data-act');
-    if (act === 'ses-add' && canRecord()) {
-      b.disabled = true;
-      sessionAdd({ h: encode(state) });
-      flash(t('ses_added'));
+    if (act === 'ses-add') {
+      recordTap(b);
     } else if (act === 'ses-swap') {
       swapSaved(+b.getAttribute('data-index'));
     } else if (act === 'ses-edit') {

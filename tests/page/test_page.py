@@ -133,7 +133,7 @@ def more_claims(pg, wind: str) -> None:
     idle(pg)
 
 
-def type_tiles(pg, text: str, label: str = "Type tiles (e.g. 123m 456p EE C 2f)") -> None:
+def type_tiles(pg, text: str, label: str = "Type tiles: m characters, p dots") -> None:
     """Tiles typed in the keyboard box (folded away under the palette: opened first)."""
     if not pg.locator("#quick-box").evaluate("d => d.open"):
         pg.locator("#quick-box summary").click()
@@ -210,9 +210,9 @@ def check_worked_example_result(pg) -> None:
     assert tai_by_id == {"pai_hu": 0, "self_draw": 1, "no_caishen": 1, "dragon_pung": 1, "seat_flower": 1}
     # one language: the page's (English here, Chinese in the Chinese page)
     english = {"pai_hu": "Plain win", "self_draw": "Self-draw", "no_caishen": "No caishen",
-               "dragon_pung": "Dragon pung", "seat_flower": "Seat flower"}
-    chinese = {"pai_hu": "排胡", "self_draw": "自摸", "no_caishen": "硬胡", "dragon_pung": "中发白刻/杠",
-               "seat_flower": "正花"}
+               "dragon_pung": "Dragon pung (Red dragon)", "seat_flower": "Seat flower"}
+    chinese = {"pai_hu": "排胡", "self_draw": "自摸", "no_caishen": "硬胡", "dragon_pung": "红中刻子",
+               "seat_flower": "正花"}     # (the library's 中发白刻/杠 named with its tile)
     assert names == (chinese if pg.locator("html").get_attribute("lang") == "zh-CN" else english)
     expect(pg.locator("#items-total")).to_have_text("4")
     expect(pg.locator("#net-E")).to_have_text("\u22125")
@@ -261,7 +261,7 @@ def test_worked_example_by_tapping(page, base_url):
     expect(page.locator("#wait-kind")).to_have_text("两头")
     expect(page.locator("#net-S")).to_have_text("+15")
     assert page.locator("table.items tbody td.item-name").all_inner_texts() == [
-        "排胡", "自摸", "硬胡", "中发白刻/杠", "正花"]
+        "排胡", "自摸", "硬胡", "红中刻子", "正花"]
     assert "lang=" not in page.url          # the link keeps its reader's language
 
 
@@ -494,7 +494,7 @@ def test_keyboard_and_labels(page, base_url):
     idle(page)
     assert hand_tiles(page) == ["3p", "3p"]
     # tiles can be typed too
-    box = page.get_by_label("Type tiles (e.g. 123m 456p EE C 2f)")
+    box = page.get_by_label("Type tiles: m characters, p dots")
     box.fill("123m EE")
     box.press("Enter")
     idle(page)

@@ -385,7 +385,7 @@ def test_copyable_summary_and_history_of_hands(make_page, base_url):
         "Ningbo mahjong score · Ningbo (default)",
         "Seat South · round East",
         "Hand 23678m99s win on 4m · Melds CCC 1111s · Flowers 2f · Caishen 5p",
-        "台: Plain win 0, Self-draw 1, No caishen 1, Dragon pung 1, Seat flower 1 = 4 台",
+        "台: Plain win 0, Self-draw 1, No caishen 1, Dragon pung (Red dragon) 1, Seat flower 1 = 4 台",
         "4 台 · win, 5 pts",
         "Net: East −5, South +15, West −5, North −5",
     ]
