@@ -236,6 +236,14 @@ class Table:
         raise ScoreError.one("illegal_event", where, f"{reason}: {en}", zh, extra={
             "event_index": i, "reason": reason, "expected": self.expected(), "state": self.state(), **(more or {})})
 
+    def refuse(self, reason: str, messages: Callable[[], tuple[str, str]]) -> typing.NoReturn:
+        """:meth:`fail` with its messages (English, Chinese) made only where they are shown: a
+        trial (:meth:`try_next`) is refused without them, and the referee's candidates are refused
+        by the dozen a request (the commonest refusals use this)."""
+        if self.trial:
+            raise Refused(reason)
+        self.fail(reason, *messages())
+
     def state(self) -> dict[str, typing.Any]:
         last = self.last_discard
         return {
@@ -376,7 +384,7 @@ class Table:
         win ``/v1/score`` refuses) where they refuse it.  A refusal here builds no 422 (its
         messages and ``expected``): ningbo_score.actions tries many."""
         t = Table.__new__(Table)
-        t.__dict__.update(self.__dict__)
+        t.__dict__ = self.__dict__.copy()      # a third of the cost of updating the new one's
         t.trial = True
         t.seen = list(self.seen)
         if ev.seat is not None:
@@ -389,8 +397,9 @@ class Table:
 
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:
         who = SEATS[ev.seat] if ev.seat is not None else "anyone"
-        self.fail("out_of_turn", f"it is not {who}'s turn to {ev.t} here",
-                  f"此时{'不能' if ev.seat is None else '轮不到' + _zh_seat(ev.seat)}{_ZH_EVENT[ev.t]}")
+        self.refuse("out_of_turn", lambda: (
+            f"it is not {who}'s turn to {ev.t} here",
+            f"此时{'不能' if ev.seat is None else '轮不到' + _zh_seat(ev.seat)}{_ZH_EVENT[ev.t]}"))
 
     def _own_turn(self, ev: Event, after_draw: bool) -> None:
         """The turn checks of an event of the seat's own turn (a discard: ``after_draw`` False, also
@@ -399,8 +408,8 @@ class Table:
         if ev.seat == actor and (phase == ACT or (phase == MUST_DISCARD and not after_draw)):
             return
         if ev.seat == actor and phase in (REPLACEMENT, ROB):
-            self.fail("missing_replacement_draw", f"{SEATS[actor]} owes its replacement draw first",
-                      f"{_zh_seat(actor)}应先摸补牌")
+            self.refuse("missing_replacement_draw", lambda: (f"{SEATS[actor]} owes its replacement draw first",
+                                                              f"{_zh_seat(actor)}应先摸补牌"))
         self._out_of_turn(ev)
 
     def _own_tile(self, ev: Event, after_draw: bool, copies: int = 1) -> tuple[int, int, SeatState]:
@@ -462,10 +471,11 @@ class Table:
         if seat == 0 and self.opening:
             self.opening = None      # the dealer after another seat's opening 补花: its own first turn (§11.2)
         if tile in self.kinds:
-            self.fail("caishen_flower_set_aside", f"{CODES[tile]} is a caishen this hand: no flower, never set aside "
-                      "(docs/rules.md §2)", f"{_zh_tile(tile)}本局是财神，不是花牌，不能补花")
+            self.refuse("caishen_flower_set_aside", lambda: (
+                f"{CODES[tile]} is a caishen this hand: no flower, never set aside (docs/rules.md §2)",
+                f"{_zh_tile(tile)}本局是财神，不是花牌，不能补花"))
         if tile < FLOWER0:
-            self.fail("not_a_flower", f"{CODES[tile]} is no flower", f"{_zh_tile(tile)}不是花牌")
+            self.refuse("not_a_flower", lambda: (f"{CODES[tile]} is no flower", f"{_zh_tile(tile)}不是花牌"))
         st.take((tile,))
         st.flowers.append(tile)
         self.phase, self.actor, self.replacing = REPLACEMENT, seat, i
@@ -491,10 +501,9 @@ class Table:
         return seat, tile, st
 
     def _not_held(self, seat: int, tiles: typing.Iterable[int]) -> typing.NoReturn:
-        tiles = tuple(tiles)
-        shown = " ".join(CODES[t] for t in tiles)
-        self.fail("tile_not_held", f"{SEATS[seat]} does not hold {shown}",
-                  f"{_zh_seat(seat)}手中没有{_zh_tiles(tiles)}")
+        shown = tuple(tiles)
+        self.refuse("tile_not_held", lambda: (f"{SEATS[seat]} does not hold {' '.join(CODES[t] for t in shown)}",
+                                              f"{_zh_seat(seat)}手中没有{_zh_tiles(shown)}"))
 
     def _discard(self, i: int, ev: Event) -> None:
         seat, tile, st = self._own_tile(ev, False)
@@ -532,6 +541,8 @@ class Table:
         return discarder, last[1]
 
     def _declined_turn(self, ev: Event, discarder: int) -> None:
+        if not ev.declined:
+            return
         seen = {ev.seat}
         for s, _ in ev.declined:
             if s == discarder or s in seen:
@@ -600,12 +611,14 @@ class Table:
         if not st.holds(own):
             self._not_held(seat, own)
         if kind == "chow" and upper(seat) != discarder:
-            self.fail("chow_not_from_upper_seat", f"{SEATS[seat]} chows only from its 上家 "
-                      f"{SEATS[upper(seat)]}, not {SEATS[discarder]} (docs/rules.md §1)",
-                      f"{_zh_seat(seat)}只能吃上家{_zh_seat(upper(seat))}的牌，不能吃{_zh_seat(discarder)}的牌")
+            self.refuse("chow_not_from_upper_seat", lambda: (
+                f"{SEATS[seat]} chows only from its 上家 {SEATS[upper(seat)]}, not {SEATS[discarder]} "
+                "(docs/rules.md §1)",
+                f"{_zh_seat(seat)}只能吃上家{_zh_seat(upper(seat))}的牌，不能吃{_zh_seat(discarder)}的牌"))
         if tile in self.kinds:
-            self.fail("caishen_claimed", f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed "
-                      "(docs/rules.md §2)", f"{_zh_tile(tile)}是财神：打出的财神不能吃碰杠")
+            self.refuse("caishen_claimed", lambda: (
+                f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed (docs/rules.md §2)",
+                f"{_zh_tile(tile)}是财神：打出的财神不能吃碰杠"))
         self._meld_checks(seat, kind, tiles, discarder, tile)
         self._priority(ev, seat, kind)
         st.take(own)
@@ -648,8 +661,9 @@ class Table:
         face = self._face(tile)
         n = next((n for n, m in enumerate(st.melds) if m.kind == "pung" and self._face(m.tiles[0]) == face), None)
         if n is None:
-            self.fail("added_kong_without_pung", f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
-                      f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠")
+            self.refuse("added_kong_without_pung", lambda: (
+                f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
+                f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠"))
         st.take((tile,))
         st.melds[n] = st.melds[n].added_to(tile, i)
         self.phase, self.replacing, self.chain_kong = ROB, i, i
