@@ -50,6 +50,13 @@ _ORDER = {t: n for n, t in enumerate(ACTION_TYPES)}
 PRIORITY = {**{t: rank + 1 for t, rank in _CLAIM_RANK.items()}, "draw": 4, "exhaustive_draw": 4}
 _N_KINDS = len(CODES)
 _OWN_TILE = ("concealed_kong", "added_kong", "flower", "discard")
+#: each own-tile event's candidates (:func:`candidates`): the kinds from the first given on that
+#: the seat holds at least this many of: the tiles the event takes from its hand (a concealed
+#: kong four), and for a flower only the flower kinds (an event that names another tile is no
+#: flower event: replay refuses it ``not_a_flower`` in every state; the brute force of
+#: tests/play/test_actions.py still tries every kind, held or not)
+_TRIED: dict[str, tuple[int, int]] = {"concealed_kong": (0, 4), "added_kong": (0, 1), "flower": (FLOWER0, 1),
+                                      "discard": (0, 1)}
 
 
 def _phase(table: Table) -> tuple[str, int | None]:
@@ -74,9 +81,10 @@ def _phase(table: Table) -> tuple[str, int | None]:
 def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.Iterator[Event]]]:
     """The bounded set of events tried as the next one, by seat and type (each group's events
     made as they are tried): each seat's draw (of a kind the wall still has), win, and
-    discard/flower/concealed kong/added kong of each kind it holds; each chow, pung and kong of
-    the last discard; the exhaustive draw.  A superset of what may be legal: replay's checks
-    decide (:func:`actions_loaded`)."""
+    discard/flower/concealed kong/added kong of each kind it holds (:data:`_TRIED`: four of it
+    for a concealed kong, a flower kind for a flower); each chow, pung and kong of the last
+    discard; the exhaustive draw.  A superset of what may be legal: replay's checks decide
+    (:func:`actions_loaded`)."""
     seen, log = table.seen, table.log
     left = next((k for k in range(_N_KINDS) if seen[k] < (1 if k >= FLOWER0 else 4)), None)
     last = table.last_discard
@@ -85,8 +93,8 @@ def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.It
             yield s, "draw", iter((Event("draw", s, left, (), None, ()),))
         yield s, "win", iter((Event("win", s, None, (), None, ()),))
         held = st.held
-        for t in _OWN_TILE:
-            yield s, t, (Event(t, s, k, (), None, ()) for k in range(_N_KINDS) if held[k])
+        for t, (first, n) in _TRIED.items():
+            yield s, t, (Event(t, s, k, (), None, ()) for k in range(first, _N_KINDS) if held[k] >= n)
         if last is not None:
             d = last[1]
             yield s, "pung", iter((Event("pung", s, None, (d,) * 3, None, ()),))
