@@ -33,6 +33,7 @@ import typing
 
 from . import api
 from .batch import refused_result
+from .engine import no_reading
 from .errors import ScoreError
 from .readers.fields import load
 from .hand import CAISHEN_IN_MELD, Meld, _meld_problems, caishen_of
@@ -382,7 +383,10 @@ class Table:
         """The table after ``ev`` as the log's next event, with the same checks as :meth:`step`,
         on a copy (this table is left as it was); :class:`Refused` (its reason, or the code of a
         win ``/v1/score`` refuses) where they refuse it.  A refusal here builds no 422 (its
-        messages and ``expected``): ningbo_score.actions tries many."""
+        messages and ``expected``): ningbo_score.actions tries many.  A win whose tiles make no
+        4 sets and a pair (engine.no_reading: the scorer's own reading of them) is refused
+        ``not_a_winning_hand`` before its ``/v1/score`` body is made and scored (the scorer's
+        code may be another of its problems there: a refusal all the same)."""
         t = Table.__new__(Table)
         t.__dict__ = self.__dict__.copy()      # a third of the cost of updating the new one's
         t.trial = True
@@ -696,6 +700,9 @@ class Table:
             self._own_turn(ev, True)
             self._out_of_turn(ev)
         win = self._derive(i, seat, by, winning, frm)
+        if self.trial and no_reading(win.concealed, len(win.melds), winning, self.kinds, self.substitute, seat,
+                                     self.log.round_wind):
+            raise Refused("not_a_winning_hand")     # what /v1/score would refuse, before its body is made
         body, scored = self._score(i, win)
         if not scored["eligible"]:
             self._below_minimum(seat, body, scored)
