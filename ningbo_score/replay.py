@@ -148,23 +148,6 @@ class SeatState:
         return all(held[t] >= n for t, n in need.items())
 
 
-class _CopyOnRead(list[SeatState]):
-    """A trial's seats (:meth:`Table.try_next`): the acting seat is copied when first read (its
-    event's turn checks, which refuse most trials, read none)."""
-
-    __slots__ = ("seat",)
-
-    def __init__(self, seats: list[SeatState], seat: int) -> None:
-        super().__init__(seats)
-        self.seat: int | None = seat
-
-    def __getitem__(self, i: typing.Any) -> typing.Any:
-        if i == self.seat:
-            self.seat = None
-            list.__setitem__(self, i, list.__getitem__(self, i).copy())
-        return list.__getitem__(self, i)
-
-
 class Refused(Exception):
     """An event :meth:`Table.try_next` refuses (its ``args[0]``: the reason), without a message."""
 
@@ -391,8 +374,7 @@ class Table:
         t.__dict__ = self.__dict__.copy()      # a third of the cost of updating the new one's
         t.trial = True
         t.seen = list(self.seen)
-        if ev.seat is not None:
-            t.seats = _CopyOnRead(self.seats, ev.seat)
+        t.seats = list(self.seats)             # the seat the event changes is copied then (_changing)
         try:
             t.step(len(self.log.events), ev)
         except ScoreError as err:             # a win /v1/score refuses
@@ -416,15 +398,23 @@ class Table:
                                                               f"{_zh_seat(actor)}应先摸补牌"))
         self._out_of_turn(ev)
 
-    def _own_tile(self, ev: Event, after_draw: bool, copies: int = 1) -> tuple[int, int, SeatState]:
+    def _own_tile(self, ev: Event, after_draw: bool, copies: int = 1) -> tuple[int, int]:
         """The turn checks of :meth:`_own_turn`, then that the seat holds ``copies`` of the event's
-        tile: its seat, its tile and the seat's state."""
+        tile: its seat and its tile."""
         self._own_turn(ev, after_draw)
         seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
-        st = self.seats[seat]
-        if st.held[tile] < copies:
+        if self.seats[seat].held[tile] < copies:
             self._not_held(seat, (tile,) * copies)
-        return seat, tile, st
+        return seat, tile
+
+    def _changing(self, seat: int) -> SeatState:
+        """The state of the seat an event changes, once its checks have passed: in a trial
+        (:meth:`try_next`) a copy, so that the table tried from keeps its own (every step reads
+        the seats through ``self.seats`` and changes one only through this)."""
+        st = self.seats[seat]
+        if self.trial:
+            st = self.seats[seat] = st.copy()
+        return st
 
     def _draw(self, i: int, ev: Event) -> None:
         seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
@@ -447,7 +437,7 @@ class Table:
                       f"{self.log.live_tiles} 张活牌已摸完")
         seen[tile] += 1
         self.draws += 1
-        st = self.seats[seat]
+        st = self._changing(seat)
         st.held[tile] += 1
         st.count += 1
         self.replacing = None
@@ -471,7 +461,7 @@ class Table:
         return ev.t == "flower" and ev.tile in self.deal_flowers
 
     def _flower(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._opening_flower(ev) if self._in_opening(ev) else self._own_tile(ev, True)
+        seat, tile = self._opening_flower(ev) if self._in_opening(ev) else self._own_tile(ev, True)
         if seat == 0 and self.opening:
             self.opening = None      # the dealer after another seat's opening 补花: its own first turn (§11.2)
         if tile in self.kinds:
@@ -480,6 +470,7 @@ class Table:
                 f"{_zh_tile(tile)}本局是财神，不是花牌，不能补花"))
         if tile < FLOWER0:
             self.refuse("not_a_flower", lambda: (f"{CODES[tile]} is no flower", f"{_zh_tile(tile)}不是花牌"))
+        st = self._changing(seat)
         st.take((tile,))
         st.flowers.append(tile)
         self.phase, self.actor, self.replacing = REPLACEMENT, seat, i
@@ -488,9 +479,8 @@ class Table:
         """A flower of another seat than the dealer while the dealer's first turn waits (§11.2)."""
         return self.opening is not None and ev.seat != 0 and self.phase == ACT and self.actor == 0
 
-    def _opening_flower(self, ev: Event) -> tuple[int, int, SeatState]:
-        """The opening 补花 of a seat other than the dealer: in turn E, S, W, N; its seat, tile and
-        state."""
+    def _opening_flower(self, ev: Event) -> tuple[int, int]:
+        """The opening 补花 of a seat other than the dealer: in turn E, S, W, N; its seat and tile."""
         seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
         opening = typing.cast(int, self.opening)
         if seat < opening:
@@ -498,11 +488,10 @@ class Table:
                       f"{SEATS[opening]}, who has set aside its flowers already (docs/rules.md §11.2)",
                       f"出牌前补花按东、南、西、北的顺序：{_zh_seat(seat)}在{_zh_seat(opening)}之前，"
                       f"{_zh_seat(opening)}已经补过花")
-        st = self.seats[seat]
-        if not st.held[tile]:
+        if not self.seats[seat].held[tile]:
             self._not_held(seat, (tile,))
         self.opening = seat
-        return seat, tile, st
+        return seat, tile
 
     def _not_held(self, seat: int, tiles: typing.Iterable[int]) -> typing.NoReturn:
         shown = tuple(tiles)
@@ -510,7 +499,7 @@ class Table:
                                               f"{_zh_seat(seat)}手中没有{_zh_tiles(shown)}"))
 
     def _discard(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._own_tile(ev, False)
+        seat, tile = self._own_tile(ev, False)
         if self.swap_kinds:
             if self._face(tile) in self.swap_kinds:
                 shown = " ".join(CODES[k] for k in sorted(self.swap_kinds))
@@ -519,6 +508,7 @@ class Table:
                           f"{_zh_seat(seat)}刚吃牌，不能打出{_zh_tile(tile)}（不能吃张打张："
                           f"{'、'.join(_zh_tile(k) for k in sorted(self.swap_kinds))}）")
             self.swap_kinds = frozenset()
+        st = self._changing(seat)
         st.take((tile,))
         if tile in self.kinds:
             st.caishen_discards.append(i)
@@ -608,11 +598,10 @@ class Table:
     def _claim(self, i: int, ev: Event) -> None:
         discarder, tile = self._on_discard(ev)
         seat, kind, tiles = typing.cast(int, ev.seat), ev.t, ev.tiles
-        st = self.seats[seat]
         own = list(tiles)
         if tile in own:
             own.remove(tile)
-        if not st.holds(own):
+        if not self.seats[seat].holds(own):
             self._not_held(seat, own)
         if kind == "chow" and upper(seat) != discarder:
             self.refuse("chow_not_from_upper_seat", lambda: (
@@ -625,6 +614,7 @@ class Table:
                 f"{_zh_tile(tile)}是财神：打出的财神不能吃碰杠"))
         self._meld_checks(seat, kind, tiles, discarder, tile)
         self._priority(ev, seat, kind)
+        st = self._changing(seat)
         st.take(own)
         st.melds.append(MeldRecord(kind, tuple(sorted(tiles)), discarder, False, False, (i,)))
         if kind != "chow" or self.rules.chi_counts_for_liability:     # docs/rules.md §7
@@ -652,22 +642,25 @@ class Table:
         return frozenset(out)
 
     def _concealed_kong(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._own_tile(ev, True, copies=4)
+        seat, tile = self._own_tile(ev, True, copies=4)
         self._meld_checks(seat, "kong", (tile,) * 4, None, None)
+        st = self._changing(seat)
         st.take((tile,) * 4)
         st.melds.append(MeldRecord("kong", (tile,) * 4, None, True, False, (i,)))
         self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
 
     def _added_kong(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._own_tile(ev, True)
+        seat, tile = self._own_tile(ev, True)
         if tile in self.kinds:
             self._caishen_in_meld()
         face = self._face(tile)
-        n = next((n for n, m in enumerate(st.melds) if m.kind == "pung" and self._face(m.tiles[0]) == face), None)
+        melds = self.seats[seat].melds
+        n = next((n for n, m in enumerate(melds) if m.kind == "pung" and self._face(m.tiles[0]) == face), None)
         if n is None:
             self.refuse("added_kong_without_pung", lambda: (
                 f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
                 f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠"))
+        st = self._changing(seat)
         st.take((tile,))
         st.melds[n] = st.melds[n].added_to(tile, i)
         self.phase, self.replacing, self.chain_kong = ROB, i, i
