@@ -53,8 +53,9 @@ _OWN_TILE = ("concealed_kong", "added_kong", "flower", "discard")
 #: each own-tile event's candidates (:func:`candidates`): the kinds from the first given on that
 #: the seat holds at least this many of: the tiles the event takes from its hand (a concealed
 #: kong four), and for a flower only the flower kinds (an event that names another tile is no
-#: flower event: replay refuses it ``not_a_flower`` in every state; the brute force of
-#: tests/play/test_actions.py still tries every kind, held or not)
+#: flower event: replay refuses it ``not_a_flower`` in every state); an added kong only where the
+#: seat has an exposed pung to add to.  The brute force of tests/play/test_actions.py still tries
+#: every kind, held or not, for every seat.
 _TRIED: dict[str, tuple[int, int]] = {"concealed_kong": (0, 4), "added_kong": (0, 1), "flower": (FLOWER0, 1),
                                       "discard": (0, 1)}
 
@@ -82,7 +83,7 @@ def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.It
     """The bounded set of events tried as the next one, by seat and type (each group's events
     made as they are tried): each seat's draw (of a kind the wall still has), win, and
     discard/flower/concealed kong/added kong of each kind it holds (:data:`_TRIED`: four of it
-    for a concealed kong, a flower kind for a flower); each chow, pung and kong of the last
+    for a concealed kong, a flower kind for a flower, an added kong beside a pung); each chow, pung and kong of the last
     discard; the exhaustive draw.  A superset of what may be legal: replay's checks decide
     (:func:`actions_loaded`)."""
     seen, log = table.seen, table.log
@@ -94,7 +95,8 @@ def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.It
         yield s, "win", iter((Event("win", s, None, (), None, ()),))
         held = st.held
         for t, (first, n) in _TRIED.items():
-            yield s, t, (Event(t, s, k, (), None, ()) for k in range(first, _N_KINDS) if held[k] >= n)
+            if t != "added_kong" or any(m.kind == "pung" for m in st.melds):
+                yield s, t, (Event(t, s, k, (), None, ()) for k in range(first, _N_KINDS) if held[k] >= n)
         if last is not None:
             d = last[1]
             yield s, "pung", iter((Event("pung", s, None, (d,) * 3, None, ()),))

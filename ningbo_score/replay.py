@@ -373,7 +373,8 @@ class Table:
         t = Table.__new__(Table)
         t.__dict__ = self.__dict__.copy()      # a third of the cost of updating the new one's
         t.trial = True
-        t.seen = list(self.seen)
+        if ev.t == "draw":
+            t.seen = list(self.seen)           # a draw's copy in play (the one step that counts one)
         t.seats = list(self.seats)             # the seat the event changes is copied then (_changing)
         try:
             t.step(len(self.log.events), ev)
@@ -435,7 +436,7 @@ class Table:
         if self.draws >= self.log.live_tiles:
             self.fail("wall_exhausted", f"all {self.log.live_tiles} live tiles have been drawn",
                       f"{self.log.live_tiles} 张活牌已摸完")
-        seen[tile] += 1
+        seen[tile] += 1                        # the one change of seen (try_next copies it for a draw)
         self.draws += 1
         st = self._changing(seat)
         st.held[tile] += 1
