@@ -145,10 +145,13 @@ def _state(table: Table, seat: int | None) -> dict[str, typing.Any]:
             "last_discard": state["last_discard"]}
 
 
-#: the reasons of replay.REASONS that come before any check of the event's tiles: a candidate
-#: refused for one of them is refused for every tile, so the other tiles of its seat and type are
-#: not tried (tests/play/test_actions.py's brute force tries them all)
-TURN_REASONS = frozenset(("event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw"))
+#: the reasons of replay.REASONS that do not depend on the event's tiles: the turn's, checked
+#: before any tile, and a chow by another seat than the discarder's next (checked of every chow
+#: that holds its tiles; one that does not is refused before).  A candidate refused for one of
+#: them is refused for every tile, so the other tiles of its seat and type are not tried
+#: (tests/play/test_actions.py's brute force tries them all)
+TURN_REASONS = frozenset(("event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",
+                          "chow_not_from_upper_seat"))
 
 
 def actions_loaded(loaded: ActionsInput, lang: str = "en") -> ActionsAnswer:

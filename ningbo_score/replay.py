@@ -140,12 +140,9 @@ class SeatState:
         c.claims_from = {s: list(v) for s, v in self.claims_from.items()}
         return c
 
-    def holds(self, tiles: typing.Iterable[int]) -> bool:
-        need: dict[int, int] = {}
-        for t in tiles:
-            need[t] = need.get(t, 0) + 1
+    def holds(self, tiles: list[int]) -> bool:
         held = self.held
-        return all(held[t] >= n for t, n in need.items())
+        return all(held[t] >= tiles.count(t) for t in tiles)
 
 
 class Refused(Exception):
@@ -732,14 +729,18 @@ class Table:
         """What the log decides about the win of ``seat`` at event ``i`` (docs/api.md, "Derived")."""
         st = self.seats[seat]
         self_draw = by == "self_draw"
-        held = list(st.held)
+        concealed: list[int] = []
+        for k, n in enumerate(st.held):
+            if n:
+                concealed += (k,) * n
         if not self_draw:
-            held[winning] += 1
+            concealed.append(winning)
+            concealed.sort()
         before = typing.cast(int, self.last_draw) if self_draw else i - 1   # the winning draw, discard or kong
         source, fed = (self.chain_source, self._fed_by(st)) if self_draw else (None, None)
         return DerivedWin(
             seat=seat, by=by, from_seat=frm, winning_tile=winning,
-            concealed=tuple(k for k in range(_N_CODES) for _ in range(held[k])), melds=tuple(st.melds),
+            concealed=tuple(concealed), melds=tuple(st.melds),
             flowers=tuple(st.flowers), by_event=before, kong_replacement_event=source,
             kong_fed_by=None if fed is None else fed[0], kong_fed_by_event=None if fed is None else fed[1],
             last_tile=self_draw and self.last_draw_number == self.log.live_tiles,
