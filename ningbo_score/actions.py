@@ -83,9 +83,11 @@ def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.It
     """The bounded set of events tried as the next one, by seat and type (each group's events
     made as they are tried): each seat's draw (of a kind the wall still has), win, and
     discard/flower/concealed kong/added kong of each kind it holds (:data:`_TRIED`: four of it
-    for a concealed kong, a flower kind for a flower, an added kong beside a pung); each chow, pung and kong of the last
-    discard; the exhaustive draw.  A superset of what may be legal: replay's checks decide
-    (:func:`actions_loaded`)."""
+    for a concealed kong, a flower kind for a flower, an added kong beside a pung); each chow,
+    pung and kong of the last discard whose other tiles it holds (replay's own
+    :meth:`~ningbo_score.replay.SeatState.holds`: any other is refused ``tile_not_held``); the
+    exhaustive draw.  A superset of what may be legal: replay's checks decide
+    (:func:`actions_loaded`); the brute force of tests/play/test_actions.py tries every kind."""
     seen, log = table.seen, table.log
     left = next((k for k in range(_N_KINDS) if seen[k] < (1 if k >= FLOWER0 else 4)), None)
     last = table.last_discard
@@ -99,11 +101,14 @@ def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.It
                 yield s, t, (Event(t, s, k, (), None, ()) for k in range(first, _N_KINDS) if held[k] >= n)
         if last is not None:
             d = last[1]
-            yield s, "pung", iter((Event("pung", s, None, (d,) * 3, None, ()),))
-            yield s, "kong", iter((Event("kong", s, None, (d,) * 4, None, ()),))
+            if st.holds([d, d]):
+                yield s, "pung", iter((Event("pung", s, None, (d,) * 3, None, ()),))
+            if st.holds([d, d, d]):
+                yield s, "kong", iter((Event("kong", s, None, (d,) * 4, None, ()),))
             if is_suited(d):
                 yield s, "chow", (Event("chow", s, None, (lo, lo + 1, lo + 2), None, ())
-                                  for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1))
+                                  for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1)
+                                  if st.holds([k for k in (lo, lo + 1, lo + 2) if k != d]))
     if table.draws >= log.live_tiles:
         yield None, "exhaustive_draw", iter((Event("exhaustive_draw", None, None, (), None, ()),))
 
