@@ -122,7 +122,7 @@ class SeatState:
         self.flowers: list[int] = []
         self.caishen_discards: list[int] = []
         #: seat -> event indices of the melds claimed from that seat's discards (counted as §7 counts)
-        self.claims_from: dict[int, list[int]] = {}
+        self.claims_from: dict[int, tuple[int, ...]] = {}
 
     def take(self, tiles: typing.Iterable[int]) -> None:
         held = self.held
@@ -137,7 +137,7 @@ class SeatState:
         c.held, c.count, c.flowers = list(self.held), self.count, list(self.flowers)
         c.melds = list(self.melds)
         c.caishen_discards = list(self.caishen_discards)
-        c.claims_from = {s: list(v) for s, v in self.claims_from.items()}
+        c.claims_from = self.claims_from.copy()       # its values are tuples
         return c
 
     def holds(self, tiles: list[int]) -> bool:
@@ -616,7 +616,7 @@ class Table:
         st.take(own)
         st.melds.append(MeldRecord(kind, tuple(sorted(tiles)), discarder, False, False, (i,)))
         if kind != "chow" or self.rules.chi_counts_for_liability:     # docs/rules.md §7
-            st.claims_from.setdefault(discarder, []).append(i)
+            st.claims_from[discarder] = (*st.claims_from.get(discarder, ()), i)
         self.any_claim = True
         self.actor = seat
         if kind == "kong":
