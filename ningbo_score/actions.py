@@ -96,9 +96,11 @@ def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.It
             yield s, "draw", iter((Event("draw", s, left, (), None, ()),))
         yield s, "win", iter((Event("win", s, None, (), None, ()),))
         held = st.held
+        kinds = [k for k, c in enumerate(held) if c]
         for t, (first, n) in _TRIED.items():
-            if t != "added_kong" or any(m.kind == "pung" for m in st.melds):
-                yield s, t, (Event(t, s, k, (), None, ()) for k in range(first, _N_KINDS) if held[k] >= n)
+            tried = [k for k in kinds if k >= first and held[k] >= n]
+            if tried and (t != "added_kong" or any(m.kind == "pung" for m in st.melds)):
+                yield s, t, (Event(t, s, k, (), None, ()) for k in tried)
         if last is not None:
             d = last[1]
             if st.holds([d, d]):
