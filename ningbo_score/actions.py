@@ -50,14 +50,6 @@ _ORDER = {t: n for n, t in enumerate(ACTION_TYPES)}
 PRIORITY = {**{t: rank + 1 for t, rank in _CLAIM_RANK.items()}, "draw": 4, "exhaustive_draw": 4}
 _N_KINDS = len(CODES)
 _OWN_TILE = ("concealed_kong", "added_kong", "flower", "discard")
-#: each own-tile event's candidates (:func:`candidates`): the kinds from the first given on that
-#: the seat holds at least this many of: the tiles the event takes from its hand (a concealed
-#: kong four), and for a flower only the flower kinds (an event that names another tile is no
-#: flower event: replay refuses it ``not_a_flower`` in every state); an added kong only where the
-#: seat has an exposed pung to add to.  The brute force of tests/play/test_actions.py still tries
-#: every kind, held or not, for every seat.
-_TRIED: dict[str, tuple[int, int]] = {"concealed_kong": (0, 4), "added_kong": (0, 1), "flower": (FLOWER0, 1),
-                                      "discard": (0, 1)}
 
 
 def _phase(table: Table) -> tuple[str, int | None]:
@@ -79,40 +71,56 @@ def _phase(table: Table) -> tuple[str, int | None]:
     return "claims", (actor + 1) % 4
 
 
-def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.Iterator[Event]]]:
+def _own(t: str, s: int, kinds: list[int]) -> typing.Iterator[Event]:
+    """The events of type ``t`` of seat ``s`` naming each of ``kinds``, made as they are tried."""
+    return (Event(t, s, k, (), None, ()) for k in kinds)
+
+
+def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.Iterable[Event]]]:
     """The bounded set of events tried as the next one, by seat and type (each group's events
     made as they are tried): each seat's draw (of a kind the wall still has), win, and
-    discard/flower/concealed kong/added kong of each kind it holds (:data:`_TRIED`: four of it
-    for a concealed kong, a flower kind for a flower, an added kong beside a pung); each chow,
-    pung and kong of the last discard whose other tiles it holds (replay's own
+    discard/flower/concealed kong/added kong of each kind it holds, as many of it as the event
+    takes from the hand (four for a concealed kong), a flower only of a flower kind (an event that
+    names another tile is no flower event: replay refuses it ``not_a_flower`` in every state), an
+    added kong only by a seat with an exposed pung to add to; each chow, pung and kong of the last
+    discard whose other tiles the seat holds (replay's own
     :meth:`~ningbo_score.replay.SeatState.holds`: any other is refused ``tile_not_held``); the
     exhaustive draw.  A superset of what may be legal: replay's checks decide
-    (:func:`actions_loaded`); the brute force of tests/play/test_actions.py tries every kind."""
+    (:func:`actions_loaded`); the brute force of tests/play/test_actions.py still tries every kind,
+    held or not, for every seat."""
     seen, log = table.seen, table.log
     left = next((k for k in range(_N_KINDS) if seen[k] < (1 if k >= FLOWER0 else 4)), None)
     last = table.last_discard
+    d = None if last is None else last[1]
+    chows: list[tuple[tuple[int, ...], list[int]]] = []     # each chow of the discard, and what it takes
+    if d is not None and is_suited(d):
+        chows = [((lo, lo + 1, lo + 2), [k for k in (lo, lo + 1, lo + 2) if k != d])
+                 for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1)]
     for s, st in enumerate(table.seats):
         if left is not None:
-            yield s, "draw", iter((Event("draw", s, left, (), None, ()),))
-        yield s, "win", iter((Event("win", s, None, (), None, ()),))
+            yield s, "draw", (Event("draw", s, left, (), None, ()),)
+        yield s, "win", (Event("win", s, None, (), None, ()),)
         held = st.held
         kinds = [k for k, c in enumerate(held) if c]
-        for t, (first, n) in _TRIED.items():
-            tried = [k for k in kinds if k >= first and held[k] >= n]
-            if tried and (t != "added_kong" or any(m.kind == "pung" for m in st.melds)):
-                yield s, t, (Event(t, s, k, (), None, ()) for k in tried)
-        if last is not None:
-            d = last[1]
-            if st.holds([d, d]):
-                yield s, "pung", iter((Event("pung", s, None, (d,) * 3, None, ()),))
-            if st.holds([d, d, d]):
-                yield s, "kong", iter((Event("kong", s, None, (d,) * 4, None, ()),))
-            if is_suited(d):
-                yield s, "chow", (Event("chow", s, None, (lo, lo + 1, lo + 2), None, ())
-                                  for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1)
-                                  if st.holds([k for k in (lo, lo + 1, lo + 2) if k != d]))
+        if kinds:
+            fours = [k for k in kinds if held[k] >= 4]
+            if fours:
+                yield s, "concealed_kong", _own("concealed_kong", s, fours)
+            if any(m.kind == "pung" for m in st.melds):
+                yield s, "added_kong", _own("added_kong", s, kinds)
+            if kinds[-1] >= FLOWER0:
+                yield s, "flower", _own("flower", s, [k for k in kinds if k >= FLOWER0])
+            yield s, "discard", _own("discard", s, kinds)
+        if d is not None:
+            if st.holds((d, d)):
+                yield s, "pung", (Event("pung", s, None, (d,) * 3, None, ()),)
+            if st.holds((d, d, d)):
+                yield s, "kong", (Event("kong", s, None, (d,) * 4, None, ()),)
+            mine = [Event("chow", s, None, tiles, None, ()) for tiles, own in chows if st.holds(own)]
+            if mine:
+                yield s, "chow", mine
     if table.draws >= log.live_tiles:
-        yield None, "exhaustive_draw", iter((Event("exhaustive_draw", None, None, (), None, ()),))
+        yield None, "exhaustive_draw", (Event("exhaustive_draw", None, None, (), None, ()),)
 
 
 def _action(ev: Event, after: Table, claims: bool) -> dict[str, typing.Any]:

@@ -47,7 +47,7 @@ from .table import ClaimsInput, NextHandInput, claims, next_hand
 from .tiles import ALIASES, CODES, COPIES, FLOWER0, SEAT_ZH, SEATS, is_suited, upper
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
 
 __all__ = ["replay", "replay_loaded", "replay_result", "replay_batch", "read_replay", "Replayed", "DerivedWin",
            "REASONS", "MAX_EVENTS", "MAX_LOGS",
@@ -140,9 +140,12 @@ class SeatState:
         c.claims_from = self.claims_from.copy()       # its values are tuples
         return c
 
-    def holds(self, tiles: list[int]) -> bool:
+    def holds(self, tiles: Sequence[int]) -> bool:
         held = self.held
-        return all(held[t] >= tiles.count(t) for t in tiles)
+        for t in tiles:
+            if held[t] < tiles.count(t):
+                return False
+        return True
 
 
 class Refused(Exception):
