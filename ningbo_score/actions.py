@@ -71,31 +71,56 @@ def _phase(table: Table) -> tuple[str, int | None]:
     return "claims", (actor + 1) % 4
 
 
-def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.Iterator[Event]]]:
+def _own(t: str, s: int, kinds: list[int]) -> typing.Iterator[Event]:
+    """The events of type ``t`` of seat ``s`` naming each of ``kinds``, made as they are tried."""
+    return (Event(t, s, k, (), None, ()) for k in kinds)
+
+
+def candidates(table: Table) -> typing.Iterator[tuple[int | None, str, typing.Iterable[Event]]]:
     """The bounded set of events tried as the next one, by seat and type (each group's events
     made as they are tried): each seat's draw (of a kind the wall still has), win, and
-    discard/flower/concealed kong/added kong of each kind it holds; each chow, pung and kong of
-    the last discard; the exhaustive draw.  A superset of what may be legal: replay's checks
-    decide (:func:`actions_loaded`)."""
+    discard/flower/concealed kong/added kong of each kind it holds, as many of it as the event
+    takes from the hand (four for a concealed kong), a flower only of a flower kind (an event that
+    names another tile is no flower event: replay refuses it ``not_a_flower`` in every state), an
+    added kong only by a seat with an exposed pung to add to; each chow, pung and kong of the last
+    discard whose other tiles the seat holds (replay's own
+    :meth:`~ningbo_score.replay.SeatState.holds`: any other is refused ``tile_not_held``); the
+    exhaustive draw.  A superset of what may be legal: replay's checks decide
+    (:func:`actions_loaded`); the brute force of tests/play/test_actions.py still tries every kind,
+    held or not, for every seat."""
     seen, log = table.seen, table.log
     left = next((k for k in range(_N_KINDS) if seen[k] < (1 if k >= FLOWER0 else 4)), None)
     last = table.last_discard
+    d = None if last is None else last[1]
+    chows: list[tuple[tuple[int, ...], list[int]]] = []     # each chow of the discard, and what it takes
+    if d is not None and is_suited(d):
+        chows = [((lo, lo + 1, lo + 2), [k for k in (lo, lo + 1, lo + 2) if k != d])
+                 for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1)]
     for s, st in enumerate(table.seats):
         if left is not None:
-            yield s, "draw", iter((Event("draw", s, left, (), None, ()),))
-        yield s, "win", iter((Event("win", s, None, (), None, ()),))
+            yield s, "draw", (Event("draw", s, left, (), None, ()),)
+        yield s, "win", (Event("win", s, None, (), None, ()),)
         held = st.held
-        for t in _OWN_TILE:
-            yield s, t, (Event(t, s, k, (), None, ()) for k in range(_N_KINDS) if held[k])
-        if last is not None:
-            d = last[1]
-            yield s, "pung", iter((Event("pung", s, None, (d,) * 3, None, ()),))
-            yield s, "kong", iter((Event("kong", s, None, (d,) * 4, None, ()),))
-            if is_suited(d):
-                yield s, "chow", (Event("chow", s, None, (lo, lo + 1, lo + 2), None, ())
-                                  for lo in range(max(d - 2, d - d % 9), min(d, d - d % 9 + 6) + 1))
+        kinds = [k for k, c in enumerate(held) if c]
+        if kinds:
+            fours = [k for k in kinds if held[k] >= 4]
+            if fours:
+                yield s, "concealed_kong", _own("concealed_kong", s, fours)
+            if any(m.kind == "pung" for m in st.melds):
+                yield s, "added_kong", _own("added_kong", s, kinds)
+            if kinds[-1] >= FLOWER0:
+                yield s, "flower", _own("flower", s, [k for k in kinds if k >= FLOWER0])
+            yield s, "discard", _own("discard", s, kinds)
+        if d is not None:
+            if st.holds((d, d)):
+                yield s, "pung", (Event("pung", s, None, (d,) * 3, None, ()),)
+            if st.holds((d, d, d)):
+                yield s, "kong", (Event("kong", s, None, (d,) * 4, None, ()),)
+            mine = [Event("chow", s, None, tiles, None, ()) for tiles, own in chows if st.holds(own)]
+            if mine:
+                yield s, "chow", mine
     if table.draws >= log.live_tiles:
-        yield None, "exhaustive_draw", iter((Event("exhaustive_draw", None, None, (), None, ()),))
+        yield None, "exhaustive_draw", (Event("exhaustive_draw", None, None, (), None, ()),)
 
 
 def _action(ev: Event, after: Table, claims: bool) -> dict[str, typing.Any]:
@@ -135,10 +160,13 @@ def _state(table: Table, seat: int | None) -> dict[str, typing.Any]:
             "last_discard": state["last_discard"]}
 
 
-#: the reasons of replay.REASONS that come before any check of the event's tiles: a candidate
-#: refused for one of them is refused for every tile, so the other tiles of its seat and type are
-#: not tried (tests/play/test_actions.py's brute force tries them all)
-TURN_REASONS = frozenset(("event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw"))
+#: the reasons of replay.REASONS that do not depend on the event's tiles: the turn's, checked
+#: before any tile, and a chow by another seat than the discarder's next (checked of every chow
+#: that holds its tiles; one that does not is refused before).  A candidate refused for one of
+#: them is refused for every tile, so the other tiles of its seat and type are not tried
+#: (tests/play/test_actions.py's brute force tries them all)
+TURN_REASONS = frozenset(("event_after_end", "out_of_turn", "no_discard_to_claim", "missing_replacement_draw",
+                          "chow_not_from_upper_seat"))
 
 
 def actions_loaded(loaded: ActionsInput, lang: str = "en") -> ActionsAnswer:

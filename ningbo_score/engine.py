@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND_PUNG, SEAT_PUNG, SUITS_SHIFT,
                         WAIT_SHIFT, Group, decompose, groups_of, key_suits, key_wait, meld_key, plain)
 from .errors import Problem, ScoreError
-from .hand import Checked, Hand, check, complete
+from .caishen import face_of
+from .hand import Checked, Hand, _derived, check, complete, winning_count
 from .items import CONTEXT_ITEMS, ITEM_BY_ID, ITEMS, SHAPE_ITEMS
 from .payments import check_points, hand_points, settle
 from .rules import item_tai_in_force
-from .tiles import CODES, DRAGONS, SEATS
+from .tiles import CODES, DRAGONS, N_KINDS, SEATS, wind_tile
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -269,11 +270,39 @@ def readings_of(c: Checked, memo: Memo | None = None) -> Readings:
     """Every reading of a checked hand's concealed tiles as 4 sets and a pair (the caishen as
     wildcards), by key: none when the tiles make no winning hand."""
     h = c.hand
-    if c.caishen_tiles:
-        w_caishen = h.winning in h.caishen_kinds
-        return decompose(c.naturals, len(c.caishen_tiles), 4 - len(h.melds),
-                         None if w_caishen else h.face(h.winning), w_caishen, h.seat_tile, h.round_tile, memo)
-    return plain(c.naturals, 4 - len(h.melds), h.face(h.winning), h.seat_tile, h.round_tile)
+    return tile_readings(c.naturals, len(c.caishen_tiles), len(h.melds), h.winning, h.caishen_kinds, h.substitute,
+                         h.seat, h.round, memo)
+
+
+def tile_readings(naturals: tuple[int, ...], caishen: int, melds: int, winning: int, kinds: frozenset[int],
+                  substitute: int | None, seat: int, round_wind: int, memo: Memo | None = None) -> Readings:
+    """:func:`readings_of` from the tiles: ``naturals`` and ``caishen`` as :class:`Checked` has
+    them (the sorted faces of the concealed tiles that are no caishen, and how many are), beside
+    ``melds`` melds, won on ``winning``, with the caishen ``kinds`` and the kind P stands for
+    (``substitute``), for the seat and round winds (0-3)."""
+    sets = 4 - melds
+    if caishen:
+        w_caishen = winning in kinds
+        return decompose(naturals, caishen, sets, None if w_caishen else face_of(winning, substitute), w_caishen,
+                         wind_tile(seat), wind_tile(round_wind), memo)
+    return plain(naturals, sets, face_of(winning, substitute), wind_tile(seat), wind_tile(round_wind))
+
+
+def no_reading(concealed: tuple[int, ...], melds: int, winning: int, kinds: frozenset[int], substitute: int | None,
+               seat: int, round_wind: int) -> bool:
+    """Whether a win's concealed tiles (the winning tile included) make no 4 sets and a pair as
+    the scorer reads them (:func:`~ningbo_score.hand.check`'s naturals and caishen, then
+    :func:`tile_readings`): the scorer refuses such a win ``not_a_winning_hand``, whatever else
+    it holds.  False, to let the scorer say, where the tiles are not what readings read (their
+    count not :func:`~ningbo_score.hand.winning_count`, a flower among the naturals: ``check``
+    refuses those first).  (ningbo_score.replay's trials ask this before making a win's
+    ``/v1/score`` body.)"""
+    if len(concealed) != winning_count(melds):
+        return False
+    caishen, naturals = _derived(concealed, kinds, substitute)
+    if naturals and naturals[-1] >= N_KINDS:
+        return False
+    return not tile_readings(naturals, len(caishen), melds, winning, kinds, substitute, seat, round_wind)
 
 
 def value(c: Checked, memo: Memo | None = None, lang: str = "en", readings: Readings | None = None) -> Valuation:

@@ -33,6 +33,7 @@ import typing
 
 from . import api
 from .batch import refused_result
+from .engine import no_reading
 from .errors import ScoreError
 from .readers.fields import load
 from .hand import CAISHEN_IN_MELD, Meld, _meld_problems, caishen_of
@@ -46,7 +47,7 @@ from .table import ClaimsInput, NextHandInput, claims, next_hand
 from .tiles import ALIASES, CODES, COPIES, FLOWER0, SEAT_ZH, SEATS, is_suited, upper
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
 
 __all__ = ["replay", "replay_loaded", "replay_result", "replay_batch", "read_replay", "Replayed", "DerivedWin",
            "REASONS", "MAX_EVENTS", "MAX_LOGS",
@@ -121,7 +122,7 @@ class SeatState:
         self.flowers: list[int] = []
         self.caishen_discards: list[int] = []
         #: seat -> event indices of the melds claimed from that seat's discards (counted as §7 counts)
-        self.claims_from: dict[int, list[int]] = {}
+        self.claims_from: dict[int, tuple[int, ...]] = {}
 
     def take(self, tiles: typing.Iterable[int]) -> None:
         held = self.held
@@ -136,32 +137,15 @@ class SeatState:
         c.held, c.count, c.flowers = list(self.held), self.count, list(self.flowers)
         c.melds = list(self.melds)
         c.caishen_discards = list(self.caishen_discards)
-        c.claims_from = {s: list(v) for s, v in self.claims_from.items()}
+        c.claims_from = self.claims_from.copy()       # its values are tuples
         return c
 
-    def holds(self, tiles: typing.Iterable[int]) -> bool:
-        need: dict[int, int] = {}
-        for t in tiles:
-            need[t] = need.get(t, 0) + 1
+    def holds(self, tiles: Sequence[int]) -> bool:
         held = self.held
-        return all(held[t] >= n for t, n in need.items())
-
-
-class _CopyOnRead(list[SeatState]):
-    """A trial's seats (:meth:`Table.try_next`): the acting seat is copied when first read (its
-    event's turn checks, which refuse most trials, read none)."""
-
-    __slots__ = ("seat",)
-
-    def __init__(self, seats: list[SeatState], seat: int) -> None:
-        super().__init__(seats)
-        self.seat: int | None = seat
-
-    def __getitem__(self, i: typing.Any) -> typing.Any:
-        if i == self.seat:
-            self.seat = None
-            list.__setitem__(self, i, list.__getitem__(self, i).copy())
-        return list.__getitem__(self, i)
+        for t in tiles:
+            if held[t] < tiles.count(t):
+                return False
+        return True
 
 
 class Refused(Exception):
@@ -235,6 +219,14 @@ class Table:
             en, zh = f"event {i} ({ev.t}{who}): {en}", f"第 {i} 个事件（{who_zh}{_ZH_EVENT[ev.t]}）：{zh}"
         raise ScoreError.one("illegal_event", where, f"{reason}: {en}", zh, extra={
             "event_index": i, "reason": reason, "expected": self.expected(), "state": self.state(), **(more or {})})
+
+    def refuse(self, reason: str, messages: Callable[[], tuple[str, str]]) -> typing.NoReturn:
+        """:meth:`fail` with its messages (English, Chinese) made only where they are shown: a
+        trial (:meth:`try_next`) is refused without them, and the referee's candidates are refused
+        by the dozen a request (the commonest refusals use this)."""
+        if self.trial:
+            raise Refused(reason)
+        self.fail(reason, *messages())
 
     def state(self) -> dict[str, typing.Any]:
         last = self.last_discard
@@ -374,13 +366,16 @@ class Table:
         """The table after ``ev`` as the log's next event, with the same checks as :meth:`step`,
         on a copy (this table is left as it was); :class:`Refused` (its reason, or the code of a
         win ``/v1/score`` refuses) where they refuse it.  A refusal here builds no 422 (its
-        messages and ``expected``): ningbo_score.actions tries many."""
+        messages and ``expected``): ningbo_score.actions tries many.  A win whose tiles make no
+        4 sets and a pair (engine.no_reading: the scorer's own reading of them) is refused
+        ``not_a_winning_hand`` before its ``/v1/score`` body is made and scored (the scorer's
+        code may be another of its problems there: a refusal all the same)."""
         t = Table.__new__(Table)
-        t.__dict__.update(self.__dict__)
+        t.__dict__ = self.__dict__.copy()      # a third of the cost of updating the new one's
         t.trial = True
-        t.seen = list(self.seen)
-        if ev.seat is not None:
-            t.seats = _CopyOnRead(self.seats, ev.seat)
+        if ev.t == "draw":
+            t.seen = list(self.seen)           # a draw's copy in play (the one step that counts one)
+        t.seats = list(self.seats)             # the seat the event changes is copied then (_changing)
         try:
             t.step(len(self.log.events), ev)
         except ScoreError as err:             # a win /v1/score refuses
@@ -389,8 +384,9 @@ class Table:
 
     def _out_of_turn(self, ev: Event) -> typing.NoReturn:
         who = SEATS[ev.seat] if ev.seat is not None else "anyone"
-        self.fail("out_of_turn", f"it is not {who}'s turn to {ev.t} here",
-                  f"此时{'不能' if ev.seat is None else '轮不到' + _zh_seat(ev.seat)}{_ZH_EVENT[ev.t]}")
+        self.refuse("out_of_turn", lambda: (
+            f"it is not {who}'s turn to {ev.t} here",
+            f"此时{'不能' if ev.seat is None else '轮不到' + _zh_seat(ev.seat)}{_ZH_EVENT[ev.t]}"))
 
     def _own_turn(self, ev: Event, after_draw: bool) -> None:
         """The turn checks of an event of the seat's own turn (a discard: ``after_draw`` False, also
@@ -399,19 +395,27 @@ class Table:
         if ev.seat == actor and (phase == ACT or (phase == MUST_DISCARD and not after_draw)):
             return
         if ev.seat == actor and phase in (REPLACEMENT, ROB):
-            self.fail("missing_replacement_draw", f"{SEATS[actor]} owes its replacement draw first",
-                      f"{_zh_seat(actor)}应先摸补牌")
+            self.refuse("missing_replacement_draw", lambda: (f"{SEATS[actor]} owes its replacement draw first",
+                                                              f"{_zh_seat(actor)}应先摸补牌"))
         self._out_of_turn(ev)
 
-    def _own_tile(self, ev: Event, after_draw: bool, copies: int = 1) -> tuple[int, int, SeatState]:
+    def _own_tile(self, ev: Event, after_draw: bool, copies: int = 1) -> tuple[int, int]:
         """The turn checks of :meth:`_own_turn`, then that the seat holds ``copies`` of the event's
-        tile: its seat, its tile and the seat's state."""
+        tile: its seat and its tile."""
         self._own_turn(ev, after_draw)
         seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
-        st = self.seats[seat]
-        if st.held[tile] < copies:
+        if self.seats[seat].held[tile] < copies:
             self._not_held(seat, (tile,) * copies)
-        return seat, tile, st
+        return seat, tile
+
+    def _changing(self, seat: int) -> SeatState:
+        """The state of the seat an event changes, once its checks have passed: in a trial
+        (:meth:`try_next`) a copy, so that the table tried from keeps its own (every step reads
+        the seats through ``self.seats`` and changes one only through this)."""
+        st = self.seats[seat]
+        if self.trial:
+            st = self.seats[seat] = st.copy()
+        return st
 
     def _draw(self, i: int, ev: Event) -> None:
         seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
@@ -432,9 +436,9 @@ class Table:
         if self.draws >= self.log.live_tiles:
             self.fail("wall_exhausted", f"all {self.log.live_tiles} live tiles have been drawn",
                       f"{self.log.live_tiles} 张活牌已摸完")
-        seen[tile] += 1
+        seen[tile] += 1                        # the one change of seen (try_next copies it for a draw)
         self.draws += 1
-        st = self.seats[seat]
+        st = self._changing(seat)
         st.held[tile] += 1
         st.count += 1
         self.replacing = None
@@ -458,14 +462,16 @@ class Table:
         return ev.t == "flower" and ev.tile in self.deal_flowers
 
     def _flower(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._opening_flower(ev) if self._in_opening(ev) else self._own_tile(ev, True)
+        seat, tile = self._opening_flower(ev) if self._in_opening(ev) else self._own_tile(ev, True)
         if seat == 0 and self.opening:
             self.opening = None      # the dealer after another seat's opening 补花: its own first turn (§11.2)
         if tile in self.kinds:
-            self.fail("caishen_flower_set_aside", f"{CODES[tile]} is a caishen this hand: no flower, never set aside "
-                      "(docs/rules.md §2)", f"{_zh_tile(tile)}本局是财神，不是花牌，不能补花")
+            self.refuse("caishen_flower_set_aside", lambda: (
+                f"{CODES[tile]} is a caishen this hand: no flower, never set aside (docs/rules.md §2)",
+                f"{_zh_tile(tile)}本局是财神，不是花牌，不能补花"))
         if tile < FLOWER0:
-            self.fail("not_a_flower", f"{CODES[tile]} is no flower", f"{_zh_tile(tile)}不是花牌")
+            self.refuse("not_a_flower", lambda: (f"{CODES[tile]} is no flower", f"{_zh_tile(tile)}不是花牌"))
+        st = self._changing(seat)
         st.take((tile,))
         st.flowers.append(tile)
         self.phase, self.actor, self.replacing = REPLACEMENT, seat, i
@@ -474,9 +480,8 @@ class Table:
         """A flower of another seat than the dealer while the dealer's first turn waits (§11.2)."""
         return self.opening is not None and ev.seat != 0 and self.phase == ACT and self.actor == 0
 
-    def _opening_flower(self, ev: Event) -> tuple[int, int, SeatState]:
-        """The opening 补花 of a seat other than the dealer: in turn E, S, W, N; its seat, tile and
-        state."""
+    def _opening_flower(self, ev: Event) -> tuple[int, int]:
+        """The opening 补花 of a seat other than the dealer: in turn E, S, W, N; its seat and tile."""
         seat, tile = typing.cast(int, ev.seat), typing.cast(int, ev.tile)
         opening = typing.cast(int, self.opening)
         if seat < opening:
@@ -484,20 +489,18 @@ class Table:
                       f"{SEATS[opening]}, who has set aside its flowers already (docs/rules.md §11.2)",
                       f"出牌前补花按东、南、西、北的顺序：{_zh_seat(seat)}在{_zh_seat(opening)}之前，"
                       f"{_zh_seat(opening)}已经补过花")
-        st = self.seats[seat]
-        if not st.held[tile]:
+        if not self.seats[seat].held[tile]:
             self._not_held(seat, (tile,))
         self.opening = seat
-        return seat, tile, st
+        return seat, tile
 
     def _not_held(self, seat: int, tiles: typing.Iterable[int]) -> typing.NoReturn:
-        tiles = tuple(tiles)
-        shown = " ".join(CODES[t] for t in tiles)
-        self.fail("tile_not_held", f"{SEATS[seat]} does not hold {shown}",
-                  f"{_zh_seat(seat)}手中没有{_zh_tiles(tiles)}")
+        shown = tuple(tiles)
+        self.refuse("tile_not_held", lambda: (f"{SEATS[seat]} does not hold {' '.join(CODES[t] for t in shown)}",
+                                              f"{_zh_seat(seat)}手中没有{_zh_tiles(shown)}"))
 
     def _discard(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._own_tile(ev, False)
+        seat, tile = self._own_tile(ev, False)
         if self.swap_kinds:
             if self._face(tile) in self.swap_kinds:
                 shown = " ".join(CODES[k] for k in sorted(self.swap_kinds))
@@ -506,6 +509,7 @@ class Table:
                           f"{_zh_seat(seat)}刚吃牌，不能打出{_zh_tile(tile)}（不能吃张打张："
                           f"{'、'.join(_zh_tile(k) for k in sorted(self.swap_kinds))}）")
             self.swap_kinds = frozenset()
+        st = self._changing(seat)
         st.take((tile,))
         if tile in self.kinds:
             st.caishen_discards.append(i)
@@ -532,6 +536,8 @@ class Table:
         return discarder, last[1]
 
     def _declined_turn(self, ev: Event, discarder: int) -> None:
+        if not ev.declined:
+            return
         seen = {ev.seat}
         for s, _ in ev.declined:
             if s == discarder or s in seen:
@@ -593,25 +599,27 @@ class Table:
     def _claim(self, i: int, ev: Event) -> None:
         discarder, tile = self._on_discard(ev)
         seat, kind, tiles = typing.cast(int, ev.seat), ev.t, ev.tiles
-        st = self.seats[seat]
         own = list(tiles)
         if tile in own:
             own.remove(tile)
-        if not st.holds(own):
+        if not self.seats[seat].holds(own):
             self._not_held(seat, own)
         if kind == "chow" and upper(seat) != discarder:
-            self.fail("chow_not_from_upper_seat", f"{SEATS[seat]} chows only from its 上家 "
-                      f"{SEATS[upper(seat)]}, not {SEATS[discarder]} (docs/rules.md §1)",
-                      f"{_zh_seat(seat)}只能吃上家{_zh_seat(upper(seat))}的牌，不能吃{_zh_seat(discarder)}的牌")
+            self.refuse("chow_not_from_upper_seat", lambda: (
+                f"{SEATS[seat]} chows only from its 上家 {SEATS[upper(seat)]}, not {SEATS[discarder]} "
+                "(docs/rules.md §1)",
+                f"{_zh_seat(seat)}只能吃上家{_zh_seat(upper(seat))}的牌，不能吃{_zh_seat(discarder)}的牌"))
         if tile in self.kinds:
-            self.fail("caishen_claimed", f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed "
-                      "(docs/rules.md §2)", f"{_zh_tile(tile)}是财神：打出的财神不能吃碰杠")
+            self.refuse("caishen_claimed", lambda: (
+                f"{CODES[tile]} is a caishen: a discarded caishen can't be claimed (docs/rules.md §2)",
+                f"{_zh_tile(tile)}是财神：打出的财神不能吃碰杠"))
         self._meld_checks(seat, kind, tiles, discarder, tile)
         self._priority(ev, seat, kind)
+        st = self._changing(seat)
         st.take(own)
         st.melds.append(MeldRecord(kind, tuple(sorted(tiles)), discarder, False, False, (i,)))
         if kind != "chow" or self.rules.chi_counts_for_liability:     # docs/rules.md §7
-            st.claims_from.setdefault(discarder, []).append(i)
+            st.claims_from[discarder] = (*st.claims_from.get(discarder, ()), i)
         self.any_claim = True
         self.actor = seat
         if kind == "kong":
@@ -635,21 +643,25 @@ class Table:
         return frozenset(out)
 
     def _concealed_kong(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._own_tile(ev, True, copies=4)
+        seat, tile = self._own_tile(ev, True, copies=4)
         self._meld_checks(seat, "kong", (tile,) * 4, None, None)
+        st = self._changing(seat)
         st.take((tile,) * 4)
         st.melds.append(MeldRecord("kong", (tile,) * 4, None, True, False, (i,)))
         self.phase, self.replacing, self.chain_kong = REPLACEMENT, i, i
 
     def _added_kong(self, i: int, ev: Event) -> None:
-        seat, tile, st = self._own_tile(ev, True)
+        seat, tile = self._own_tile(ev, True)
         if tile in self.kinds:
             self._caishen_in_meld()
         face = self._face(tile)
-        n = next((n for n, m in enumerate(st.melds) if m.kind == "pung" and self._face(m.tiles[0]) == face), None)
+        melds = self.seats[seat].melds
+        n = next((n for n, m in enumerate(melds) if m.kind == "pung" and self._face(m.tiles[0]) == face), None)
         if n is None:
-            self.fail("added_kong_without_pung", f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
-                      f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠")
+            self.refuse("added_kong_without_pung", lambda: (
+                f"{SEATS[seat]} has no exposed pung of {CODES[tile]} to add to",
+                f"{_zh_seat(seat)}没有{_zh_tile(tile)}的明刻，不能加杠"))
+        st = self._changing(seat)
         st.take((tile,))
         st.melds[n] = st.melds[n].added_to(tile, i)
         self.phase, self.replacing, self.chain_kong = ROB, i, i
@@ -682,6 +694,9 @@ class Table:
             self._own_turn(ev, True)
             self._out_of_turn(ev)
         win = self._derive(i, seat, by, winning, frm)
+        if self.trial and no_reading(win.concealed, len(win.melds), winning, self.kinds, self.substitute, seat,
+                                     self.log.round_wind):
+            raise Refused("not_a_winning_hand")     # what /v1/score would refuse, before its body is made
         body, scored = self._score(i, win)
         if not scored["eligible"]:
             self._below_minimum(seat, body, scored)
@@ -717,14 +732,18 @@ class Table:
         """What the log decides about the win of ``seat`` at event ``i`` (docs/api.md, "Derived")."""
         st = self.seats[seat]
         self_draw = by == "self_draw"
-        held = list(st.held)
+        concealed: list[int] = []
+        for k, n in enumerate(st.held):
+            if n:
+                concealed += (k,) * n
         if not self_draw:
-            held[winning] += 1
+            concealed.append(winning)
+            concealed.sort()
         before = typing.cast(int, self.last_draw) if self_draw else i - 1   # the winning draw, discard or kong
         source, fed = (self.chain_source, self._fed_by(st)) if self_draw else (None, None)
         return DerivedWin(
             seat=seat, by=by, from_seat=frm, winning_tile=winning,
-            concealed=tuple(k for k in range(_N_CODES) for _ in range(held[k])), melds=tuple(st.melds),
+            concealed=tuple(concealed), melds=tuple(st.melds),
             flowers=tuple(st.flowers), by_event=before, kong_replacement_event=source,
             kong_fed_by=None if fed is None else fed[0], kong_fed_by_event=None if fed is None else fed[1],
             last_tile=self_draw and self.last_draw_number == self.log.live_tiles,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import typing
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from marshmallow import ValidationError, post_load, pre_load, validates_schema
 
@@ -21,7 +22,7 @@ from .strict import StrictSchema
 from .request_schemas import (DEFAULT_RULES, PRESET_IDS, TOO_MANY_MELD_TILES, CaishenSchema, RulesObjectSchema,
                        optional, rules_of)
 from ..rules import Rules
-from ..tiles import MAX_LIVE_TILES, SEAT_INDEX, SEATS, tile_index, tile_indices
+from ..tiles import CODES, MAX_LIVE_TILES, SEAT_INDEX, SEATS, tile_index, tile_indices
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -97,9 +98,10 @@ def seat_field(**kwargs: typing.Any) -> String:
     return String(validate=SeatName(), **kwargs)
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One event of a log: seats 0-3 (E = 0), tiles as indices (ningbo_score.tiles)."""
+class Event(NamedTuple):
+    """One event of a log: seats 0-3 (E = 0), tiles as indices (ningbo_score.tiles).  (Frozen as
+    a named tuple: a log reads up to 400 of them and the referee makes about 45 a request, each
+    built at a third of a frozen dataclass's cost.)"""
     t: str
     seat: int | None
     tile: int | None
@@ -255,17 +257,38 @@ def _fast_event(e: object) -> Event | None:
     return Event(t, got.get("seat"), got.get("tile"), got.get("tiles", ()), got.get("from"), got.get("declined", ()))
 
 
+#: The commonest events, read by one look-up: each type whose members are a seat and a tile and
+#: nothing else (draw, flower, discard, concealed_kong, added_kong) with its seat a wind letter and
+#: its tile a code, by (t, seat, tile) as the body writes them: 5 × 4 × 42 events, made once at
+#: import (events are immutable, so every log shares them).  What the schema reads for each:
+#: tests/play/test_replay.py.
+_PLAIN_EVENTS: dict[tuple[str, str, str], Event] = {
+    (t, w, code): Event(t, SEAT_OF[w], k, (), None, ())
+    for t, (need, may) in _SHAPES.items() if need == ("seat", "tile") and not may
+    for w in SEATS for k, code in enumerate(CODES)}
+
+
+def _plain_event(e: object) -> Event | None:
+    """An event of :data:`_PLAIN_EVENTS` (a dict of exactly ``t``, ``seat`` and ``tile``), or None."""
+    if type(e) is not dict or len(e) != 3:
+        return None
+    try:
+        return _PLAIN_EVENTS.get((e["t"], e["seat"], e["tile"]))
+    except (KeyError, TypeError):     # another member, or a value that is no string (a list: unhashable)
+        return None
+
+
 class Events(List[Event]):
-    """The log's events: each read by :func:`_fast_event` (about a fifth of the schema's cost,
-    which would be most of a replay's), or, when any is not plain, all by
-    :class:`ReplayEventSchema` (so a bad event gets exactly the schema's problem)."""
+    """The log's events: each read by :func:`_plain_event` (a look-up) or :func:`_fast_event`
+    (about a fifth of the schema's cost, which would be most of a replay's), or, when any is not
+    plain, all by :class:`ReplayEventSchema` (so a bad event gets exactly the schema's problem)."""
 
     def _deserialize(self, value: typing.Any, attr: str | None, data: Mapping[str, typing.Any] | None,
                      **kwargs: typing.Any) -> list[Event | None]:
         if type(value) is list and len(value) <= MAX_EVENTS:
             out: list[Event | None] = []
             for item in value:
-                ev = _fast_event(item)
+                ev = _plain_event(item) or _fast_event(item)      # an Event is a non-empty tuple
                 if ev is None:
                     break
                 out.append(ev)

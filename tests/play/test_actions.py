@@ -173,6 +173,45 @@ def test_a_win_under_the_minimum_is_not_listed():
 
 # --- a prefix that breaks a rule ---------------------------------------------------------------
 
+@pytest.mark.parametrize("concealed, winning, kinds, scorer, none", [
+    # 123m 456m 789m 123p and the pair 55p: a reading; the scorer scores it
+    ("123m456m789m123p55p", "5p", None, "scored", False),
+    # 14 kinds, one of each: no pair, so no 4 sets and a pair; the scorer refuses it
+    ("123m456m789m123p56p", "6p", None, "not_a_winning_hand", True),
+    # 5s a caishen: 5p with it is the pair
+    ("123m456m789m123p5p5s", "5s", ["5s"], "scored", False),
+    # 1p 4p 7p 9s and one caishen must make a set and a pair: no two of the four are alike or within
+    # a chow's reach (3 apart, or another suit), so the one caishen makes the set or the pair, not both
+    ("123m456m789m1p4p7p9s5s", "5s", ["5s"], "not_a_winning_hand", True),
+    # not what readings read: a flower held (the scorer refuses it before), 13 tiles (likewise)
+    ("123m456m789m123p5p1f", "5p", None, "invalid_request", False),
+    ("123m456m789m123p5p", "5p", None, "wrong_tile_count", False),
+])
+def test_a_trial_win_asks_the_scorers_own_reading(concealed, winning, kinds, scorer, none):
+    """replay's trial wins (the referee's) skip the /v1/score call where engine.no_reading says
+    the tiles make no 4 sets and a pair: exactly where the scorer refuses not_a_winning_hand, and
+    never where it would say something else first."""
+    from ningbo_score.engine import no_reading
+    from ningbo_score.errors import ScoreError
+    from ningbo_score.hand import caishen_of
+    from ningbo_score.rules import preset_rules
+    from ningbo_score.tiles import INDEX, parse_tiles
+
+    body: dict = {"seat_wind": "S", "round_wind": "E", "hand": {"concealed": concealed, "winning_tile": winning},
+                  "win": {"by": "self_draw"}}
+    if kinds:
+        body["caishen"] = {"kinds": kinds}
+    try:
+        ningbo_score.score(body)
+        got = "scored"
+    except ScoreError as err:
+        got = err.code
+    assert got == scorer
+    caishen, substitute = caishen_of(preset_rules("ningbo"), None, [INDEX[k] for k in kinds] if kinds else None)
+    tiles = tuple(sorted(INDEX[c] for c in parse_tiles(concealed)))
+    assert no_reading(tiles, 0, INDEX[winning], caishen, substitute, 1, 0) is none
+
+
 def test_an_illegal_prefix_is_the_replay_422_and_costs_no_more(monkeypatch):
     body = examples.ACTIONS_ERROR_EXAMPLES["out_of_turn"][1]
     with pytest.raises(ningbo_score.ScoreError) as err:

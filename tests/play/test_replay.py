@@ -771,7 +771,7 @@ def test_fast_event_reader_reads_as_the_schema(generated):
     or leaves the event to it; a log with one bad event is refused by the schema's message."""
     from marshmallow import ValidationError
 
-    from ningbo_score.readers.replay_requests import ReplayEventSchema, _fast_event
+    from ningbo_score.readers.replay_requests import _PLAIN_EVENTS, ReplayEventSchema, _fast_event, _plain_event
 
     schema = ReplayEventSchema()
     variants: list[typing.Any] = []
@@ -799,7 +799,19 @@ def test_fast_event_reader_reads_as_the_schema(generated):
             fast_reads += 1
             assert fast == slow, ev
         assert slow is not None or fast is None, ev
+        plain = _plain_event(ev)
+        assert plain is None or plain == slow, ev
     assert fast_reads > 2000
+    # the look-up table of the commonest events: each entry is what the schema reads (5 types × 4
+    # seats × 42 tiles), and nothing else is in it
+    assert len(_PLAIN_EVENTS) == 5 * 4 * 42
+    for (t, seat, tile), event in _PLAIN_EVENTS.items():
+        body = {"t": t, "seat": seat, "tile": tile}
+        assert _plain_event(body) is event and schema.load(body) == event == _fast_event(body), body
+    for near in ({"t": "draw", "seat": "E", "tile": "5x"}, {"t": "draw", "seat": "e", "tile": "5m"},
+                 {"t": "win", "seat": "E", "tile": "5m"}, {"t": "draw", "seat": ["E"], "tile": "5m"},
+                 {"t": "draw", "seat": "E", "tiles": "5m"}, {"t": "draw", "seat": "东", "tile": "5m"}):
+        assert _plain_event(near) is None, near
     bad = {**examples.REPLAY_DRAW, "events": [*examples.REPLAY_DRAW["events"][:2], {"t": "draw", "seat": "S"}]}
     problem = _refused(bad)
     assert problem is not None and problem["status"] == 400 and problem["errors"] == {
