@@ -30,12 +30,12 @@ import io
 import json
 import os
 import random
-import signal
 import statistics
-import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -43,7 +43,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import handgen  # noqa: E402
-from load import free_port, http  # noqa: E402
+from load import Server, http  # noqa: E402
 
 import ningbo_score  # noqa: E402
 from ningbo_score import advice, analyze, shanten  # noqa: E402
@@ -109,42 +109,23 @@ def timed(say, bodies: list[dict], draws: int, label: str, target: tuple[float |
 
 
 def over_http(bodies: dict[str, list[dict]], say) -> None:
-    """Each body POSTed to /v1/analyze of the real server, started as `make run` starts it
-    (``python -m service``, one worker), one request at a time: wall ms, median and worst."""
-    port, metrics = free_port(), free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "METRICS_PORT": str(metrics),
-           "WEB_CONCURRENCY": "1", "LOG_LEVEL": "warning"}
-    proc = subprocess.Popen([sys.executable, "-m", "service"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if http("GET", base + "/healthz", timeout=2)[0] == 200:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the server did not come up")
-            time.sleep(0.2)
-        say("| shanten, 8 draws | computed | median ms | worst ms |")
-        say("|---|---|---|---|")
-        for label, group in bodies.items():
-            ms, computed = [], 0
-            for body in group:
-                status, data, seconds = http("POST", base + "/v1/analyze", json.dumps(body).encode())
-                assert status == 200, (status, data[:300])
-                ms.append(seconds * 1000)
-                computed += b"value_note" not in data
-            say(f"| {label} | {computed}/{len(group)} | {statistics.median(ms):.1f} | {max(ms):.1f} |")
-    finally:
-        proc.send_signal(signal.SIGTERM)
+    """Each body POSTed to /v1/analyze of the real server (bench/load.py's ``Server``: gunicorn
+    with gunicorn.conf.py, one worker), one request at a time: wall ms, median and worst."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(1, Path(tmp) / "gunicorn.log")
         try:
-            proc.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+            say("| shanten, 8 draws | computed | median ms | worst ms |")
+            say("|---|---|---|---|")
+            for label, group in bodies.items():
+                ms, computed = [], 0
+                for body in group:
+                    status, data, seconds = http("POST", server.base + "/v1/analyze", json.dumps(body).encode())
+                    assert status == 200, (status, data[:300])
+                    ms.append(seconds * 1000)
+                    computed += b"value_note" not in data
+                say(f"| {label} | {computed}/{len(group)} | {statistics.median(ms):.1f} | {max(ms):.1f} |")
+        finally:
+            server.stop()
 
 
 def dealt_and_drawn(rng: random.Random) -> dict:
@@ -229,8 +210,8 @@ def main() -> int:
     say()
 
     if args.http and args.n:
-        say("(a') the same 8-draw hands over HTTP: `python -m service` (what `make run` starts), one worker, "
-            "wall ms of one request at a time")
+        say("(a') the same 8-draw hands over HTTP: the real server (gunicorn with gunicorn.conf.py, as `make run` "
+            "starts it), one worker, wall ms of one request at a time")
         groups = {}
         for want in (0, 1, 2):
             rng = random.Random(args.seed * 100 + want)
