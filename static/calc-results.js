@@ -407,7 +407,9 @@ export function tileCounts(list, key) {
 
 export var DISCARDS_SHOWN = 3;
 /* The discards are ranked by value (POST /v1/analyze, objective value) over this many draws:
-   the exact model stays fast up to about 3 (docs/api.md, "Advice by value"). */
+   with 2 every hand is computed in milliseconds; with 8 a hand near a win is too, but a hand of
+   14 tiles far from ready passes the model's bound and comes back null (bench/README.md,
+   "Advice by value"). */
 export var VALUE_DRAWS = 2;
 
 /* A discard's chance to win and points on average, or a dash when the service left them null. */
