@@ -4,7 +4,9 @@
 Run from the project root:  ``.venv/bin/python bench/actions_bench.py``  (``--help`` for options)
 
 Prefixes: the first 150 events of ``--hands`` generated logs (tests/replaygen.py, seeded) that
-have more than 150.  For each, timed ``--runs`` times after a warm-up (the median is the figure):
+have more than 150.  For each, timed ``--runs`` times after a warm-up (the median is the figure),
+the three taken in turn within each run (interleaved: a slow spell of the machine falls on all
+three alike):
 
 * ``actions``: ``ningbo_score.actions(body)`` (the schema's reading, the prefix folded by the
   replay's checks, every candidate tried, the wins among them scored);
@@ -65,14 +67,19 @@ def prefixes(seed: int, n: int) -> list[dict]:
     raise SystemExit(f"no {n} generated logs of more than {PREFIX} events")
 
 
-def median_ms(fn, runs: int) -> float:
-    fn()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
+def medians_ms(fns: list, runs: int) -> list[float]:
+    """The median time of each of ``fns`` over ``runs`` rounds, the functions taken in turn within
+    a round (interleaved, so a slow spell of the machine falls on all of them alike, as
+    bench/load.py alternates its targets), after one warm-up round."""
+    for fn in fns:
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(runs):
+        for fn, out in zip(fns, times):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return [statistics.median(t) * 1e3 for t in times]
 
 
 def replay_of(body: dict) -> None:
@@ -130,14 +137,16 @@ def main() -> int:
     rows = []
     for body in prefixes(args.seed, args.hands):
         answer = ningbo_score.actions(body)
-        t_actions = median_ms(lambda b=body: ningbo_score.actions(b), args.runs)
-        t_replay = median_ms(lambda b=body: replay_of(b), args.runs)
         table = Table(read_replay(body), "en")
         table.fold()
-        t_wins = sum(median_ms(lambda t=table, s=seat: win_of(t, s), args.runs) for seat in range(4))
+        t_actions, t_replay, *wins = medians_ms(
+            [lambda b=body: ningbo_score.actions(b), lambda b=body: replay_of(b)]
+            + [lambda t=table, s=seat: win_of(t, s) for seat in range(4)], args.runs)
+        t_wins = sum(wins)
         rows.append((answer["phase"], len(answer["actions"]), t_actions, t_replay, t_wins))
     mode = "compiled" if ningbo_score.USING_COMPILED else "plain Python"
-    lines = [f"POST /v1/table/actions in-process, {PREFIX}-event prefixes ({mode}; median of {args.runs} runs each)",
+    lines = [f"POST /v1/table/actions in-process, {PREFIX}-event prefixes ({mode}; median of {args.runs} "
+             "interleaved runs each)",
              f"{'phase':<12} {'actions':>7} {'actions ms':>10} {'replay ms':>9} {'+wins ms':>8} {'ratio':>6}"]
     ratios = []
     for phase, listed, t_a, t_r, t_w in rows:
