@@ -15,7 +15,7 @@ from .decompose import (BAD_ANY, BAD_SINGLE, HAS_CHOW, HAS_PUNG, PAIR_TAI, ROUND
                         WAIT_SHIFT, Group, decompose, groups_of, key_suits, key_wait, meld_key, plain)
 from .errors import Problem, ScoreError
 from .caishen import face_of
-from .hand import Checked, Hand, _derived, check, complete, winning_count
+from .hand import Checked, Hand, check, complete, derived_tiles, winning_count
 from .items import CONTEXT_ITEMS, ITEM_BY_ID, ITEMS, SHAPE_ITEMS
 from .payments import check_points, hand_points, settle
 from .rules import item_tai_in_force
@@ -299,7 +299,7 @@ def no_reading(concealed: tuple[int, ...], melds: int, winning: int, kinds: froz
     ``/v1/score`` body.)"""
     if len(concealed) != winning_count(melds):
         return False
-    caishen, naturals = _derived(concealed, kinds, substitute)
+    caishen, naturals = derived_tiles(concealed, kinds, substitute)
     if naturals and naturals[-1] >= N_KINDS:
         return False
     return not tile_readings(naturals, len(caishen), melds, winning, kinds, substitute, seat, round_wind)

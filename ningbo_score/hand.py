@@ -256,7 +256,7 @@ def check(h: Hand) -> Checked:
            "caishen_winning_tile")
     if blocking:
         raise ScoreError(problems)
-    caishen, naturals = _derived(h.concealed, h.caishen_kinds, h.substitute)
+    caishen, naturals = derived_tiles(h.concealed, h.caishen_kinds, h.substitute)
     return Checked(h, naturals, caishen, tuple(problems))
 
 
@@ -324,7 +324,7 @@ def _held_problems(h: Held, waiting: bool, or_drawn: bool) -> list[Problem]:
     return problems
 
 
-def _derived(concealed: tuple[int, ...], kinds: frozenset[int],
+def derived_tiles(concealed: tuple[int, ...], kinds: frozenset[int],
              substitute: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """:class:`Checked`'s two fields: the caishen among the concealed tiles, sorted, and the
     sorted faces of the others (P as ``substitute`` when there is one)."""
