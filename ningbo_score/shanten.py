@@ -159,8 +159,12 @@ def _honor_table(counts: tuple[int, ...]) -> Table:
 
 def suit_table(counts: Sequence[int], lo: int, hi: int) -> Table:
     """The table of kinds ``lo`` to ``hi − 1`` of ``counts``: one suit, or the honors."""
-    part = tuple(counts[lo:hi])
-    if lo >= HONORS.start:
+    return _part_table(tuple(counts[lo:hi]), lo >= HONORS.start)
+
+
+def _part_table(part: tuple[int, ...], honors: bool) -> Table:
+    """The table of one part's counts: the honors' (alike but for their face), or a suit's run."""
+    if honors:
         return _honor_table(tuple(sorted(part, reverse=True)))
     return _run_table(_trimmed(part))
 
@@ -232,10 +236,10 @@ def _drawn_tables(part: tuple[int, ...], lo: int) -> tuple[Table, ...]:
     once per part, not once per kind."""
     out = []
     drawn = list(part)
+    honors = lo >= HONORS.start
     for i in range(len(drawn)):
         drawn[i] += 1
-        out.append(_run_table(_trimmed(tuple(drawn))) if lo < HONORS.start
-                   else _honor_table(tuple(sorted(drawn, reverse=True))))
+        out.append(_part_table(tuple(drawn), honors))
         drawn[i] -= 1
     return tuple(out)
 
